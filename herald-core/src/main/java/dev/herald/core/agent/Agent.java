@@ -1,0 +1,17 @@
+package dev.herald.core.agent;
+
+import dev.herald.core.continuity.TurnOutcome;
+
+/**
+ * Runs one turn: given the history and the new user message, talk to the model (and tools) until a
+ * final answer, a limit, an error or an interrupt, reporting every message to the listener as it
+ * happens. Blocking; the gateway calls it on a virtual thread. Implementations never throw for
+ * model or tool failures: those end the turn with an outcome that says so.
+ */
+public interface Agent {
+
+    TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt);
+
+    /** A short name for logs and /status, such as the model name. */
+    String describe();
+}

@@ -1,0 +1,49 @@
+package dev.herald.core.agent;
+
+import dev.herald.core.transcript.Role;
+import dev.herald.core.transcript.ToolCall;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One message as the model sees it: no timestamp, no sequence number.
+ *
+ * @param role       system, user, assistant or tool (never session_meta)
+ * @param content    the text; may be null for an assistant message that only calls tools
+ * @param toolCalls  tool calls of an assistant message; empty when none
+ * @param toolCallId for a tool message, the call it answers
+ * @param name       for a tool message, the tool's name
+ */
+public record ChatMessage(Role role, String content, List<ToolCall> toolCalls, String toolCallId, String name) {
+    public ChatMessage {
+        Objects.requireNonNull(role, "role");
+        if (role == Role.SESSION_META) {
+            throw new IllegalArgumentException("session_meta rows are never sent to a model");
+        }
+        toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+    }
+
+    public static ChatMessage system(String content) {
+        return new ChatMessage(Role.SYSTEM, content, List.of(), null, null);
+    }
+
+    public static ChatMessage user(String content) {
+        return new ChatMessage(Role.USER, content, List.of(), null, null);
+    }
+
+    public static ChatMessage assistant(String content) {
+        return new ChatMessage(Role.ASSISTANT, content, List.of(), null, null);
+    }
+
+    public static ChatMessage assistant(String content, List<ToolCall> calls) {
+        return new ChatMessage(Role.ASSISTANT, content, calls, null, null);
+    }
+
+    public static ChatMessage tool(String toolCallId, String name, String content) {
+        return new ChatMessage(Role.TOOL, content, List.of(), toolCallId, name);
+    }
+
+    public boolean hasToolCalls() {
+        return !toolCalls.isEmpty();
+    }
+}

@@ -1,0 +1,15 @@
+package dev.herald.core.platform;
+
+/** What the gateway did with an inbound event; the adapter acknowledges to its platform after any of these. */
+public enum Admission {
+    /** Stored durably; a turn will run (now, or after the turns ahead of it). */
+    ACCEPTED,
+    /** Answered inline (a control command, a pairing prompt); no turn. */
+    ANSWERED,
+    /** The platform delivered this message id before; dropped. */
+    DUPLICATE,
+    /** The sender is not allowed to talk to the agent; nothing stored. */
+    REFUSED,
+    /** The gateway is stopping and takes no new turns; nothing stored, the platform may redeliver. */
+    REJECTED_STOPPING
+}

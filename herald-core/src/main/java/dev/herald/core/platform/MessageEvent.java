@@ -1,0 +1,117 @@
+package dev.herald.core.platform;
+
+import dev.herald.core.session.SessionSource;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One inbound message, normalised by its adapter.
+ *
+ * @param eventId          Herald's id for this event (unique; replies carry it as their correlation id)
+ * @param source           who wrote, where
+ * @param text             the text, possibly empty (an automatic resume turn has none)
+ * @param messageId        the platform's id of the message, used for durable dedupe; null when the
+ *                         platform has none (such events are never deduplicated)
+ * @param replyToMessageId the platform message this one answers, or null
+ * @param media            references to attached media (urls or platform file ids); empty when none
+ * @param origin           where the event comes from inside Herald; internal events still carry
+ *                         their owner's identity and pass authorization like any other
+ * @param receivedAt       when the gateway received it
+ */
+public record MessageEvent(
+        String eventId,
+        SessionSource source,
+        String text,
+        String messageId,
+        String replyToMessageId,
+        List<MediaRef> media,
+        Origin origin,
+        Instant receivedAt) {
+
+    /** Where an event comes from. */
+    public enum Origin {
+        /** A person wrote it on a platform. */
+        USER,
+        /** The gateway made it to resume an interrupted session (spec F1). */
+        RESUME
+    }
+
+    /** An attachment reference; the bytes stay on the platform until a tool asks for them. */
+    public record MediaRef(String kind, String ref, String mimeType) {
+        public MediaRef {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(ref, "ref");
+        }
+    }
+
+    public MessageEvent {
+        Objects.requireNonNull(eventId, "eventId");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(origin, "origin");
+        Objects.requireNonNull(receivedAt, "receivedAt");
+        text = text == null ? "" : text;
+        media = media == null ? List.of() : List.copyOf(media);
+    }
+
+    /** A plain text message from a user. */
+    public static MessageEvent text(SessionSource source, String text, String messageId, Instant at) {
+        return new MessageEvent(UUID.randomUUID().toString(), source, text, messageId, null, List.of(), Origin.USER, at);
+    }
+
+    /** The synthetic empty turn that resumes an interrupted session for its owner. */
+    public static MessageEvent resume(SessionSource source, Instant at) {
+        return new MessageEvent(UUID.randomUUID().toString(), source, "", null, null, List.of(), Origin.RESUME, at);
+    }
+
+    public boolean internal() {
+        return origin != Origin.USER;
+    }
+
+    /** True when the text is a slash command such as {@code /status}. */
+    public boolean isCommand() {
+        return command() != null;
+    }
+
+    /**
+     * The command name without the slash, lower-cased, with a {@code @botname} suffix removed; null
+     * when the text is not a command (including path-like text such as {@code /usr/bin}).
+     */
+    public String command() {
+        String t = text.stripLeading();
+        if (!t.startsWith("/") || t.length() < 2) {
+            return null;
+        }
+        int end = 1;
+        while (end < t.length() && !Character.isWhitespace(t.charAt(end))) {
+            end++;
+        }
+        String name = t.substring(1, end);
+        int at = name.indexOf('@');
+        if (at >= 0) {
+            name = name.substring(0, at);
+        }
+        if (name.isEmpty() || name.contains("/")) {
+            return null;
+        }
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    /** Everything after the command name, stripped; empty when there is none. */
+    public String commandArgs() {
+        String t = text.stripLeading();
+        int space = indexOfWhitespace(t);
+        return space < 0 ? "" : t.substring(space).strip();
+    }
+
+    private static int indexOfWhitespace(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isWhitespace(s.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,41 @@
+package dev.herald.core.platform;
+
+/**
+ * One chat platform, at the edge of Herald. An adapter normalises what its platform delivers into
+ * {@link MessageEvent}s, hands them to the gateway's {@link InboundSink}, and sends what the gateway
+ * asks it to. It holds no conversation state: lanes, dedupe, authorization, continuity and the outbox
+ * belong to the core.
+ */
+public interface PlatformAdapter extends AutoCloseable {
+
+    /** The platform's identity. */
+    Platform platform();
+
+    /** What the platform can do. */
+    Capabilities capabilities();
+
+    /**
+     * Connects and begins delivering inbound events to {@code sink}, reporting connection changes to it.
+     * Returns once the first connection attempt has finished; a bad credential fails here with an
+     * exception whose message names the platform and the problem (never the secret).
+     */
+    void start(InboundSink sink) throws Exception;
+
+    /** Sends one message. Failures come back as a {@link SendResult}, not as exceptions. */
+    SendResult send(OutboundMessage message);
+
+    /** Shows a typing indicator in the chat, best-effort. */
+    default void typing(ChatTarget target) {
+    }
+
+    /**
+     * Progress of the turn answering event {@code correlationId} in {@code target}, for platforms whose
+     * {@link Capabilities#streaming()} is on. Best-effort; the final reply still comes through {@link #send}.
+     */
+    default void progress(ChatTarget target, String correlationId, StreamEvent event) {
+    }
+
+    /** Disconnects and releases resources. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,74 @@
+package dev.herald.core.session;
+
+import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.Platform;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The durable record of one conversation lane: which transcript is current and what continuity
+ * state the lane is in. Immutable; stores return a new value after every change.
+ *
+ * @param key                  the lane's key
+ * @param sessionId            the current transcript's id (follows compression to the tip)
+ * @param createdAt            when the current session id was created
+ * @param updatedAt            when the lane was last used
+ * @param origin               the source of the latest message (who, where); null only for legacy rows
+ * @param displayName          a name for the chat, or null
+ * @param platform             the platform, from the origin
+ * @param chatType             the chat type, from the origin
+ * @param suspended            throw this session away: the next lookup starts a fresh one
+ * @param wasAutoReset         the current session id replaced an older one without the user asking
+ * @param autoResetReason      why it did, or null
+ * @param resumePending        the last turn was cut off by a stop or crash; pick it up from the transcript
+ * @param resumeReason         why, or null when not pending
+ * @param lastResumeMarkedAt   when the mark was set, or null
+ * @param interruptedRestarts  consecutive stops or crashes that cut off one of this lane's turns
+ *                             (the stuck-loop counter; its only home, spec E4/G3)
+ * @param inputTokens          model input tokens used by this lane's current session
+ * @param outputTokens         model output tokens used by this lane's current session
+ */
+public record SessionEntry(
+        SessionKey key,
+        String sessionId,
+        Instant createdAt,
+        Instant updatedAt,
+        SessionSource origin,
+        String displayName,
+        Platform platform,
+        ChatType chatType,
+        boolean suspended,
+        boolean wasAutoReset,
+        ResetReason autoResetReason,
+        boolean resumePending,
+        ResumeReason resumeReason,
+        Instant lastResumeMarkedAt,
+        int interruptedRestarts,
+        long inputTokens,
+        long outputTokens) {
+
+    public SessionEntry {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(updatedAt, "updatedAt");
+        if (chatType == null) {
+            chatType = ChatType.DM;
+        }
+        if (interruptedRestarts < 0) {
+            throw new IllegalArgumentException("interruptedRestarts must be >= 0");
+        }
+    }
+
+    /** A brand-new lane: not suspended, not resume-pending, no reason, no mark time (spec B1). */
+    public static SessionEntry fresh(SessionKey key, String sessionId, SessionSource origin, Instant now) {
+        return new SessionEntry(key, sessionId, now, now, origin, origin == null ? null : origin.chatName(),
+                origin == null ? null : origin.platform(), origin == null ? ChatType.DM : origin.chatType(),
+                false, false, null, false, null, null, 0, 0, 0);
+    }
+
+    /** The reason to resume with: the stored one, or {@code restart_timeout} when none was stored. */
+    public ResumeReason effectiveResumeReason() {
+        return resumeReason == null ? ResumeReason.RESTART_TIMEOUT : resumeReason;
+    }
+}

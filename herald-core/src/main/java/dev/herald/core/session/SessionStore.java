@@ -1,0 +1,86 @@
+package dev.herald.core.session;
+
+import dev.herald.core.platform.Platform;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The durable index of conversation lanes: session key to {@link SessionEntry}.
+ *
+ * <p>Every method is one short transaction; none rewrites or loads the whole index, so cost does not
+ * grow with the number of sessions. Times come from the store's injected clock. Implementations are
+ * safe for concurrent use. A row that cannot be read raises {@link StoreException} naming its key on
+ * single-key calls, and is logged and skipped by listing calls; nothing else is lost.
+ */
+public interface SessionStore {
+
+    /**
+     * Returns the lane for {@code key}, creating it (and its first transcript session) when absent.
+     *
+     * <ul>
+     *   <li>A suspended lane is replaced by a fresh session id with {@code wasAutoReset} and
+     *       {@code autoResetReason = suspended}; its old transcript session ends with reason
+     *       {@code suspended}. Suspended beats resume-pending: the new entry is not resume-pending (B6).</li>
+     *   <li>A lane whose transcript was compressed into a child follows the compression tip: the
+     *       returned {@code sessionId} is the newest descendant, and the stored entry is healed to
+     *       point at it. A resume-pending lane stays resume-pending (B4).</li>
+     *   <li>Otherwise the entry is returned as it is, resume-pending or not, with {@code updatedAt}
+     *       bumped and {@code origin} set to {@code origin}.</li>
+     * </ul>
+     */
+    SessionEntry getOrCreate(SessionKey key, SessionSource origin);
+
+    /** The lane for {@code key} as stored, following nothing and changing nothing. */
+    Optional<SessionEntry> find(SessionKey key);
+
+    /**
+     * Starts a fresh transcript for the lane ({@code /new}, {@code /reset}): the old transcript
+     * session ends with reason {@code session_reset}; the entry gets a new session id and loses its
+     * suspension, resume mark and stuck-loop count. The lane is created when absent.
+     */
+    SessionEntry reset(SessionKey key, SessionSource origin);
+
+    /**
+     * Marks the lane resume-pending with {@code reason} and the current time (B2).
+     *
+     * @return true when marked; false when the key is unknown or the lane is suspended
+     *         (an explicit suspension is never overridden)
+     */
+    boolean markResumePending(SessionKey key, ResumeReason reason);
+
+    /** Clears the resume mark, reason and mark time; true only when a mark was cleared (B3). */
+    boolean clearResumePending(SessionKey key);
+
+    /** Suspends the lane: its next lookup starts a fresh session. False when the key is unknown. */
+    boolean suspend(SessionKey key);
+
+    /**
+     * Resume-pending lanes that are not suspended, optionally only those whose origin is on
+     * {@code platform}, oldest mark first. Unreadable rows are logged and skipped.
+     */
+    List<SessionEntry> listResumePending(Optional<Platform> platform);
+
+    /**
+     * Adds one to the stuck-loop counter of each lane (a stop or crash cut off one of its turns).
+     * Unknown keys are ignored. The counter lives only here (spec E4, G3).
+     */
+    void countInterruption(Collection<SessionKey> keys);
+
+    /** Sets the lane's stuck-loop counter back to zero (its turn succeeded). */
+    void clearInterruptions(SessionKey key);
+
+    /**
+     * Suspends every lane whose stuck-loop counter reached {@code threshold} and removes their
+     * counters (spec E4, G3).
+     *
+     * @return the keys suspended by this call
+     */
+    List<SessionKey> suspendStuckLoops(int threshold);
+
+    /** Adds model token usage to the lane's current session. */
+    void addUsage(SessionKey key, long inputTokens, long outputTokens);
+
+    /** Number of lanes stored (for status pages; may be an estimate on very large stores). */
+    long count();
+}

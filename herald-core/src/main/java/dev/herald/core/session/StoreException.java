@@ -1,0 +1,32 @@
+package dev.herald.core.session;
+
+/**
+ * A store failed. The message names the subject (a session key, a session id, the database file)
+ * and says whether retrying can help.
+ */
+public final class StoreException extends RuntimeException {
+    private final boolean retryable;
+
+    private StoreException(String message, Throwable cause, boolean retryable) {
+        super(message, cause);
+        this.retryable = retryable;
+    }
+
+    /** A stored row could not be read; it is left as it is. */
+    public static StoreException corruptRow(String subject, String problem, Throwable cause) {
+        return new StoreException("store - row " + subject + " is unreadable (" + problem + "); it was left untouched", cause, false);
+    }
+
+    /** The database could not be reached or was busy for too long. */
+    public static StoreException unavailable(String subject, Throwable cause, boolean retryable) {
+        return new StoreException("store - " + subject + (cause == null ? "" : ": " + cause.getMessage()), cause, retryable);
+    }
+
+    public static StoreException notFound(String subject) {
+        return new StoreException("store - " + subject + " does not exist", null, false);
+    }
+
+    public boolean retryable() {
+        return retryable;
+    }
+}

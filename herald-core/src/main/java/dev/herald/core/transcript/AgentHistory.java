@@ -1,0 +1,36 @@
+package dev.herald.core.transcript;
+
+import dev.herald.core.agent.ChatMessage;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a stored transcript into what the model sees. Bookkeeping rows ({@code session_meta},
+ * {@code system}) are dropped; rows that belong to tool use are kept whole but without timestamp or
+ * sequence; other rows keep role and content, and only when the content is not empty. Because tool
+ * rows lose their timestamps here, freshness is always read from the raw transcript (spec C5).
+ */
+public final class AgentHistory {
+    private AgentHistory() {
+    }
+
+    public static List<ChatMessage> from(List<TranscriptRow> transcript) {
+        List<ChatMessage> out = new ArrayList<>(transcript.size());
+        for (TranscriptRow row : transcript) {
+            if (row == null || row.role().isBookkeeping()) {
+                continue;
+            }
+            if (row.isToolRelated()) {
+                out.add(new ChatMessage(row.role(), row.content(), row.toolCalls(), row.toolCallId(), row.toolName()));
+            } else if (row.content() != null && !row.content().isEmpty()) {
+                out.add(new ChatMessage(row.role(), row.content(), List.of(), null, null));
+            }
+        }
+        return out;
+    }
+
+    /** True when the last message of the history is a tool result. */
+    public static boolean endsWithToolResult(List<ChatMessage> history) {
+        return !history.isEmpty() && history.get(history.size() - 1).role() == Role.TOOL;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.herald.core.turn;
+
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SessionSource;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The durable record of one turn: the event that asked for it, where it is in its lifecycle, and its reply.
+ *
+ * @param id                the turn's id (increasing in arrival order)
+ * @param sessionKey        the lane
+ * @param eventId           Herald's id of the inbound event
+ * @param source            who asked, where (used to re-check authorization and to deliver)
+ * @param text              the user's text as received (empty for a resume turn)
+ * @param platformMessageId the platform's message id, or null
+ * @param replyToMessageId  the platform message the user's message answered, or null
+ * @param origin            user or resume
+ * @param state             the lifecycle state
+ * @param sessionId         the transcript session the turn ran in; null until it starts
+ * @param outcome           the outcome kind ({@code final}, {@code interrupted}, ...), or null until known
+ * @param reply             the final reply recorded for delivery, or null
+ * @param replyMessageId    the platform's id of the delivered reply, or null
+ * @param receivedAt        when the event was stored
+ * @param updatedAt         when the state last changed
+ */
+public record TurnRecord(
+        long id,
+        SessionKey sessionKey,
+        String eventId,
+        SessionSource source,
+        String text,
+        String platformMessageId,
+        String replyToMessageId,
+        MessageEvent.Origin origin,
+        TurnState state,
+        String sessionId,
+        String outcome,
+        String reply,
+        String replyMessageId,
+        Instant receivedAt,
+        Instant updatedAt) {
+
+    public TurnRecord {
+        Objects.requireNonNull(sessionKey, "sessionKey");
+        Objects.requireNonNull(eventId, "eventId");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(origin, "origin");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(receivedAt, "receivedAt");
+        Objects.requireNonNull(updatedAt, "updatedAt");
+        text = text == null ? "" : text;
+    }
+
+    /** The event this turn answers, rebuilt from the record (for replay after a restart). */
+    public MessageEvent toEvent() {
+        return new MessageEvent(eventId, source, text, platformMessageId, replyToMessageId, java.util.List.of(), origin, receivedAt);
+    }
+}
