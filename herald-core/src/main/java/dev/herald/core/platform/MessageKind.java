@@ -9,5 +9,7 @@ public enum MessageKind {
     /** A gateway notice: restart and shutdown banners, start-up confirmations. */
     NOTICE,
     /** A question for the user, such as a tool approval. */
-    PROMPT
+    PROMPT,
+    /** The turn failed; the text says why in words a user can act on (never a secret). */
+    ERROR
 }
