@@ -49,6 +49,11 @@ public interface SessionStore {
      */
     boolean markResumePending(SessionKey key, ResumeReason reason);
 
+    /** Marks the lane resume-pending with the default reason, {@code restart_timeout}. */
+    default boolean markResumePending(SessionKey key) {
+        return markResumePending(key, ResumeReason.RESTART_TIMEOUT);
+    }
+
     /** Clears the resume mark, reason and mark time; true only when a mark was cleared (B3). */
     boolean clearResumePending(SessionKey key);
 

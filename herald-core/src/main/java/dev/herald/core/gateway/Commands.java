@@ -1,0 +1,156 @@
+package dev.herald.core.gateway;
+
+import dev.herald.core.auth.Authorizer;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.MessageKind;
+import dev.herald.core.session.SessionEntry;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.Storage;
+import dev.herald.core.turn.TurnRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Slash commands, answered inline: they never wait behind a running turn and never start one
+ * (except /queue, which stores a message for later). Unknown commands get a short help line.
+ */
+final class Commands {
+    private static final Logger log = LoggerFactory.getLogger(Commands.class);
+    static final String HELP = String.join("\n",
+            "Commands:",
+            "/new or /reset - start a fresh session",
+            "/stop - stop the running turn; your next message starts a fresh session",
+            "/status - this session and the gateway",
+            "/queue <text> - queue a message without interrupting the running turn",
+            "/restart - restart the gateway (admins only)",
+            "/help - this list");
+
+    private final Storage storage;
+    private final SessionLanes lanes;
+    private final Outbox outbox;
+    private final Authorizer authorizer;
+    private final GatewayControl control;
+    private final Clock clock;
+
+    Commands(Storage storage, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock) {
+        this.storage = storage;
+        this.lanes = lanes;
+        this.outbox = outbox;
+        this.authorizer = authorizer;
+        this.control = control;
+        this.clock = clock;
+    }
+
+    /** Answers the command in {@code event} (already authorized). */
+    void handle(MessageEvent event, SessionKey key) {
+        String name = event.command();
+        String answer = switch (name) {
+            case "new", "reset" -> reset(event, key);
+            case "stop" -> stop(key);
+            case "status" -> status(key);
+            case "queue", "q" -> queue(event);
+            case "restart" -> restart(event);
+            case "help", "commands", "start" -> HELP;
+            default -> "Unknown command /" + name + ". Send /help for the list.";
+        };
+        if (answer != null) {
+            outbox.send(event.source().platform(), event.source().target(), answer, MessageKind.COMMAND_RESPONSE,
+                    event.messageId(), event.eventId());
+        }
+    }
+
+    private String reset(MessageEvent event, SessionKey key) {
+        lanes.active(key).ifPresent(t -> t.interrupt().raise("session reset"));
+        SessionEntry fresh = storage.sessions().reset(key, event.source());
+        log.info("gateway - session {} reset by its user; new session id {}", key, fresh.sessionId());
+        return "\u2728 New session started.";
+    }
+
+    private String stop(SessionKey key) {
+        Optional<ActiveTurn> running = lanes.active(key);
+        List<TurnRecord> waiting = lanes.takeWaiting(key);
+        for (TurnRecord t : waiting) {
+            storage.turns().cancel(t.id(), "/stop");
+        }
+        running.ifPresent(t -> t.interrupt().raise("stopped by /stop"));
+        boolean suspended = storage.sessions().suspend(key);
+        log.info("gateway - /stop on {}: {} turn interrupted, {} queued cancelled, suspended={}",
+                key, running.isPresent() ? 1 : 0, waiting.size(), suspended);
+        if (running.isEmpty() && waiting.isEmpty()) {
+            return "Nothing was running. Your next message starts a fresh session.";
+        }
+        return "\u23f9 Stopped. Your next message starts a fresh session.";
+    }
+
+    private String status(SessionKey key) {
+        GatewayStatus g = control.status();
+        Optional<SessionEntry> entry = storage.sessions().find(key);
+        StringBuilder sb = new StringBuilder();
+        if (entry.isEmpty()) {
+            sb.append("Session: none yet (your first message starts one)\n");
+        } else {
+            SessionEntry e = entry.get();
+            sb.append("Session: ").append(e.sessionId()).append('\n');
+            sb.append("State: ").append(e.suspended() ? "suspended (next message starts fresh)" : "active").append('\n');
+            if (e.resumePending()) {
+                sb.append("Resume: pending (").append(e.effectiveResumeReason().code());
+                if (e.lastResumeMarkedAt() != null) {
+                    sb.append(", marked ").append(age(Duration.between(e.lastResumeMarkedAt(), clock.instant()))).append(" ago");
+                }
+                sb.append(")\n");
+            } else {
+                sb.append("Resume: none\n");
+            }
+            sb.append("Tokens: ").append(e.inputTokens()).append(" in / ").append(e.outputTokens()).append(" out\n");
+        }
+        sb.append("Turn: ").append(lanes.active(key).isPresent() ? "running" : "idle");
+        int waiting = lanes.waiting(key);
+        if (waiting > 0) {
+            sb.append(", ").append(waiting).append(" queued");
+        }
+        sb.append('\n');
+        sb.append("Gateway: ").append(g.state().name().toLowerCase(java.util.Locale.ROOT)).append(", ")
+                .append(g.activeTurns()).append(" active turn(s), agent ").append(g.agent());
+        if (!g.autoResume()) {
+            sb.append("\nAuto-resume: off for this boot (crash-loop breaker)");
+        }
+        return sb.toString();
+    }
+
+    private String queue(MessageEvent event) {
+        String text = event.commandArgs();
+        if (text.isEmpty()) {
+            return "Usage: /queue <text>";
+        }
+        MessageEvent queued = new MessageEvent(java.util.UUID.randomUUID().toString(), event.source(), text, null,
+                event.messageId(), event.media(), event.origin(), event.receivedAt());
+        return switch (control.enqueue(queued)) {
+            case ACCEPTED -> "Queued. It runs after the current turn.";
+            case REJECTED_STOPPING -> "The gateway is stopping; send it again once it is back.";
+            default -> "Not queued.";
+        };
+    }
+
+    private String restart(MessageEvent event) {
+        if (!authorizer.isAdmin(event.source())) {
+            return "\u26d4 Only admins can restart the gateway.";
+        }
+        control.requestRestart(event.source());
+        return "\u267b\ufe0f Restarting the gateway. I will confirm here when it is back.";
+    }
+
+    static String age(Duration d) {
+        long s = Math.max(0, d.toSeconds());
+        if (s < 120) {
+            return s + " s";
+        }
+        if (s < 7200) {
+            return (s / 60) + " min";
+        }
+        return (s / 3600) + " h";
+    }
+}

@@ -1,0 +1,31 @@
+package dev.herald.core.gateway;
+
+import dev.herald.core.continuity.NoteInjector;
+import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.turn.TurnRecord;
+
+/**
+ * What the gateway reports about its work, for /metrics and the admin page. The core only calls it;
+ * the web module implements it with a metrics library.
+ */
+public interface GatewayMetrics {
+
+    default void turnStarted(TurnRecord turn, NoteInjector.Note note) {
+    }
+
+    default void turnEnded(TurnRecord turn, TurnOutcome outcome, long nanos) {
+    }
+
+    default void resumeScheduled(Platform platform, String reason) {
+    }
+
+    default void sessionsSuspended(int count, String why) {
+    }
+
+    default void platformConnection(Platform platform, String state) {
+    }
+
+    GatewayMetrics NONE = new GatewayMetrics() {
+    };
+}

@@ -1,0 +1,68 @@
+package dev.herald.core.gateway;
+
+import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.session.SessionKey;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The gateway's tunables, validated by the configuration layer and frozen here.
+ *
+ * @param freshness              how long an interruption stays worth resuming (spec C, G4)
+ * @param drainTimeout           how long a stop waits for running turns before interrupting them
+ * @param startupRestoreTimeout  how long inbound messages wait behind start-up resume turns (spec F7);
+ *                               zero or less waits for them to finish
+ * @param busyPolicy             queue or interrupt when a session is busy
+ * @param stuckLoopThreshold     consecutive interrupting stops after which a session is suspended (spec E4)
+ * @param keyPolicy              how sources map to session keys
+ * @param interruptGrace         how long interrupted turns get to end before they are recorded as cut off
+ */
+public record GatewaySettings(
+        FreshnessWindow freshness,
+        Duration drainTimeout,
+        Duration startupRestoreTimeout,
+        BusyPolicy busyPolicy,
+        int stuckLoopThreshold,
+        SessionKey.KeyPolicy keyPolicy,
+        Duration interruptGrace) {
+
+    public GatewaySettings {
+        Objects.requireNonNull(freshness, "freshness");
+        Objects.requireNonNull(drainTimeout, "drainTimeout");
+        Objects.requireNonNull(startupRestoreTimeout, "startupRestoreTimeout");
+        Objects.requireNonNull(busyPolicy, "busyPolicy");
+        Objects.requireNonNull(keyPolicy, "keyPolicy");
+        Objects.requireNonNull(interruptGrace, "interruptGrace");
+        if (drainTimeout.isNegative()) {
+            throw new IllegalArgumentException("drainTimeout must not be negative");
+        }
+        if (stuckLoopThreshold < 1) {
+            throw new IllegalArgumentException("stuckLoopThreshold must be at least 1, was " + stuckLoopThreshold);
+        }
+    }
+
+    public static GatewaySettings defaults() {
+        return new GatewaySettings(FreshnessWindow.defaults(), Duration.ofSeconds(60), Duration.ofSeconds(30),
+                BusyPolicy.QUEUE, 3, SessionKey.KeyPolicy.defaults(), Duration.ofSeconds(5));
+    }
+
+    public GatewaySettings withFreshness(FreshnessWindow w) {
+        return new GatewaySettings(w, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace);
+    }
+
+    public GatewaySettings withDrainTimeout(Duration d) {
+        return new GatewaySettings(freshness, d, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace);
+    }
+
+    public GatewaySettings withStartupRestoreTimeout(Duration d) {
+        return new GatewaySettings(freshness, drainTimeout, d, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace);
+    }
+
+    public GatewaySettings withBusyPolicy(BusyPolicy p) {
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, p, stuckLoopThreshold, keyPolicy, interruptGrace);
+    }
+
+    public GatewaySettings withInterruptGrace(Duration d) {
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, d);
+    }
+}

@@ -1,0 +1,143 @@
+package dev.herald.core.gateway;
+
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.MessageKind;
+import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.SendResult;
+import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.TurnStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one way out of Herald (egress). A turn's final reply is recorded on the turn before it is sent
+ * and marked sent after, so a crash in between leads to delivery from the record at the next start,
+ * never to a second generated reply (invariant 7). Notices and command answers are not recorded.
+ * Every send is split to the platform's limit and retried on transient failures, honouring the
+ * platform's retry-after.
+ */
+public final class Outbox {
+    private static final Logger log = LoggerFactory.getLogger(Outbox.class);
+    private static final int MAX_ATTEMPTS = 4;
+    private static final Duration MAX_WAIT = Duration.ofSeconds(30);
+
+    private final TurnStore turns;
+    private final PlatformRegistry platforms;
+
+    public Outbox(TurnStore turns, PlatformRegistry platforms) {
+        this.turns = turns;
+        this.platforms = platforms;
+    }
+
+    /** Records the final reply of a running turn; false when the turn was no longer running. */
+    public boolean record(TurnRecord turn, String outcome, String reply) {
+        return turns.recordReply(turn.id(), outcome, reply);
+    }
+
+    /**
+     * Sends the reply recorded on {@code turn} (state AWAITING_DELIVERY) and marks it delivered.
+     * A reply that cannot be sent stays recorded for a later attempt.
+     */
+    public boolean deliver(TurnRecord turn) {
+        if (turn.state() != TurnState.AWAITING_DELIVERY || turn.reply() == null) {
+            return false;
+        }
+        Optional<PlatformAdapter> adapter = platforms.adapter(turn.source().platform());
+        if (adapter.isEmpty()) {
+            log.warn("outbox - turn {} has a reply for platform {}, which is not running; reply kept for redelivery",
+                    turn.id(), turn.source().platform());
+            return false;
+        }
+        MessageKind kind = isFailure(turn.outcome()) ? MessageKind.ERROR : MessageKind.REPLY;
+        Optional<String> sentId = sendSplit(adapter.get(), turn.source().target(), turn.reply(), kind,
+                turn.platformMessageId(), turn.eventId());
+        if (sentId.isEmpty()) {
+            return false;
+        }
+        return turns.markDelivered(turn.id(), sentId.get().isEmpty() ? null : sentId.get());
+    }
+
+    /** Delivers every reply of {@code platform} that was recorded but not confirmed sent. */
+    public int redeliver(Platform platform) {
+        int delivered = 0;
+        for (TurnRecord t : turns.inState(TurnState.AWAITING_DELIVERY, 10_000)) {
+            if (t.source().platform().equals(platform) && deliver(t)) {
+                delivered++;
+            }
+        }
+        if (delivered > 0) {
+            log.info("outbox - delivered {} reply(ies) recorded before the last stop on {}", delivered, platform);
+        }
+        return delivered;
+    }
+
+    /** Sends an unrecorded message (a command answer, a notice), split and retried. */
+    public boolean send(Platform platform, ChatTarget target, String text, MessageKind kind, String replyTo, String correlationId) {
+        Optional<PlatformAdapter> adapter = platforms.adapter(platform);
+        if (adapter.isEmpty()) {
+            log.warn("outbox - cannot send a {} to platform {}: not running", kind, platform);
+            return false;
+        }
+        return sendSplit(adapter.get(), target, text, kind, replyTo, correlationId).isPresent();
+    }
+
+    /** Returns the platform id of the last part sent ("" when the platform gave none), or empty on failure. */
+    private Optional<String> sendSplit(
+            PlatformAdapter adapter, ChatTarget target, String text, MessageKind kind, String replyTo, String correlationId) {
+        Capabilities caps = adapter.capabilities();
+        List<String> parts = TextSplitter.split(text, caps.maxTextLength());
+        String lastId = "";
+        for (int i = 0; i < parts.size(); i++) {
+            OutboundMessage m = new OutboundMessage(target, parts.get(i), kind, i == 0 ? replyTo : null, correlationId, i + 1, parts.size());
+            SendResult r = sendWithRetry(adapter, m);
+            if (!r.success()) {
+                return Optional.empty();
+            }
+            lastId = r.messageId() == null ? "" : r.messageId();
+        }
+        return Optional.of(lastId);
+    }
+
+    private SendResult sendWithRetry(PlatformAdapter adapter, OutboundMessage m) {
+        long start = System.nanoTime();
+        SendResult last = null;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            try {
+                last = adapter.send(m);
+            } catch (RuntimeException e) {
+                last = SendResult.failed(e.getClass().getSimpleName() + ": " + e.getMessage(), true);
+            }
+            if (last.success() || !last.retryable() || attempt == MAX_ATTEMPTS) {
+                break;
+            }
+            Duration wait = last.retryAfter() != null ? last.retryAfter() : Duration.ofMillis(250L << (attempt - 1));
+            if (wait.compareTo(MAX_WAIT) > 0) {
+                break;
+            }
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (!last.success()) {
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            log.warn("{} - send failed after {} ms (last: {}{}); {}", adapter.platform(), ms, last.error(),
+                    last.retryAfter() == null ? "" : ", retry_after " + last.retryAfter().toSeconds() + " s",
+                    m.kind() == MessageKind.REPLY || m.kind() == MessageKind.ERROR ? "reply kept for redelivery" : "message dropped");
+        }
+        return last;
+    }
+
+    static boolean isFailure(String outcome) {
+        return "error".equals(outcome) || "failed".equals(outcome);
+    }
+}

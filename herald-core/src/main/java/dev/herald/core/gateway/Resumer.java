@@ -1,0 +1,107 @@
+package dev.herald.core.gateway;
+
+import dev.herald.core.auth.Authorizer;
+import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.session.SessionEntry;
+import dev.herald.core.session.Storage;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Resumes interrupted sessions when their platform connects (spec F1-F5, G4, G5).
+ *
+ * <p>For each resume-pending, unsuspended session of the platform whose reason is one of the gateway's
+ * own (restart_timeout, shutdown_timeout, restart_interrupted) and whose mark is fresh: skip it when its
+ * lane is taken, re-check that its owner is still authorized (nothing is claimed or stored otherwise),
+ * claim its lane synchronously, then store and run one internal turn on a virtual thread. Because the
+ * lane is claimed before the turn exists, an inbound message arriving in between queues behind it, and
+ * the resume turn runs exactly once.
+ */
+final class Resumer {
+    private static final Logger log = LoggerFactory.getLogger(Resumer.class);
+
+    private final Storage storage;
+    private final SessionLanes lanes;
+    private final LaneDriver driver;
+    private final Authorizer authorizer;
+    private final PlatformRegistry platforms;
+    private final FreshnessWindow window;
+    private final Clock clock;
+    private final GatewayMetrics metrics;
+
+    Resumer(Storage storage, SessionLanes lanes, LaneDriver driver, Authorizer authorizer, PlatformRegistry platforms,
+            FreshnessWindow window, Clock clock, GatewayMetrics metrics) {
+        this.storage = storage;
+        this.lanes = lanes;
+        this.driver = driver;
+        this.authorizer = authorizer;
+        this.platforms = platforms;
+        this.window = window;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /** Schedules the platform's resume turns; returns one future per scheduled turn, done when it ends. */
+    List<CompletableFuture<Void>> schedule(Platform platform) {
+        long t0 = System.nanoTime();
+        List<SessionEntry> candidates;
+        try {
+            candidates = storage.sessions().listResumePending(Optional.of(platform));
+        } catch (RuntimeException e) {
+            log.warn("resumer - could not list resume-pending sessions of {}: {}", platform, e.toString());
+            return List.of();
+        }
+        Instant now = clock.instant();
+        List<CompletableFuture<Void>> scheduled = new ArrayList<>();
+        int stale = 0;
+        int unauthorized = 0;
+        for (SessionEntry e : candidates) {
+            if (e.suspended() || e.origin() == null || !e.effectiveResumeReason().autoResumes()) {
+                continue;
+            }
+            Instant marker = e.lastResumeMarkedAt() != null ? e.lastResumeMarkedAt() : e.updatedAt();
+            if (!window.isFresh(marker, now)) {
+                stale++;
+                continue;
+            }
+            if (lanes.isClaimed(e.key()) || platforms.adapter(platform).isEmpty()) {
+                continue;
+            }
+            if (!isAuthorized(e)) {
+                unauthorized++;
+                continue;
+            }
+            if (!lanes.tryClaim(e.key())) {
+                continue;
+            }
+            metrics.resumeScheduled(platform, e.effectiveResumeReason().code());
+            scheduled.add(driver.launchClaimed(e.key(),
+                    () -> storage.turns().receive(e.key(), MessageEvent.resume(e.origin(), clock.instant()))));
+        }
+        if (!scheduled.isEmpty() || stale > 0 || unauthorized > 0) {
+            log.info("resumer - {}: scheduled {} resume turn(s) in {} ms (skipped {} stale, {} no longer authorized)",
+                    platform, scheduled.size(), (System.nanoTime() - t0) / 1_000_000, stale, unauthorized);
+        }
+        return scheduled;
+    }
+
+    private boolean isAuthorized(SessionEntry e) {
+        try {
+            if (authorizer.isAuthorized(e.origin())) {
+                return true;
+            }
+            log.warn("resumer - skipping auto-resume for {}: its owner is no longer authorized under the current access rules", e.key());
+        } catch (RuntimeException ex) {
+            log.warn("resumer - skipping auto-resume for {}: the authorization check failed: {}", e.key(), ex.toString());
+        }
+        return false;
+    }
+}

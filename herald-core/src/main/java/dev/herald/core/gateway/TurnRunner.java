@@ -1,0 +1,244 @@
+package dev.herald.core.gateway;
+
+import dev.herald.core.agent.Agent;
+import dev.herald.core.agent.ChatMessage;
+import dev.herald.core.agent.Interrupt;
+import dev.herald.core.agent.TurnListener;
+import dev.herald.core.agent.TurnRequest;
+import dev.herald.core.auth.Authorizer;
+import dev.herald.core.continuity.NoteInjector;
+import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.StreamEvent;
+import dev.herald.core.session.SessionEntry;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.Storage;
+import dev.herald.core.transcript.AgentHistory;
+import dev.herald.core.transcript.TranscriptRow;
+import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.TurnState;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one turn whose lane the caller owns, from the stored turn record to the delivered reply.
+ *
+ * <p>Order of effects (each durable before the next is visible):
+ * <ol>
+ *   <li>re-check authorization (replayed and resumed turns pass the same rule as fresh ones);</li>
+ *   <li>resolve the session (suspension, compression tip), load the raw transcript, close tool calls
+ *       left without a result by a crash, and inject at most one continuity note;</li>
+ *   <li>start the turn: RECEIVED to RUNNING together with the user's row, one transaction;</li>
+ *   <li>run the agent; every message it produces is appended as it happens;</li>
+ *   <li>record the final reply on the turn, clear the resume mark only after a success, then send
+ *       and mark sent (the outbox).</li>
+ * </ol>
+ * Never throws: failures end the turn with an outcome and a log line naming the session.
+ */
+final class TurnRunner {
+    private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
+    static final String DANGLING_TOOL_RESULT = "[interrupted] The gateway stopped before this tool call returned a "
+            + "result. It was not re-run; do not assume it succeeded.";
+
+    private final Storage storage;
+    private final Agent agent;
+    private final Authorizer authorizer;
+    private final PlatformRegistry platforms;
+    private final Outbox outbox;
+    private final SessionLanes lanes;
+    private final GatewaySettings settings;
+    private final Clock clock;
+    private final GatewayMetrics metrics;
+
+    TurnRunner(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms, Outbox outbox,
+            SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics) {
+        this.storage = storage;
+        this.agent = agent;
+        this.authorizer = authorizer;
+        this.platforms = platforms;
+        this.outbox = outbox;
+        this.lanes = lanes;
+        this.settings = settings;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    void run(TurnRecord turn) {
+        try {
+            runChecked(turn);
+        } catch (RuntimeException e) {
+            log.error("gateway - turn {} of {} failed unexpectedly; it is kept as it was for inspection", turn.id(), turn.sessionKey(), e);
+        }
+    }
+
+    private void runChecked(TurnRecord turn) {
+        SessionKey key = turn.sessionKey();
+        Optional<PlatformAdapter> adapter = platforms.adapter(turn.source().platform());
+        if (adapter.isEmpty()) {
+            cancel(turn, "platform " + turn.source().platform() + " is not running");
+            return;
+        }
+        if (!authorizer.isAuthorized(turn.source())) {
+            log.warn("gateway - turn {} of {} not started: its sender is not authorized under the current access rules", turn.id(), key);
+            storage.turns().cancel(turn.id(), "not authorized");
+            return;
+        }
+        SessionEntry entry = storage.sessions().getOrCreate(key, turn.source());
+        if (turn.origin() == MessageEvent.Origin.RESUME && !entry.resumePending()) {
+            cancel(turn, "nothing left to resume");
+            return;
+        }
+        List<TranscriptRow> transcript = closeDanglingToolCalls(entry.sessionId(), storage.transcripts().load(entry.sessionId()));
+        Capabilities caps = adapter.get().capabilities();
+        NoteInjector.Prepared prepared = NoteInjector.prepare(
+                entry, transcript, turn.text(), caps.interactive(), settings.freshness(), clock.instant());
+        if (prepared.modelMessage().isBlank()) {
+            cancel(turn, "empty message");
+            return;
+        }
+        Optional<TurnRecord> started = storage.turns().start(turn.id(), entry.sessionId(),
+                TranscriptRow.user(prepared.persistedMessage(), clock.instant()));
+        if (started.isEmpty()) {
+            log.warn("gateway - turn {} of {} could not start: it is no longer waiting or another turn of the session is running",
+                    turn.id(), key);
+            return;
+        }
+        execute(started.get(), entry, transcript, prepared, adapter.get());
+    }
+
+    private void execute(TurnRecord turn, SessionEntry entry, List<TranscriptRow> transcript,
+            NoteInjector.Prepared prepared, PlatformAdapter adapter) {
+        Interrupt interrupt = new Interrupt();
+        lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
+        Capabilities caps = adapter.capabilities();
+        TurnRequest request = new TurnRequest(entry.sessionId(), turn.sessionKey().value(), AgentHistory.from(transcript),
+                prepared.modelMessage(), caps.interactive(), turn.source().platform().id());
+        long startNanos = System.nanoTime();
+        metrics.turnStarted(turn, prepared.note());
+        TurnOutcome outcome;
+        try (Typing typing = Typing.start(adapter, turn.source().target())) {
+            outcome = agent.runTurn(request, listener(turn, entry, adapter), interrupt);
+        } catch (RuntimeException e) {
+            log.error("gateway - agent failed on turn {} of {}", turn.id(), turn.sessionKey(), e);
+            outcome = new TurnOutcome.Errored("Sorry, something went wrong while answering (" + e.getClass().getSimpleName()
+                    + "). Try again, or send /reset to start a fresh session.");
+        }
+        if (outcome == null) {
+            outcome = new TurnOutcome.Errored("Sorry, the agent ended without an answer. Try again.");
+        }
+        metrics.turnEnded(turn, outcome, System.nanoTime() - startNanos);
+        finish(turn, outcome);
+    }
+
+    private TurnListener listener(TurnRecord turn, SessionEntry entry, PlatformAdapter adapter) {
+        boolean streaming = adapter.capabilities().streaming();
+        return new TurnListener() {
+            @Override
+            public void onMessage(ChatMessage m) {
+                storage.transcripts().append(entry.sessionId(), new TranscriptRow(0, m.role(), m.content(), m.toolCalls(),
+                        m.toolCallId(), m.name(), clock.instant()));
+            }
+
+            @Override
+            public void onDelta(String text) {
+                if (streaming && text != null && !text.isEmpty()) {
+                    try {
+                        adapter.progress(turn.source().target(), turn.eventId(), new StreamEvent.TextDelta(text));
+                    } catch (RuntimeException e) {
+                        log.debug("{} - progress update failed: {}", adapter.platform(), e.toString());
+                    }
+                }
+            }
+
+            @Override
+            public void onUsage(long in, long out) {
+                storage.sessions().addUsage(turn.sessionKey(), in, out);
+            }
+        };
+    }
+
+    private void finish(TurnRecord turn, TurnOutcome outcome) {
+        String reply = outcome.replyText();
+        boolean hasReply = reply != null && !reply.isBlank() && !(outcome instanceof TurnOutcome.Interrupted);
+        if (hasReply) {
+            if (!outbox.record(turn, outcome.kind(), reply)) {
+                log.info("gateway - turn {} of {} was closed while it ran (stop or crash recovery); its reply is not sent",
+                        turn.id(), turn.sessionKey());
+                return;
+            }
+            settle(turn.sessionKey(), outcome);
+            storage.turns().find(turn.id()).ifPresent(outbox::deliver);
+            return;
+        }
+        TurnState terminal = switch (outcome) {
+            case TurnOutcome.Interrupted i -> TurnState.INTERRUPTED;
+            case TurnOutcome.Final f -> TurnState.DELIVERED;
+            case TurnOutcome.Completed c -> TurnState.DELIVERED;
+            default -> TurnState.FAILED;
+        };
+        if (storage.turns().finish(turn.id(), terminal, outcome.kind())) {
+            settle(turn.sessionKey(), outcome);
+        }
+    }
+
+    /** After a success: clear the resume mark and the stuck-loop count (spec A1, G3). */
+    private void settle(SessionKey key, TurnOutcome outcome) {
+        if (!outcome.clearsResumePending()) {
+            return;
+        }
+        storage.sessions().find(key).ifPresent(e -> {
+            if (e.resumePending()) {
+                storage.sessions().clearResumePending(key);
+            }
+            if (e.interruptedRestarts() > 0) {
+                storage.sessions().clearInterruptions(key);
+            }
+        });
+    }
+
+    private void cancel(TurnRecord turn, String why) {
+        log.info("gateway - turn {} of {} cancelled: {}", turn.id(), turn.sessionKey(), why);
+        storage.turns().cancel(turn.id(), why);
+    }
+
+    /**
+     * A crash can leave an assistant message whose tool calls have no results. The model must never
+     * see that (it would re-run them or reject the history), so each missing result is recorded as an
+     * interrupted tool result before the history is built. The closing rows carry the timestamp of the
+     * assistant message they answer, so closing them does not make a stale interruption look fresh.
+     */
+    private List<TranscriptRow> closeDanglingToolCalls(String sessionId, List<TranscriptRow> transcript) {
+        int lastCalls = -1;
+        for (int i = transcript.size() - 1; i >= 0; i--) {
+            TranscriptRow r = transcript.get(i);
+            if (r.role() == dev.herald.core.transcript.Role.TOOL) {
+                continue;
+            }
+            if (r.hasToolCalls()) {
+                lastCalls = i;
+            }
+            break;
+        }
+        if (lastCalls < 0) {
+            return transcript;
+        }
+        java.util.Set<String> answered = new java.util.HashSet<>();
+        for (int i = lastCalls + 1; i < transcript.size(); i++) {
+            answered.add(transcript.get(i).toolCallId());
+        }
+        List<TranscriptRow> out = new java.util.ArrayList<>(transcript);
+        TranscriptRow calls = transcript.get(lastCalls);
+        for (var call : calls.toolCalls()) {
+            if (!answered.contains(call.id())) {
+                out.add(storage.transcripts().append(sessionId,
+                        TranscriptRow.tool(call.id(), call.name(), DANGLING_TOOL_RESULT, calls.timestamp())));
+            }
+        }
+        return out;
+    }
+}
