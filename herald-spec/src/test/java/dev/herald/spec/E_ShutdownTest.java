@@ -1,0 +1,224 @@
+package dev.herald.spec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.core.agent.Agent;
+import dev.herald.core.agent.Interrupt;
+import dev.herald.core.agent.TurnListener;
+import dev.herald.core.agent.TurnRequest;
+import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.gateway.StopKind;
+import dev.herald.core.gateway.StopReport;
+import dev.herald.core.platform.SendResult;
+import dev.herald.core.platform.loopback.LoopbackPlatform;
+import dev.herald.core.session.ResumeReason;
+import dev.herald.core.session.SessionEntry;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SessionSource;
+import dev.herald.testkit.agent.ScriptedAgent;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Spec E: shutdown and restart. */
+class E_ShutdownTest {
+    static final String RESTART_BANNER = "\u26a0\ufe0f Gateway restarting \u2014 Your current task will be interrupted. "
+            + "Send any message after restart and I'll try to resume where you left off.";
+    static final String SHUTDOWN_BANNER = "\u26a0\ufe0f Gateway shutting down \u2014 Your current task will be interrupted.";
+
+    @TempDir
+    Path dir;
+    Harness h;
+    final SessionSource alice = Harness.dm("telegram", "123456", "u1");
+
+    @AfterEach
+    void tearDown() {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    @Test
+    void E1_aTimedOutDrainMarksRunningSessionsBeforeInterruptingThem() {
+        h = new Harness(dir).platform("telegram", true);
+        MarkAtInterrupt agent = new MarkAtInterrupt(h);
+        h.agentOverride = agent;
+        h.start();
+        h.loopback("telegram").say(alice, "long task");
+        agent.awaitRunning();
+
+        StopReport report = h.gateway.stop(StopKind.SHUTDOWN, false);
+
+        assertThat(report.interrupted()).containsExactly(h.key(alice));
+        assertThat(agent.seenAtInterrupt).as("the mark was on disk when the interrupt arrived").hasSize(1);
+        assertThat(agent.seenAtInterrupt.get(0)).isPresent().get()
+                .satisfies(e -> {
+                    assertThat(e.resumePending()).isTrue();
+                    assertThat(e.resumeReason()).isEqualTo(ResumeReason.SHUTDOWN_TIMEOUT);
+                });
+        h.restart();
+        assertThat(h.entry(alice).resumePending()).as("durable across the restart").isTrue();
+    }
+
+    @Test
+    void E1_aRestartMarksWithTheRestartReason() {
+        h = new Harness(dir).platform("telegram", true);
+        h.start();
+        ScriptedAgent.Hold hold = h.agent.hold("never");
+        h.loopback("telegram").say(alice, "long task");
+        hold.awaitArrival(Harness.WAIT);
+
+        h.gateway.stop(StopKind.RESTART, false);
+
+        SessionEntry e = h.entry(alice);
+        assertThat(e.resumePending()).isTrue();
+        assertThat(e.resumeReason()).isEqualTo(ResumeReason.RESTART_TIMEOUT);
+    }
+
+    @Test
+    void E2_theHomeChannelIsToldOfARestartEvenWithNoActiveSession() {
+        h = new Harness(dir).platform("telegram", true).home("telegram", "999", null);
+        h.start();
+
+        h.gateway.stop(StopKind.RESTART, false);
+
+        assertThat(h.loopback("telegram").sent()).singleElement().satisfies(s -> {
+            assertThat(s.text()).isEqualTo(RESTART_BANNER);
+            assertThat(s.target().chatId()).isEqualTo("999");
+            assertThat(s.target().threadId()).isNull();
+        });
+    }
+
+    @Test
+    void E2_aShutdownUsesTheShutdownWording() {
+        h = new Harness(dir).platform("telegram", true).home("telegram", "999", null);
+        h.start();
+
+        h.gateway.stop(StopKind.SHUTDOWN, false);
+
+        assertThat(h.loopback("telegram").sent()).extracting(LoopbackPlatform.Sent::text).containsExactly(SHUTDOWN_BANNER);
+    }
+
+    @Test
+    void E3_anActiveThreadAndAHomeChannelInTheSameChatGetOneMessageEach() {
+        h = new Harness(dir).platform("telegram", true).home("telegram", "999", null);
+        h.start();
+        SessionSource inTopic = Harness.group("telegram", "999", "u1", "topic-7");
+        ScriptedAgent.Hold hold = h.agent.hold("never");
+        h.loopback("telegram").say(inTopic, "work in the topic");
+        hold.awaitArrival(Harness.WAIT);
+
+        h.gateway.stop(StopKind.RESTART, false);
+
+        List<LoopbackPlatform.Sent> sent = h.loopback("telegram").sentMatching(RESTART_BANNER::equals);
+        assertThat(sent).hasSize(2);
+        assertThat(sent.get(0).target().threadId()).isEqualTo("topic-7");
+        assertThat(sent.get(1).target().threadId()).isNull();
+        assertThat(sent).allMatch(s -> s.target().chatId().equals("999"));
+    }
+
+    @Test
+    void E3_anActiveChatThatIsAlsoTheHomeChannelIsToldOnce() {
+        h = new Harness(dir).platform("telegram", true).home("telegram", "999", null);
+        h.start();
+        SessionSource home = Harness.dm("telegram", "999", "u1");
+        ScriptedAgent.Hold hold = h.agent.hold("never");
+        h.loopback("telegram").say(home, "work");
+        hold.awaitArrival(Harness.WAIT);
+
+        h.gateway.stop(StopKind.RESTART, false);
+
+        assertThat(h.loopback("telegram").sentMatching(RESTART_BANNER::equals)).hasSize(1);
+    }
+
+    @Test
+    void E3_aFailedHomeSendIsAttemptedOnce() {
+        h = new Harness(dir).platform("telegram", true).home("telegram", "999", null);
+        h.start();
+        h.loopback("telegram").onSend(m -> SendResult.failed("chat not found", false));
+
+        h.gateway.stop(StopKind.RESTART, false);
+
+        assertThat(h.loopback("telegram").failedSends()).singleElement()
+                .satisfies(m -> assertThat(m.text()).isEqualTo(RESTART_BANNER));
+    }
+
+    @Test
+    void E4_aSessionInterruptedByThreeStopsInARowIsSuspendedAndStartsFresh() {
+        h = new Harness(dir).platform("telegram", true);
+        h.start();
+        ScriptedAgent.Hold first = h.agent.hold("never");
+        h.loopback("telegram").say(alice, "loop forever");
+        first.awaitArrival(Harness.WAIT);
+        String original = h.entry(alice).sessionId();
+        h.gateway.stop(StopKind.RESTART, false);
+        for (int stop = 2; stop <= 3; stop++) {
+            h.restart();
+            ScriptedAgent.Hold resumed = h.agent.hold("never");
+            h.startAsync();
+            resumed.awaitArrival(Harness.WAIT);
+            h.gateway.stop(StopKind.RESTART, false);
+        }
+        assertThat(h.entry(alice).interruptedRestarts()).as("the one counter, on the session row").isEqualTo(3);
+
+        h.restart();
+        h.start();
+
+        SessionEntry suspended = h.entry(alice);
+        assertThat(suspended.suspended()).isTrue();
+        assertThat(suspended.interruptedRestarts()).isZero();
+        assertThat(h.agent.calls()).as("a suspended session is not resumed").isEmpty();
+        h.loopback("telegram").say(alice, "hello?");
+        h.agent.awaitCalls(1, Harness.WAIT);
+        assertThat(h.agent.messages()).containsExactly("hello?");
+        SessionEntry fresh = h.entry(alice);
+        assertThat(fresh.sessionId()).isNotEqualTo(original);
+        assertThat(fresh.autoResetReason()).isNotNull();
+    }
+
+    /** Holds its turn until interrupted and records what the store said at the moment of the interrupt. */
+    static final class MarkAtInterrupt implements Agent {
+        final List<Optional<SessionEntry>> seenAtInterrupt = new CopyOnWriteArrayList<>();
+        final CountDownLatch running = new CountDownLatch(1);
+        private final Harness h;
+
+        MarkAtInterrupt(Harness h) {
+            this.h = h;
+        }
+
+        void awaitRunning() {
+            try {
+                running.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
+            CountDownLatch done = new CountDownLatch(1);
+            interrupt.onRaise(() -> {
+                seenAtInterrupt.add(h.storage.sessions().find(new SessionKey(request.sessionKey())));
+                done.countDown();
+            });
+            running.countDown();
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new TurnOutcome.Interrupted(interrupt.reason());
+        }
+
+        @Override
+        public String describe() {
+            return "mark-at-interrupt";
+        }
+    }
+}
