@@ -1,0 +1,42 @@
+package dev.herald.core.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TextSplitterTest {
+
+    @Test
+    void shortText_isOnePart() {
+        assertThat(TextSplitter.split("hello", 100)).containsExactly("hello");
+    }
+
+    @Test
+    void longText_splitsAtLineBreaksWithinTheLimit() {
+        String text = "line one is here\n".repeat(20);
+        List<String> parts = TextSplitter.split(text, 100);
+        assertThat(parts).hasSizeGreaterThan(1).allMatch(p -> p.length() <= 100);
+        assertThat(String.join("\n", parts).replace("\n\n", "\n")).contains("line one is here");
+        assertThat(String.join("", parts).replace("\n", "")).isEqualTo(text.replace("\n", ""));
+    }
+
+    @Test
+    void splitInsideACodeBlock_closesAndReopensTheFence() {
+        String code = "```java\n" + "int x = 1;\n".repeat(30) + "```\nafter";
+        List<String> parts = TextSplitter.split(code, 120);
+        assertThat(parts).hasSizeGreaterThan(1).allMatch(p -> p.length() <= 120);
+        for (String p : parts) {
+            assertThat(TextSplitter.openFenceLanguage(p)).as("every part has balanced fences: %s", p).isNull();
+        }
+        assertThat(parts.get(1)).startsWith("```java\n");
+    }
+
+    @Test
+    void aWordLongerThanTheLimit_isCut() {
+        String word = "x".repeat(250);
+        List<String> parts = TextSplitter.split(word, 100);
+        assertThat(parts).allMatch(p -> p.length() <= 100);
+        assertThat(String.join("", parts)).isEqualTo(word);
+    }
+}
