@@ -135,7 +135,11 @@ public final class WebServer implements AutoCloseable {
 
     /** {@code http://host:port}, for logs and tests. */
     public String baseUrl() {
-        String host = settings.host().equals("0.0.0.0") ? "127.0.0.1" : settings.host();
+        String host = switch (settings.host()) {
+            case "0.0.0.0" -> "127.0.0.1";
+            case "::", "[::]" -> "[::1]";
+            default -> settings.host().contains(":") && !settings.host().startsWith("[") ? "[" + settings.host() + "]" : settings.host();
+        };
         return "http://" + host + ":" + port();
     }
 

@@ -67,6 +67,8 @@ public final class ApiServerPlatform implements PlatformAdapter {
     private static final Capabilities CAPABILITIES = new Capabilities(false, false, false, false, true, 1_000_000);
     private static final Duration RETRY_STARTING = Duration.ofSeconds(5);
     private static final Duration RETRY_STOPPING = Duration.ofSeconds(10);
+    /** An inline answer (ANSWERED) is sent before accept returns; this bounds the wait when none came. */
+    private static final Duration ANSWER_GRACE = Duration.ofSeconds(10);
 
     /**
      * The API server's settings, validated here, immutable; {@link #toString()} masks the key.
@@ -153,11 +155,16 @@ public final class ApiServerPlatform implements PlatformAdapter {
     }
 
     public ApiServerPlatform(Settings settings, Agent agent, WebServer server, Clock clock) {
+        this(settings, agent, server, clock, CompletionWriter.HEARTBEAT);
+    }
+
+    /** With a chosen keep-alive interval for event streams (tests use a short one). */
+    ApiServerPlatform(Settings settings, Agent agent, WebServer server, Clock clock, Duration heartbeat) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.agent = Objects.requireNonNull(agent, "agent");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.guard = new RequestGuard(settings.apiKey(), settings.maxBodyBytes());
-        this.writer = new CompletionWriter(settings.modelId());
+        this.writer = new CompletionWriter(settings.modelId(), heartbeat);
         if (settings.apiKey() == null && !isLoopback(server.settings().host())) {
             log.warn("api_server - no API key while listening on {}: anyone who can reach the port can use the agent; set a key",
                     server.settings().host());
@@ -183,7 +190,10 @@ public final class ApiServerPlatform implements PlatformAdapter {
     @Override
     public void start(InboundSink inbound) {
         Objects.requireNonNull(inbound, "sink");
-        this.sink = inbound;
+        if (state.get() != State.NEW) {
+            throw new IllegalStateException("api_server - start() called while " + state.get().name().toLowerCase());
+        }
+        this.sink = inbound; // before the state change, so a running handler always sees the sink
         if (!state.compareAndSet(State.NEW, State.RUNNING)) {
             throw new IllegalStateException("api_server - start() called while " + state.get().name().toLowerCase());
         }
@@ -266,6 +276,10 @@ public final class ApiServerPlatform implements PlatformAdapter {
                 log.info("api_server - {} {} answered {} ({})", ctx.method(), ctx.path(), e.status(), e.getMessage());
             }
             CompletionWriter.writeError(ctx, e);
+        } catch (RuntimeException e) {
+            log.warn("api_server - {} {} failed unexpectedly; answered 500", ctx.method(), ctx.path(), e);
+            CompletionWriter.writeError(ctx, ApiError.internal("api_server failed unexpectedly (" + e.getClass().getSimpleName()
+                    + "); see the server log"));
         }
     }
 
@@ -296,12 +310,12 @@ public final class ApiServerPlatform implements PlatformAdapter {
         ReplyExchange exchange = StatelessTurn.start(agent, request, PLATFORM.id());
         track(exchange);
         try {
-            String timeout = "no reply within " + settings.requestTimeout().toSeconds()
-                    + " s (api_server request timeout); the turn was stopped, retry or raise the timeout";
+            String timeout = "no reply within " + human(settings.requestTimeout())
+                    + " (api_server request timeout); the turn was stopped, retry or raise the timeout";
             Ending ending = writer.respond(ctx, exchange, request, new Wait(deadline, timeout));
             switch (ending) {
                 case DISCONNECTED -> exchange.interrupt("client disconnected");
-                case TIMED_OUT -> exchange.interrupt("request timed out after " + settings.requestTimeout().toSeconds() + " s");
+                case TIMED_OUT -> exchange.interrupt("request timed out after " + human(settings.requestTimeout()));
                 default -> {
                 }
             }
@@ -319,10 +333,16 @@ public final class ApiServerPlatform implements PlatformAdapter {
         waiting.put(event.eventId(), exchange);
         track(exchange);
         try {
-            admit(inbound, event, session);
-            String timeout = "no reply within " + settings.requestTimeout().toSeconds() + " s (api_server request timeout); the turn "
-                    + "continues and its reply will be in session '" + session + "'";
-            return writer.respond(ctx, exchange, request, new Wait(deadline, timeout));
+            Wait wait;
+            if (admit(inbound, event, session) == Admission.ANSWERED) {
+                long graceEnd = System.nanoTime() + ANSWER_GRACE.toNanos();
+                wait = new Wait(Math.min(deadline, graceEnd), "the gateway answered '" + shorten(event.text())
+                        + "' inline but sent no text within " + human(ANSWER_GRACE));
+            } else {
+                wait = new Wait(deadline, "no reply within " + human(settings.requestTimeout()) + " (api_server request "
+                        + "timeout); the turn continues and its reply will be in session '" + session + "'");
+            }
+            return writer.respond(ctx, exchange, request, wait);
         } finally {
             waiting.remove(event.eventId());
             open.remove(exchange);
@@ -330,7 +350,7 @@ public final class ApiServerPlatform implements PlatformAdapter {
     }
 
     /** Hands the event to the gateway; anything but ACCEPTED or ANSWERED ends the request here. */
-    private static void admit(InboundSink inbound, MessageEvent event, String session) {
+    private static Admission admit(InboundSink inbound, MessageEvent event, String session) {
         Admission admission;
         try {
             admission = inbound.accept(event);
@@ -338,16 +358,15 @@ public final class ApiServerPlatform implements PlatformAdapter {
             log.warn("api_server - the gateway failed to accept a message for session {} (event {})", session, event.eventId(), e);
             throw ApiError.internal("the gateway could not accept the message (" + e.getClass().getSimpleName() + "); see the server log");
         }
-        switch (admission) {
-            case ACCEPTED, ANSWERED -> {
-            }
+        return switch (admission) {
+            case ACCEPTED, ANSWERED -> admission;
             case REFUSED -> throw ApiError.forbidden(
                     "the gateway refused this request: api_server callers are not authorized to talk to the agent (check the authorization settings)");
             case DUPLICATE -> throw ApiError.conflict("request id '" + event.messageId() + "' was already delivered to session '" + session
                     + "'; its reply is in the session transcript", RequestGuard.REQUEST_ID_HEADER);
             case REJECTED_STOPPING -> throw ApiError.unavailable(
                     "Herald is stopping and takes no new turns; retry after it restarts", "stopping", RETRY_STOPPING);
-        }
+        };
     }
 
     /** Adds a waiting request to the set close() answers; one that slipped in after close() is answered here. */
@@ -366,6 +385,15 @@ public final class ApiServerPlatform implements PlatformAdapter {
             case RUNNING -> {
             }
         }
+    }
+
+    private static String human(Duration d) {
+        return d.toMillis() < 10_000 ? d.toMillis() + " ms" : d.toSeconds() + " s";
+    }
+
+    private static String shorten(String text) {
+        String line = text.strip().lines().findFirst().orElse("");
+        return line.length() <= 40 ? line : line.substring(0, 40) + "...";
     }
 
     private static boolean isLoopback(String host) {

@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A parsed {@code POST /v1/chat/completions} body, reduced to what Herald uses.
+ * A parsed {@code POST /v1/chat/completions} body, reduced to what Herald uses. Sampling parameters,
+ * {@code model}, {@code tools} and messages after the last user message are ignored: Herald's agent has
+ * its own model settings and tools.
  *
  * @param stream       the client asked for server-sent events
  * @param includeUsage {@code stream_options.include_usage}: send a usage chunk before {@code [DONE]}

@@ -30,9 +30,11 @@ final class CompletionWriter {
     }
 
     private final String model;
+    private final long heartbeatNanos;
 
-    CompletionWriter(String model) {
+    CompletionWriter(String model, Duration heartbeat) {
         this.model = model;
+        this.heartbeatNanos = heartbeat.toNanos();
     }
 
     /** Waits for the exchange's signals and writes the response; blocking, on the request's virtual thread. */
@@ -70,7 +72,7 @@ final class CompletionWriter {
     private Ending stream(HttpServletResponse res, ReplyExchange exchange, boolean includeUsage, long created, Wait wait) {
         EventStream sse = new EventStream(res);
         StringBuilder streamed = new StringBuilder();
-        long nextBeat = System.nanoTime() + HEARTBEAT.toNanos();
+        long nextBeat = System.nanoTime() + heartbeatNanos;
         String id = exchange.completionId();
         try {
             while (true) {
@@ -84,7 +86,7 @@ final class CompletionWriter {
                 if (signal == null) {
                     if (System.nanoTime() >= nextBeat) {
                         sse.keepAlive();
-                        nextBeat = System.nanoTime() + HEARTBEAT.toNanos();
+                        nextBeat = System.nanoTime() + heartbeatNanos;
                     }
                 } else if (signal instanceof Signal.Delta delta) {
                     sse.data(OpenAiWire.chunk(id, created, model, delta.text(), streamed.isEmpty(), null));

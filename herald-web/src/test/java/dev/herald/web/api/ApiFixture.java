@@ -27,13 +27,13 @@ final class ApiFixture implements AutoCloseable {
     final ScriptedAgent agent;
     final ScriptedGateway gateway = new ScriptedGateway();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private String key;
+    private final String key;
 
-    private ApiFixture(ApiServerPlatform.Settings settings, ScriptedAgent agent, boolean start) throws Exception {
+    private ApiFixture(ApiServerPlatform.Settings settings, ScriptedAgent agent, boolean start, Duration heartbeat) throws Exception {
         this.agent = agent;
         this.key = settings.apiKey();
         this.web = new WebServer(WebServer.Settings.ephemeral());
-        this.api = new ApiServerPlatform(settings, agent, web);
+        this.api = new ApiServerPlatform(settings, agent, web, java.time.Clock.systemUTC(), heartbeat);
         gateway.attach(api);
         web.start();
         if (start) {
@@ -43,16 +43,21 @@ final class ApiFixture implements AutoCloseable {
 
     /** Started, with the test key required. */
     static ApiFixture start(ScriptedAgent agent) throws Exception {
-        return new ApiFixture(settings(), agent, true);
+        return new ApiFixture(settings(), agent, true, CompletionWriter.HEARTBEAT);
     }
 
     static ApiFixture start(ApiServerPlatform.Settings settings, ScriptedAgent agent) throws Exception {
-        return new ApiFixture(settings, agent, true);
+        return new ApiFixture(settings, agent, true, CompletionWriter.HEARTBEAT);
+    }
+
+    /** Started, with event-stream keep-alives every {@code heartbeat}. */
+    static ApiFixture start(ScriptedAgent agent, Duration heartbeat) throws Exception {
+        return new ApiFixture(settings(), agent, true, heartbeat);
     }
 
     /** The web server runs, but the gateway has not started the adapter yet. */
     static ApiFixture unstarted(ScriptedAgent agent) throws Exception {
-        return new ApiFixture(settings(), agent, false);
+        return new ApiFixture(settings(), agent, false, CompletionWriter.HEARTBEAT);
     }
 
     static ApiServerPlatform.Settings settings() {

@@ -129,6 +129,19 @@ class SessionCompletionTest {
     }
 
     @Test
+    void session_answeredWithoutText_doesNotWaitForTheFullTimeout() throws Exception {
+        fx.close();
+        fx = ApiFixture.start(ApiFixture.settings().withRequestTimeout(Duration.ofMillis(300)), ScriptedAgent.replying("x"));
+        fx.gateway.admission(Admission.ANSWERED);
+        fx.gateway.answer((event, gw) -> { });
+
+        HttpResponse<String> r = fx.post(body("/status", false), SESSION, "s1");
+
+        assertThat(r.statusCode()).isEqualTo(504);
+        assertThat(json(r.body()).path("error").path("message").asText()).contains("answered '/status' inline");
+    }
+
+    @Test
     void session_refused_is403() {
         fx.gateway.admission(Admission.REFUSED);
 

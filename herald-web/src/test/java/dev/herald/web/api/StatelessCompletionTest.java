@@ -195,6 +195,19 @@ class StatelessCompletionTest {
     }
 
     @Test
+    void completion_clientLeavesWhileTheTurnIsSilent_keepAliveFindsItAndRaisesTheInterrupt() throws Exception {
+        fx = ApiFixture.start(ScriptedAgent.silentUntilInterrupted(), Duration.ofMillis(100));
+
+        HttpResponse<Stream<String>> r = fx.postStream(body("think hard", true));
+        Iterator<String> lines = r.body().iterator();
+        assertThat(lines.next()).isEqualTo(": keep-alive");
+        r.body().close();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> fx.agent.lastInterrupt().isRaised());
+        assertThat(fx.agent.lastInterrupt().reason()).isEqualTo("client disconnected");
+    }
+
+    @Test
     void completion_slowerThanTheRequestTimeout_is504AndStopsTheTurn() throws Exception {
         fx = ApiFixture.start(ApiFixture.settings().withRequestTimeout(Duration.ofMillis(300)), ScriptedAgent.silentUntilInterrupted());
 
