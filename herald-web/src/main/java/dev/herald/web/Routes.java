@@ -1,6 +1,8 @@
 package dev.herald.web;
 
 import io.javalin.config.RoutesConfig;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * One feature's contribution to the {@link WebServer}: the API platform, webhooks, the web chat, admin
@@ -16,9 +18,9 @@ public interface Routes {
     void register(RoutesConfig routes);
 
     /** A contribution made of a name and a registration lambda. */
-    static Routes of(String name, java.util.function.Consumer<RoutesConfig> registration) {
-        java.util.Objects.requireNonNull(name, "name");
-        java.util.Objects.requireNonNull(registration, "registration");
+    static Routes of(String name, Consumer<RoutesConfig> registration) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(registration, "registration");
         return new Routes() {
             @Override
             public String name() {

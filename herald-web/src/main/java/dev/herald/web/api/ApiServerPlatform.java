@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Lifecycle: NEW (routes answer 503 until the gateway calls {@link #start}) → RUNNING → CLOSED
  * ({@link #close} fails every waiting request with 503). Only start and close change the state.
+ *
+ * <p>Wiring: {@code web = new WebServer(settings.listen())} (or a shared one), {@code api = new
+ * ApiServerPlatform(settings, agent, web)} (adds the routes), {@code web.start()}, then the gateway calls
+ * {@code api.start(sink)} like any adapter's; at shutdown {@code api.close()}, then {@code web.close()}.
  */
 public final class ApiServerPlatform implements PlatformAdapter {
     private static final Logger log = LoggerFactory.getLogger(ApiServerPlatform.class);
@@ -266,7 +271,7 @@ public final class ApiServerPlatform implements PlatformAdapter {
         routes.post("/v1/chat/completions", ctx -> guarded(ctx, this::chatCompletions));
     }
 
-    private void guarded(Context ctx, java.util.function.Consumer<Context> handler) {
+    private void guarded(Context ctx, Consumer<Context> handler) {
         try {
             requireRunning();
             guard.authorize(ctx);

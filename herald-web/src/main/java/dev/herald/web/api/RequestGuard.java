@@ -53,7 +53,7 @@ final class RequestGuard {
             throw tooLarge(declared + " bytes declared");
         }
         try (InputStream in = ctx.req().getInputStream()) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 1024), maxBodyBytes));
+            ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 1024), 65_536));
             byte[] buffer = new byte[8192];
             long total = 0;
             int n;
