@@ -1,0 +1,82 @@
+package dev.herald.web.api;
+
+import java.time.Duration;
+
+/**
+ * A request that ends in an OpenAI-shaped error: {@code {"error":{"message","type","param","code"}}}.
+ * Thrown inside the API routes and written by {@link CompletionWriter#writeError}; messages are readable,
+ * say what to do next, and never contain a secret.
+ */
+final class ApiError extends RuntimeException {
+    private final int status;
+    private final String type;
+    private final String param;
+    private final String code;
+    private final Duration retryAfter;
+
+    private ApiError(int status, String type, String message, String param, String code, Duration retryAfter) {
+        super(message, null, false, false);
+        this.status = status;
+        this.type = type;
+        this.param = param;
+        this.code = code;
+        this.retryAfter = retryAfter;
+    }
+
+    static ApiError badRequest(String message, String param) {
+        return new ApiError(400, "invalid_request_error", message, param, "invalid_request", null);
+    }
+
+    static ApiError unauthorized(String message) {
+        return new ApiError(401, "authentication_error", message, null, "invalid_api_key", null);
+    }
+
+    static ApiError forbidden(String message) {
+        return new ApiError(403, "permission_error", message, null, "refused", null);
+    }
+
+    static ApiError conflict(String message, String param) {
+        return new ApiError(409, "invalid_request_error", message, param, "duplicate_request", null);
+    }
+
+    static ApiError tooLarge(String message) {
+        return new ApiError(413, "invalid_request_error", message, null, "request_too_large", null);
+    }
+
+    static ApiError internal(String message) {
+        return new ApiError(500, "server_error", message, null, "internal_error", null);
+    }
+
+    static ApiError badGateway(String message) {
+        return new ApiError(502, "server_error", message, null, "agent_error", null);
+    }
+
+    static ApiError unavailable(String message, String code, Duration retryAfter) {
+        return new ApiError(503, "server_error", message, null, code, retryAfter);
+    }
+
+    static ApiError timeout(String message) {
+        return new ApiError(504, "server_error", message, null, "timeout", null);
+    }
+
+    int status() {
+        return status;
+    }
+
+    String type() {
+        return type;
+    }
+
+    String param() {
+        return param;
+    }
+
+    String code() {
+        return code;
+    }
+
+    /** How long the client should wait before retrying, or null. */
+    Duration retryAfter() {
+        return retryAfter;
+    }
+}

@@ -1,0 +1,407 @@
+package dev.herald.web.api;
+
+import dev.herald.core.agent.Agent;
+import dev.herald.core.platform.Admission;
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.SendResult;
+import dev.herald.core.platform.StreamEvent;
+import dev.herald.core.session.SessionSource;
+import dev.herald.web.Routes;
+import dev.herald.web.WebServer;
+import dev.herald.web.api.CompletionWriter.Ending;
+import dev.herald.web.api.CompletionWriter.Wait;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The OpenAI-compatible API server as a Herald platform ({@code api_server}): {@code GET /v1/models} and
+ * {@code POST /v1/chat/completions}, streamed or not, on the shared {@link WebServer}.
+ *
+ * <p>Two modes. <b>Stateless</b> (no session header): the body carries the whole history; this adapter
+ * runs the injected {@link Agent} itself on a virtual thread ({@link StatelessTurn}) and stores nothing.
+ * <b>Durable session</b> ({@code X-Herald-Session-Id}, or {@code X-Hermes-Session-Id}): only the body's
+ * last user message is used; it becomes a {@link MessageEvent} for the gateway's {@link InboundSink},
+ * which runs the turn with the continuity rules and a durable transcript.
+ *
+ * <p>How requests meet replies. Every waiting request owns a {@link ReplyExchange}, a mailbox its handler
+ * thread drains into the HTTP response ({@link CompletionWriter}). Session requests are registered under
+ * the event id <em>before</em> {@code accept} is called, because the gateway may answer (a slash command,
+ * a fast turn) before {@code accept} returns; {@link #send} and {@link #progress} find the mailbox by the
+ * message's correlation id (= event id). A send nobody waits for (the caller timed out or left, or an
+ * automatic resume turn after a restart) returns {@code sent(null)}: the transcript already holds it.
+ *
+ * <p>Timeouts and disconnects. A request waits at most {@link Settings#requestTimeout()}, then gets 504;
+ * a session turn keeps running in the gateway and its reply lands in the transcript, a stateless turn is
+ * interrupted (nobody could receive its answer). A streaming client that disconnects is noticed on the
+ * next write (a delta or a keep-alive every 15 s) and raises a stateless turn's {@code Interrupt}; the
+ * gateway's session turns are not cut off by a client leaving. Disconnects of non-streaming clients are
+ * not detected; their turns end by themselves or by the timeout.
+ *
+ * <p>Lifecycle: NEW (routes answer 503 until the gateway calls {@link #start}) → RUNNING → CLOSED
+ * ({@link #close} fails every waiting request with 503). Only start and close change the state.
+ *
+ * <p>Wiring: {@code web = new WebServer(settings.listen())} (or a shared one), {@code api = new
+ * ApiServerPlatform(settings, agent, web)} (adds the routes), {@code web.start()}, then the gateway calls
+ * {@code api.start(sink)} like any adapter's; at shutdown {@code api.close()}, then {@code web.close()}.
+ */
+public final class ApiServerPlatform implements PlatformAdapter {
+    private static final Logger log = LoggerFactory.getLogger(ApiServerPlatform.class);
+
+    /** The platform id, {@code api_server}. */
+    public static final Platform PLATFORM = Platform.of("api_server");
+    /** The user id every session-mode message carries: a bearer key is one identity, not a secret to store. */
+    public static final String USER_ID = "api";
+    private static final Capabilities CAPABILITIES = new Capabilities(false, false, false, false, true, 1_000_000);
+    private static final Duration RETRY_STARTING = Duration.ofSeconds(5);
+    private static final Duration RETRY_STOPPING = Duration.ofSeconds(10);
+    /** An inline answer (ANSWERED) is sent before accept returns; this bounds the wait when none came. */
+    private static final Duration ANSWER_GRACE = Duration.ofSeconds(10);
+
+    /**
+     * The API server's settings, validated here, immutable; {@link #toString()} masks the key.
+     *
+     * @param host           interface the API server's {@link WebServer} listens on (see {@link #listen()})
+     * @param port           its port (8642 by default; 0 picks a free one)
+     * @param apiKey         the bearer key clients must send, or null to allow every caller (loopback only!)
+     * @param maxBodyBytes   the largest request body accepted (1 MiB by default); larger ones get 413
+     * @param requestTimeout how long a request waits for its reply (600 s by default); then 504
+     * @param modelId        the model id advertised by {@code /v1/models} and echoed in responses ({@code herald})
+     */
+    public record Settings(String host, int port, String apiKey, long maxBodyBytes, Duration requestTimeout, String modelId) {
+        public static final long DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+        public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(600);
+        public static final String DEFAULT_MODEL_ID = "herald";
+
+        public Settings {
+            Objects.requireNonNull(host, "host");
+            apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
+            requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
+            modelId = modelId == null || modelId.isBlank() ? DEFAULT_MODEL_ID : modelId.strip();
+            if (maxBodyBytes < 1) {
+                throw new IllegalArgumentException("api_server - max body bytes must be positive, was " + maxBodyBytes);
+            }
+            if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+                throw new IllegalArgumentException("api_server - request timeout must be positive, was " + requestTimeout);
+            }
+            new WebServer.Settings(host, port); // validates host and port with the same messages
+        }
+
+        /** Loopback, port 8642, no key, 1 MiB bodies, 600 s timeout, model {@code herald}. */
+        public static Settings defaults() {
+            return new Settings("127.0.0.1", 8642, null, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT, DEFAULT_MODEL_ID);
+        }
+
+        public Settings withPort(int newPort) {
+            return new Settings(host, newPort, apiKey, maxBodyBytes, requestTimeout, modelId);
+        }
+
+        public Settings withApiKey(String key) {
+            return new Settings(host, port, key, maxBodyBytes, requestTimeout, modelId);
+        }
+
+        public Settings withMaxBodyBytes(long bytes) {
+            return new Settings(host, port, apiKey, bytes, requestTimeout, modelId);
+        }
+
+        public Settings withRequestTimeout(Duration timeout) {
+            return new Settings(host, port, apiKey, maxBodyBytes, timeout, modelId);
+        }
+
+        /** Where the {@link WebServer} hosting these routes should listen (the app may share one server). */
+        public WebServer.Settings listen() {
+            return new WebServer.Settings(host, port);
+        }
+
+        @Override
+        public String toString() {
+            return "api_server{host=" + host + ", port=" + port + ", key=" + (apiKey == null ? "none" : "****")
+                    + ", maxBodyBytes=" + maxBodyBytes + ", requestTimeout=" + requestTimeout.toSeconds() + "s, model=" + modelId + "}";
+        }
+    }
+
+    private enum State { NEW, RUNNING, CLOSED }
+
+    private final Settings settings;
+    private final Agent agent;
+    private final Clock clock;
+    private final RequestGuard guard;
+    private final CompletionWriter writer;
+    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+    private volatile InboundSink sink;
+    /** Session-mode requests waiting for their reply, by event id (= the reply's correlation id). */
+    private final Map<String, ReplyExchange> waiting = new ConcurrentHashMap<>();
+    /** Every request waiting in either mode, so close() can answer them all. */
+    private final Set<ReplyExchange> open = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Creates the adapter and adds its routes to {@code server}, which must not have started yet (the app
+     * starts it once every feature has added its routes).
+     */
+    public ApiServerPlatform(Settings settings, Agent agent, WebServer server) {
+        this(settings, agent, server, Clock.systemUTC());
+    }
+
+    public ApiServerPlatform(Settings settings, Agent agent, WebServer server, Clock clock) {
+        this(settings, agent, server, clock, CompletionWriter.HEARTBEAT);
+    }
+
+    /** With a chosen keep-alive interval for event streams (tests use a short one). */
+    ApiServerPlatform(Settings settings, Agent agent, WebServer server, Clock clock, Duration heartbeat) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.agent = Objects.requireNonNull(agent, "agent");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.guard = new RequestGuard(settings.apiKey(), settings.maxBodyBytes());
+        this.writer = new CompletionWriter(settings.modelId(), heartbeat);
+        if (settings.apiKey() == null && !isLoopback(server.settings().host())) {
+            log.warn("api_server - no API key while listening on {}: anyone who can reach the port can use the agent; set a key",
+                    server.settings().host());
+        }
+        log.info("api_server - configured ({}; agent {})", settings, agent.describe());
+        server.add(Routes.of(PLATFORM.id(), this::register));
+    }
+
+    @Override
+    public Platform platform() {
+        return PLATFORM;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    @Override
+    public void start(InboundSink inbound) {
+        Objects.requireNonNull(inbound, "sink");
+        if (state.get() != State.NEW) {
+            throw new IllegalStateException("api_server - start() called while " + state.get().name().toLowerCase());
+        }
+        this.sink = inbound; // before the state change, so a running handler always sees the sink
+        if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+            throw new IllegalStateException("api_server - start() called while " + state.get().name().toLowerCase());
+        }
+        inbound.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "serving /v1/chat/completions and /v1/models");
+        log.info("api_server - accepting requests (model {}, key {})", settings.modelId(), settings.apiKey() == null ? "none" : "required");
+    }
+
+    @Override
+    public SendResult send(OutboundMessage message) {
+        ReplyExchange exchange = message.correlationId() == null ? null : waiting.get(message.correlationId());
+        if (exchange == null) {
+            log.debug("api_server - no request waits for this {} (correlation {}, {} chars); the transcript holds it",
+                    message.kind(), message.correlationId(), message.text().length());
+            return SendResult.sent(null);
+        }
+        switch (message.kind()) {
+            case REPLY, COMMAND_RESPONSE -> {
+                String whole = exchange.addPart(message);
+                if (whole != null) {
+                    exchange.finish(whole, "stop", null);
+                }
+            }
+            case ERROR -> {
+                String whole = exchange.addPart(message);
+                if (whole != null) {
+                    exchange.fail(ApiError.badGateway(whole));
+                }
+            }
+            case NOTICE, PROMPT -> {
+                log.debug("api_server - {} for a waiting request not forwarded (correlation {}, {} chars)",
+                        message.kind(), message.correlationId(), message.text().length());
+                return SendResult.sent(null);
+            }
+        }
+        return SendResult.sent(exchange.completionId() + ":" + message.part());
+    }
+
+    @Override
+    public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        if (correlationId != null && event instanceof StreamEvent.TextDelta delta) {
+            ReplyExchange exchange = waiting.get(correlationId);
+            if (exchange != null) {
+                exchange.delta(delta.text());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        State was = state.getAndSet(State.CLOSED);
+        if (was == State.CLOSED) {
+            return;
+        }
+        int failed = 0;
+        for (ReplyExchange exchange : open) {
+            if (exchange.fail(ApiError.unavailable("api_server is stopping; retry after Herald restarts", "stopping", RETRY_STOPPING))) {
+                failed++;
+            }
+            exchange.interrupt("api_server closing");
+        }
+        log.info("api_server - stopped ({} waiting requests answered 503)", failed);
+        InboundSink s = sink;
+        if (s != null) {
+            s.connectionChanged(PLATFORM, ConnectionState.STOPPED, "closed");
+        }
+    }
+
+    private void register(RoutesConfig routes) {
+        routes.get("/v1/models", ctx -> guarded(ctx, this::models));
+        routes.post("/v1/chat/completions", ctx -> guarded(ctx, this::chatCompletions));
+    }
+
+    private void guarded(Context ctx, Consumer<Context> handler) {
+        try {
+            requireRunning();
+            guard.authorize(ctx);
+            handler.accept(ctx);
+        } catch (ApiError e) {
+            if (e.status() >= 500) {
+                log.info("api_server - {} {} answered {} ({})", ctx.method(), ctx.path(), e.status(), e.getMessage());
+            }
+            CompletionWriter.writeError(ctx, e);
+        } catch (RuntimeException e) {
+            log.warn("api_server - {} {} failed unexpectedly; answered 500", ctx.method(), ctx.path(), e);
+            CompletionWriter.writeError(ctx, ApiError.internal("api_server failed unexpectedly (" + e.getClass().getSimpleName()
+                    + "); see the server log"));
+        }
+    }
+
+    private void models(Context ctx) {
+        CompletionWriter.json(ctx, 200, OpenAiWire.models(settings.modelId(), clock.instant().getEpochSecond()));
+    }
+
+    private void chatCompletions(Context ctx) {
+        long t0 = System.nanoTime();
+        String session = RequestGuard.sessionName(ctx);
+        String requestId = RequestGuard.requestId(ctx);
+        ChatRequest request = ChatRequest.parse(guard.readBody(ctx));
+        long deadline = t0 + settings.requestTimeout().toNanos();
+        Ending ending = session == null
+                ? stateless(ctx, request, deadline)
+                : durable(ctx, request, session, requestId, deadline);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        if (ending == Ending.REPLIED) {
+            log.debug("api_server - completion {} ({}, stream={}, {} ms)", ending, session == null ? "stateless" : "session " + session,
+                    request.stream(), ms);
+        } else {
+            log.info("api_server - completion {} ({}, stream={}, {} ms)", ending, session == null ? "stateless" : "session " + session,
+                    request.stream(), ms);
+        }
+    }
+
+    private Ending stateless(Context ctx, ChatRequest request, long deadline) {
+        ReplyExchange exchange = StatelessTurn.start(agent, request, PLATFORM.id());
+        track(exchange);
+        try {
+            String timeout = "no reply within " + human(settings.requestTimeout())
+                    + " (api_server request timeout); the turn was stopped, retry or raise the timeout";
+            Ending ending = writer.respond(ctx, exchange, request, new Wait(deadline, timeout));
+            switch (ending) {
+                case DISCONNECTED -> exchange.interrupt("client disconnected");
+                case TIMED_OUT -> exchange.interrupt("request timed out after " + human(settings.requestTimeout()));
+                default -> {
+                }
+            }
+            return ending;
+        } finally {
+            open.remove(exchange);
+        }
+    }
+
+    private Ending durable(Context ctx, ChatRequest request, String session, String requestId, long deadline) {
+        InboundSink inbound = sink;
+        SessionSource source = new SessionSource(PLATFORM, session, ChatType.DM, USER_ID, null, null, null);
+        MessageEvent event = MessageEvent.text(source, request.userMessage(), requestId, clock.instant());
+        ReplyExchange exchange = new ReplyExchange("chatcmpl-" + event.eventId(), null);
+        waiting.put(event.eventId(), exchange);
+        track(exchange);
+        try {
+            Wait wait;
+            if (admit(inbound, event, session) == Admission.ANSWERED) {
+                long graceEnd = System.nanoTime() + ANSWER_GRACE.toNanos();
+                wait = new Wait(Math.min(deadline, graceEnd), "the gateway answered '" + shorten(event.text())
+                        + "' inline but sent no text within " + human(ANSWER_GRACE));
+            } else {
+                wait = new Wait(deadline, "no reply within " + human(settings.requestTimeout()) + " (api_server request "
+                        + "timeout); the turn continues and its reply will be in session '" + session + "'");
+            }
+            return writer.respond(ctx, exchange, request, wait);
+        } finally {
+            waiting.remove(event.eventId());
+            open.remove(exchange);
+        }
+    }
+
+    /** Hands the event to the gateway; anything but ACCEPTED or ANSWERED ends the request here. */
+    private static Admission admit(InboundSink inbound, MessageEvent event, String session) {
+        Admission admission;
+        try {
+            admission = inbound.accept(event);
+        } catch (RuntimeException e) {
+            log.warn("api_server - the gateway failed to accept a message for session {} (event {})", session, event.eventId(), e);
+            throw ApiError.internal("the gateway could not accept the message (" + e.getClass().getSimpleName() + "); see the server log");
+        }
+        return switch (admission) {
+            case ACCEPTED, ANSWERED -> admission;
+            case REFUSED -> throw ApiError.forbidden(
+                    "the gateway refused this request: api_server callers are not authorized to talk to the agent (check the authorization settings)");
+            case DUPLICATE -> throw ApiError.conflict("request id '" + event.messageId() + "' was already delivered to session '" + session
+                    + "'; its reply is in the session transcript", RequestGuard.REQUEST_ID_HEADER);
+            case REJECTED_STOPPING -> throw ApiError.unavailable(
+                    "Herald is stopping and takes no new turns; retry after it restarts", "stopping", RETRY_STOPPING);
+        };
+    }
+
+    /** Adds a waiting request to the set close() answers; one that slipped in after close() is answered here. */
+    private void track(ReplyExchange exchange) {
+        open.add(exchange);
+        if (state.get() == State.CLOSED && exchange.fail(
+                ApiError.unavailable("api_server is stopping; retry after Herald restarts", "stopping", RETRY_STOPPING))) {
+            exchange.interrupt("api_server closing");
+        }
+    }
+
+    private void requireRunning() {
+        switch (state.get()) {
+            case NEW -> throw ApiError.unavailable("api_server is starting; retry shortly", "starting", RETRY_STARTING);
+            case CLOSED -> throw ApiError.unavailable("api_server has stopped; retry after Herald restarts", "stopping", RETRY_STOPPING);
+            case RUNNING -> {
+            }
+        }
+    }
+
+    private static String human(Duration d) {
+        return d.toMillis() < 10_000 ? d.toMillis() + " ms" : d.toSeconds() + " s";
+    }
+
+    private static String shorten(String text) {
+        String line = text.strip().lines().findFirst().orElse("");
+        return line.length() <= 40 ? line : line.substring(0, 40) + "...";
+    }
+
+    private static boolean isLoopback(String host) {
+        return host.equals("127.0.0.1") || host.equals("localhost") || host.equals("::1") || host.startsWith("127.");
+    }
+}

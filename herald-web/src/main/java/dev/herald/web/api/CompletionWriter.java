@@ -1,0 +1,202 @@
+package dev.herald.web.api;
+
+import dev.herald.web.api.ReplyExchange.Signal;
+import io.javalin.http.Context;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * Writes one request's response from its {@link ReplyExchange}: a {@code chat.completion} JSON, or a
+ * stream of {@code chat.completion.chunk} server-sent events ending in {@code data: [DONE]}.
+ *
+ * <p>A stream commits its 200 headers at the first delta (or keep-alive), so an error that comes before
+ * any text still gets its real status; after that, errors travel as an {@code {"error":...}} event, which
+ * the OpenAI clients raise as an exception. Keep-alive comments every {@link #HEARTBEAT} also find a
+ * client that went away while the turn is silent (a write to a closed connection fails).
+ */
+final class CompletionWriter {
+    static final Duration HEARTBEAT = Duration.ofSeconds(15);
+    private static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(StandardCharsets.US_ASCII);
+
+    /** How a response ended, for the caller's clean-up and log line. */
+    enum Ending { REPLIED, FAILED, TIMED_OUT, DISCONNECTED }
+
+    /** What the caller waits with: when to give up, and what to tell the client then. */
+    record Wait(long deadlineNanos, String timeoutMessage) {
+    }
+
+    private final String model;
+    private final long heartbeatNanos;
+
+    CompletionWriter(String model, Duration heartbeat) {
+        this.model = model;
+        this.heartbeatNanos = heartbeat.toNanos();
+    }
+
+    /** Waits for the exchange's signals and writes the response; blocking, on the request's virtual thread. */
+    Ending respond(Context ctx, ReplyExchange exchange, ChatRequest request, Wait wait) {
+        long created = System.currentTimeMillis() / 1000;
+        return request.stream()
+                ? stream(ctx.res(), exchange, request.includeUsage(), created, wait)
+                : whole(ctx, exchange, created, wait);
+    }
+
+    private Ending whole(Context ctx, ReplyExchange exchange, long created, Wait wait) {
+        try {
+            while (true) {
+                long left = millisLeft(wait);
+                if (left <= 0) {
+                    writeError(ctx, ApiError.timeout(wait.timeoutMessage()));
+                    return Ending.TIMED_OUT;
+                }
+                Signal signal = exchange.next(left);
+                if (signal instanceof Signal.Done done) {
+                    json(ctx, 200, OpenAiWire.completion(exchange.completionId(), created, model, done.text(), done.finishReason(), done.usage()));
+                    return Ending.REPLIED;
+                }
+                if (signal instanceof Signal.Failed failed) {
+                    writeError(ctx, failed.error());
+                    return Ending.FAILED;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Ending.DISCONNECTED;
+        }
+    }
+
+    private Ending stream(HttpServletResponse res, ReplyExchange exchange, boolean includeUsage, long created, Wait wait) {
+        EventStream sse = new EventStream(res);
+        StringBuilder streamed = new StringBuilder();
+        long nextBeat = System.nanoTime() + heartbeatNanos;
+        String id = exchange.completionId();
+        try {
+            while (true) {
+                long left = millisLeft(wait);
+                if (left <= 0) {
+                    sse.fail(ApiError.timeout(wait.timeoutMessage()));
+                    return Ending.TIMED_OUT;
+                }
+                long untilBeat = (nextBeat - System.nanoTime()) / 1_000_000;
+                Signal signal = exchange.next(Math.min(left, untilBeat));
+                if (signal == null) {
+                    if (System.nanoTime() >= nextBeat) {
+                        sse.keepAlive();
+                        nextBeat = System.nanoTime() + heartbeatNanos;
+                    }
+                } else if (signal instanceof Signal.Delta delta) {
+                    sse.data(OpenAiWire.chunk(id, created, model, delta.text(), streamed.isEmpty(), null));
+                    streamed.append(delta.text());
+                } else if (signal instanceof Signal.Done done) {
+                    String rest = remainder(streamed, done.text());
+                    if (!rest.isEmpty()) {
+                        sse.data(OpenAiWire.chunk(id, created, model, rest, streamed.isEmpty(), null));
+                    }
+                    sse.data(OpenAiWire.chunk(id, created, model, null, streamed.isEmpty() && rest.isEmpty(), done.finishReason()));
+                    if (includeUsage) {
+                        sse.data(OpenAiWire.usageChunk(id, created, model, done.usage() == null ? Usage.NONE : done.usage()));
+                    }
+                    sse.done();
+                    return Ending.REPLIED;
+                } else if (signal instanceof Signal.Failed failed) {
+                    sse.fail(failed.error());
+                    return Ending.FAILED;
+                }
+            }
+        } catch (IOException e) {
+            return Ending.DISCONNECTED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Ending.DISCONNECTED;
+        }
+    }
+
+    /**
+     * What of the final text the client has not seen yet: all of it when nothing streamed, the tail when
+     * the stream was its beginning, else nothing (the streamed text, such as narration between tool
+     * calls, differs from the final text and the client already has it).
+     */
+    static String remainder(CharSequence streamed, String finalText) {
+        String seen = streamed.toString();
+        if (seen.isEmpty()) {
+            return finalText;
+        }
+        return finalText.startsWith(seen) ? finalText.substring(seen.length()) : "";
+    }
+
+    /** Writes an OpenAI-shaped error with its status (and {@code Retry-After} when it has one). */
+    static void writeError(Context ctx, ApiError error) {
+        if (error.retryAfter() != null) {
+            ctx.header("Retry-After", Long.toString(Math.max(1, error.retryAfter().toSeconds())));
+        }
+        json(ctx, error.status(), OpenAiWire.error(error));
+    }
+
+    static void json(Context ctx, int status, byte[] body) {
+        ctx.status(status).contentType("application/json").result(body);
+    }
+
+    private static long millisLeft(Wait wait) {
+        return (wait.deadlineNanos() - System.nanoTime()) / 1_000_000;
+    }
+
+    /** The raw event stream; headers are committed on the first write. */
+    private static final class EventStream {
+        private final HttpServletResponse res;
+        private OutputStream out;
+
+        EventStream(HttpServletResponse res) {
+            this.res = res;
+        }
+
+        void data(byte[] json) throws IOException {
+            OutputStream o = open();
+            o.write("data: ".getBytes(StandardCharsets.US_ASCII));
+            o.write(json);
+            o.write("\n\n".getBytes(StandardCharsets.US_ASCII));
+            o.flush();
+        }
+
+        void keepAlive() throws IOException {
+            OutputStream o = open();
+            o.write(KEEP_ALIVE);
+            o.flush();
+        }
+
+        void done() throws IOException {
+            OutputStream o = open();
+            o.write(DONE);
+            o.flush();
+        }
+
+        /** Before any byte went out the error gets its own status; after, it is an error event. */
+        void fail(ApiError error) throws IOException {
+            if (out == null) {
+                res.setStatus(error.status());
+                if (error.retryAfter() != null) {
+                    res.setHeader("Retry-After", Long.toString(Math.max(1, error.retryAfter().toSeconds())));
+                }
+                res.setContentType("application/json");
+                res.getOutputStream().write(OpenAiWire.error(error));
+                return;
+            }
+            data(OpenAiWire.error(error));
+        }
+
+        private OutputStream open() throws IOException {
+            if (out == null) {
+                res.setStatus(200);
+                res.setContentType("text/event-stream");
+                res.setCharacterEncoding("utf-8");
+                res.setHeader("Cache-Control", "no-cache");
+                res.setHeader("X-Accel-Buffering", "no");
+                out = res.getOutputStream();
+            }
+            return out;
+        }
+    }
+}

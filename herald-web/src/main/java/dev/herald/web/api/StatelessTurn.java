@@ -1,0 +1,93 @@
+package dev.herald.web.api;
+
+import dev.herald.core.agent.Agent;
+import dev.herald.core.agent.ChatMessage;
+import dev.herald.core.agent.TurnListener;
+import dev.herald.core.agent.TurnRequest;
+import dev.herald.core.agent.Interrupt;
+import dev.herald.core.continuity.TurnOutcome;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One stateless turn: the request carries the whole history, the agent runs it on a virtual thread of
+ * its own, nothing is stored. Deltas and the outcome go to the request's {@link ReplyExchange}.
+ *
+ * <p>Outcomes map to responses: {@code Final} and {@code Completed} → 200 {@code stop};
+ * {@code NotCompleted} (an iteration limit) → 200 {@code length} with the partial reply or the reason;
+ * {@code Failed}, {@code Partial}, {@code Errored} → 502 with the readable reason; {@code Interrupted}
+ * → 503 (the gateway interrupts turns when it stops or drains, so a retry later is the right move); an
+ * exception thrown by the agent (a bug: agents return outcomes) → 500.
+ */
+final class StatelessTurn implements TurnListener, Runnable {
+    private static final Logger log = LoggerFactory.getLogger(StatelessTurn.class);
+    static final Duration RETRY_AFTER_INTERRUPT = Duration.ofSeconds(5);
+
+    private final Agent agent;
+    private final TurnRequest request;
+    private final ReplyExchange exchange;
+    private final Interrupt interrupt;
+    private final AtomicReference<Usage> usage = new AtomicReference<>(Usage.NONE);
+
+    private StatelessTurn(Agent agent, TurnRequest request, ReplyExchange exchange, Interrupt interrupt) {
+        this.agent = agent;
+        this.request = request;
+        this.exchange = exchange;
+        this.interrupt = interrupt;
+    }
+
+    /** Starts the turn on a new virtual thread; its reply arrives through the returned exchange. */
+    static ReplyExchange start(Agent agent, ChatRequest chat, String platformId) {
+        Interrupt interrupt = new Interrupt();
+        ReplyExchange exchange = new ReplyExchange("chatcmpl-" + UUID.randomUUID(), interrupt);
+        TurnRequest request = new TurnRequest(UUID.randomUUID().toString(), null, chat.history(), chat.userMessage(), false, platformId);
+        Thread.ofVirtual().name("api_server-turn-" + exchange.completionId()).start(new StatelessTurn(agent, request, exchange, interrupt));
+        return exchange;
+    }
+
+    @Override
+    public void run() {
+        TurnOutcome outcome;
+        try {
+            outcome = agent.runTurn(request, this, interrupt);
+        } catch (RuntimeException e) {
+            log.warn("api_server - agent {} threw instead of returning an outcome (session {})", agent.describe(), request.sessionId(), e);
+            exchange.fail(ApiError.internal("the agent failed unexpectedly (" + e.getClass().getSimpleName() + "); see the server log"));
+            return;
+        }
+        deliver(outcome);
+    }
+
+    private void deliver(TurnOutcome outcome) {
+        Usage used = usage.get();
+        switch (outcome) {
+            case TurnOutcome.Final f -> exchange.finish(f.reply(), "stop", used);
+            case TurnOutcome.Completed c -> exchange.finish("", "stop", used);
+            case TurnOutcome.NotCompleted n -> exchange.finish(n.partialReply() != null ? n.partialReply() : n.why(), "length", used);
+            case TurnOutcome.Interrupted i -> exchange.fail(ApiError.unavailable(
+                    "the turn was interrupted (" + i.reason() + "); retry the request", "interrupted", RETRY_AFTER_INTERRUPT));
+            case TurnOutcome.Failed f -> exchange.fail(ApiError.badGateway("the agent gave up: " + f.why()));
+            case TurnOutcome.Partial p -> exchange.fail(ApiError.badGateway("the turn broke off: " + p.why()));
+            case TurnOutcome.Errored e -> exchange.fail(ApiError.badGateway(e.error()));
+            case null -> exchange.fail(ApiError.internal("the agent returned no outcome; see the server log"));
+        }
+    }
+
+    @Override
+    public void onMessage(ChatMessage message) {
+        // stateless: nothing is stored; the final reply comes with the outcome
+    }
+
+    @Override
+    public void onDelta(String text) {
+        exchange.delta(text);
+    }
+
+    @Override
+    public void onUsage(long inputTokens, long outputTokens) {
+        usage.updateAndGet(u -> u.plus(inputTokens, outputTokens));
+    }
+}
