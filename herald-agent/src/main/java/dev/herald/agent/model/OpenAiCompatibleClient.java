@@ -179,7 +179,11 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
             return headers;
         }
         Throwable error = event instanceof Event.Failed failed ? failed.error() : null;
-        throw new AttemptFailure(ModelException.Kind.UNREACHABLE, 0, why(error), null, error);
+        String why = why(error);
+        if (!why.startsWith("connect") && !why.startsWith("unknown host") && !why.startsWith("TLS")) {
+            why = "the connection closed before a response: " + why;
+        }
+        throw new AttemptFailure(ModelException.Kind.UNREACHABLE, 0, why, null, error);
     }
 
     /** The body as text, up to {@code limit} characters; what arrived so far when the connection fails. */
@@ -442,7 +446,7 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
 
         ModelException toException(int attempts, long elapsedMs, boolean midStream) {
             String endpoint = settings.endpoint();
-            ModelException e = switch (kind) {
+            return switch (kind) {
                 case RATE_LIMITED -> ModelException.rateLimited(endpoint, attempts, elapsedMs, retryAfter, detail);
                 case SERVER -> status > 0 ? ModelException.serverError(endpoint, status, attempts, elapsedMs, detail)
                         : ModelException.streamError(endpoint, detail);
@@ -450,7 +454,6 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
                 case TIMEOUT -> ModelException.idleTimeout(endpoint, settings.idleTimeout(), attempts, elapsedMs, midStream);
                 default -> ModelException.broken(endpoint, attempts, elapsedMs, detail, getCause());
             };
-            return e;
         }
     }
 }
