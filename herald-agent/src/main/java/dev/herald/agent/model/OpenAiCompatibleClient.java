@@ -179,10 +179,7 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
             return headers;
         }
         Throwable error = event instanceof Event.Failed failed ? failed.error() : null;
-        String why = why(error);
-        if (!why.startsWith("connect") && !why.startsWith("unknown host") && !why.startsWith("TLS")) {
-            why = "the connection closed before a response: " + why;
-        }
+        String why = connecting(error) ? why(error) : "the connection closed before a response: " + why(error);
         throw new AttemptFailure(ModelException.Kind.UNREACHABLE, 0, why, null, error);
     }
 
@@ -332,6 +329,17 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
         }
         String message = root.getMessage();
         return message == null || message.isBlank() ? root.getClass().getSimpleName() : redact(Wire.clip(message));
+    }
+
+    /** True when the failure happened while connecting (refused, timed out, unknown host, TLS), not after. */
+    private static boolean connecting(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof ConnectException || t instanceof HttpConnectTimeoutException || t instanceof UnresolvedAddressException
+                    || t instanceof UnknownHostException || t instanceof SSLException) {
+                return true;
+            }
+        }
+        return error == null;
     }
 
     private String redact(String text) {
