@@ -102,12 +102,12 @@ public final class ModelAgent implements Agent {
                     response.toolCalls().size(), response.toolCalls().get(0).name());
         }
         if (text.isBlank() && response.hasToolCalls()) {
-            return new TurnOutcome.Errored("model - " + client.describe() + " asked to call '" + response.toolCalls().get(0).name()
+            return errored("model - " + client.describe() + " asked to call '" + response.toolCalls().get(0).name()
                     + "' but no tools are enabled (" + response.toolCalls().size() + " calls); ask again without needing tools");
         }
         if (text.isBlank()) {
-            return new TurnOutcome.Errored("model - " + client.describe() + " returned an empty reply (finish "
-                    + response.finishReason() + ", " + response.reasoning().length() + " characters of reasoning); try again"
+            return errored("model - " + client.describe() + " returned an empty reply (finish " + response.finishReason() + ", "
+                    + response.reasoning().length() + " characters of reasoning); try again"
                     + ("length".equals(response.finishReason()) ? " or raise the token limit" : ""));
         }
         out.onMessage(ChatMessage.assistant(text));
@@ -121,8 +121,12 @@ public final class ModelAgent implements Agent {
             log.info("model - turn interrupted ({}, {} characters streamed)", reason, streamed.length());
             return new TurnOutcome.Interrupted(reason);
         }
-        log.warn("{}", e.getMessage());
-        return new TurnOutcome.Errored(e.getMessage());
+        return errored(e.getMessage());
+    }
+
+    private static TurnOutcome errored(String message) {
+        log.warn("{}", message);
+        return new TurnOutcome.Errored(message);
     }
 
     /** Forwards text deltas to the listener and keeps them, so a broken-off answer can still be recorded. */
@@ -148,9 +152,15 @@ public final class ModelAgent implements Agent {
             return text.length();
         }
 
+        /** Records what was shown before the call broke off; a failing listener is logged, never thrown, on this path. */
         void reportPartial() {
-            if (!text.toString().isBlank()) {
+            if (text.toString().isBlank()) {
+                return;
+            }
+            try {
                 listener.onMessage(ChatMessage.assistant(text.toString()));
+            } catch (RuntimeException e) {
+                log.warn("model - could not record the partial reply ({} characters): {}", text.length(), e.toString());
             }
         }
     }

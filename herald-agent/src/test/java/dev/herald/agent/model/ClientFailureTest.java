@@ -239,6 +239,19 @@ class ClientFailureTest {
     }
 
     @Test
+    void stream_slowerInTotalThanTheIdleTimeoutButNeverSilentThatLong_succeeds() throws Exception {
+        fake.enqueue(Reply.stream("a", "b", "c", "d", "e", "f").delayed(Duration.ofMillis(150)).pacedBy(Duration.ofMillis(100)));
+
+        try (OpenAiCompatibleClient impatient = withIdleTimeout(Duration.ofMillis(400), 0)) {
+            long start = System.nanoTime();
+            ModelResponse response = impatient.complete(Clients.streamed("hi"), new Recorder(), new Interrupt());
+
+            assertThat(response.content()).isEqualTo("abcdef");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("longer than one idle period").isGreaterThan(400);
+        }
+    }
+
+    @Test
     void complete_noResponseWithinIdleTimeout_isRetriedThenFails() {
         fake.enqueueHeld(Reply.text("never"));
         fake.enqueueHeld(Reply.text("never"));
@@ -274,7 +287,7 @@ class ClientFailureTest {
 
         assertThat(e.isInterrupted()).isTrue();
         assertThat(e.getMessage()).isEqualTo("model - call interrupted (/stop)");
-        assertThat(TimeUnit.NANOSECONDS.toMillis(ended - raisedAt.get(5, TimeUnit.SECONDS))).isLessThan(500);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(ended - raisedAt.get(5, TimeUnit.SECONDS))).as("well inside the 3 s idle timeout").isLessThan(1_000);
         assertThat(observer.content).containsExactly("Hello ");
         assertThat(fake.requests()).hasSize(1);
     }
@@ -294,6 +307,24 @@ class ClientFailureTest {
             assertThat(call.get(2, TimeUnit.SECONDS).isInterrupted()).isTrue();
         }
         assertThat(fake.requests()).hasSize(1);
+    }
+
+    @Test
+    void stream_callingThreadInterrupted_endsAsInterruptedAndKeepsTheFlag() throws Exception {
+        fake.enqueueHeld(Reply.stream("Hello ", "world"), 1);
+        Recorder observer = new Recorder();
+        CompletableFuture<Boolean> flagKept = new CompletableFuture<>();
+        CompletableFuture<ModelException> call = new CompletableFuture<>();
+        Thread turn = Thread.ofVirtual().start(() -> {
+            call.complete(failure(client, Clients.streamed("hi"), observer, new Interrupt()));
+            flagKept.complete(Thread.currentThread().isInterrupted());
+        });
+        observer.awaitContent();
+
+        turn.interrupt();
+
+        assertThat(call.get(2, TimeUnit.SECONDS).isInterrupted()).isTrue();
+        assertThat(flagKept.get(2, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test
