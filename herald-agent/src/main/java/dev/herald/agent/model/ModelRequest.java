@@ -1,0 +1,55 @@
+package dev.herald.agent.model;
+
+import dev.herald.core.agent.ChatMessage;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One chat-completion request.
+ *
+ * @param model       the model name; null means the client's configured model
+ * @param messages    the conversation, oldest first; never empty
+ * @param tools       tools offered to the model; empty when none
+ * @param stream      whether partial output is streamed to the observer
+ * @param temperature sampling temperature; null leaves the server's default
+ * @param maxTokens   the answer's token limit; null leaves the server's default
+ */
+public record ModelRequest(
+        String model, List<ChatMessage> messages, List<ToolSpec> tools, boolean stream, Double temperature, Integer maxTokens) {
+    public ModelRequest {
+        Objects.requireNonNull(messages, "messages");
+        if (messages.isEmpty()) {
+            throw new IllegalArgumentException("a model request needs at least one message");
+        }
+        messages = List.copyOf(messages);
+        tools = tools == null ? List.of() : List.copyOf(tools);
+        if (temperature != null && (temperature.isNaN() || temperature < 0)) {
+            throw new IllegalArgumentException("temperature must be 0 or more (got " + temperature + ")");
+        }
+        if (maxTokens != null && maxTokens <= 0) {
+            throw new IllegalArgumentException("max tokens must be positive (got " + maxTokens + ")");
+        }
+    }
+
+    /** A streamed request for the client's configured model, without tools or sampling overrides. */
+    public static ModelRequest streaming(List<ChatMessage> messages) {
+        return new ModelRequest(null, messages, List.of(), true, null, null);
+    }
+
+    /** A non-streamed request for the client's configured model. */
+    public static ModelRequest blocking(List<ChatMessage> messages) {
+        return new ModelRequest(null, messages, List.of(), false, null, null);
+    }
+
+    public ModelRequest withModel(String name) {
+        return new ModelRequest(name, messages, tools, stream, temperature, maxTokens);
+    }
+
+    public ModelRequest withTools(List<ToolSpec> specs) {
+        return new ModelRequest(model, messages, specs, stream, temperature, maxTokens);
+    }
+
+    public ModelRequest withSampling(Double newTemperature, Integer newMaxTokens) {
+        return new ModelRequest(model, messages, tools, stream, newTemperature, newMaxTokens);
+    }
+}
