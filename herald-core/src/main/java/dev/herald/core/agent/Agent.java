@@ -12,6 +12,14 @@ public interface Agent {
 
     TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt);
 
+    /**
+     * Summarizes {@code history} on demand (/compress). Empty when this agent cannot, or when the
+     * history is too short to be worth it.
+     */
+    default java.util.Optional<Compaction> compact(java.util.List<ChatMessage> history, Interrupt interrupt) {
+        return java.util.Optional.empty();
+    }
+
     /** A short name for logs and /status, such as the model name. */
     String describe();
 }

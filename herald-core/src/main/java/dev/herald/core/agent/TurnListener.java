@@ -18,6 +18,27 @@ public interface TurnListener {
     default void onUsage(long inputTokens, long outputTokens) {
     }
 
+    /** A tool started or finished, for platforms that show progress; best-effort. */
+    default void onToolActivity(String toolName, String summary, boolean finished, boolean ok) {
+    }
+
+    /**
+     * Asks the chat to approve a dangerous tool call; blocks until someone answers, the approval times
+     * out, or the turn's interrupt is raised. Where nobody can answer, the configured policy decides.
+     */
+    default ApprovalDecision requestApproval(ApprovalRequest request) {
+        return ApprovalDecision.DENIED_NON_INTERACTIVE;
+    }
+
+    /**
+     * The agent summarized the history: the gateway ends the current transcript with reason
+     * {@code compression} and continues in a child session that starts with the summary and the kept
+     * messages; later {@link #onMessage} calls append to the child. Returns the child's session id.
+     */
+    default String onCompaction(Compaction compaction) {
+        throw new UnsupportedOperationException("this turn cannot be compacted");
+    }
+
     TurnListener NONE = message -> {
     };
 }
