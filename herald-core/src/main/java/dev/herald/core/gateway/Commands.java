@@ -1,6 +1,10 @@
 package dev.herald.core.gateway;
 
+import dev.herald.core.agent.Agent;
+import dev.herald.core.agent.ApprovalDecision;
+import dev.herald.core.agent.Interrupt;
 import dev.herald.core.auth.Authorizer;
+import dev.herald.core.transcript.AgentHistory;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.session.SessionEntry;
@@ -26,6 +30,8 @@ final class Commands {
             "/stop - stop the running turn; your next message starts a fresh session",
             "/status - this session and the gateway",
             "/queue <text> - queue a message without interrupting the running turn",
+            "/approve [always] or /deny - answer a tool approval question",
+            "/compress - summarize the conversation so far to free context",
             "/restart - restart the gateway (admins only)",
             "/help - this list");
 
@@ -35,14 +41,21 @@ final class Commands {
     private final Authorizer authorizer;
     private final GatewayControl control;
     private final Clock clock;
+    private final PendingApprovals approvals;
+    private final Agent agent;
+    private final Compactions compactions;
 
-    Commands(Storage storage, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock) {
+    Commands(Storage storage, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
+            PendingApprovals approvals, Agent agent) {
         this.storage = storage;
         this.lanes = lanes;
         this.outbox = outbox;
         this.authorizer = authorizer;
         this.control = control;
         this.clock = clock;
+        this.approvals = approvals;
+        this.agent = agent;
+        this.compactions = new Compactions(storage.transcripts(), clock);
     }
 
     /** Answers the command in {@code event} (already authorized). */
@@ -54,6 +67,10 @@ final class Commands {
             case "status" -> status(key);
             case "queue", "q" -> queue(event);
             case "restart" -> restart(event);
+            case "approve" -> answer(key, "always".equalsIgnoreCase(event.commandArgs())
+                    ? ApprovalDecision.APPROVED_ALWAYS : ApprovalDecision.APPROVED_ONCE);
+            case "deny" -> answer(key, ApprovalDecision.DENIED);
+            case "compress" -> compress(event, key);
             case "help", "commands", "start" -> HELP;
             default -> "Unknown command /" + name + ". Send /help for the list.";
         };
@@ -113,6 +130,10 @@ final class Commands {
             sb.append(", ").append(waiting).append(" queued");
         }
         sb.append('\n');
+        var question = approvals.open(key);
+        if (question != null) {
+            sb.append("Waiting for approval: ").append(question.toolName()).append(" (/approve or /deny)\n");
+        }
         sb.append("Gateway: ").append(g.state().name().toLowerCase(java.util.Locale.ROOT)).append(", ")
                 .append(g.activeTurns()).append(" active turn(s), agent ").append(g.agent());
         if (!g.autoResume()) {
@@ -141,6 +162,31 @@ final class Commands {
         }
         control.requestRestart(event.source());
         return "\u267b\ufe0f Restarting the gateway. I will confirm here when it is back.";
+    }
+
+    private String answer(SessionKey key, ApprovalDecision decision) {
+        if (!approvals.answer(key, decision)) {
+            return "Nothing is waiting for approval.";
+        }
+        return switch (decision) {
+            case APPROVED_ALWAYS -> "\u2705 Approved (and from now on for this tool in this session).";
+            case APPROVED_ONCE -> "\u2705 Approved.";
+            default -> "\u274c Denied.";
+        };
+    }
+
+    private String compress(MessageEvent event, SessionKey key) {
+        boolean started = control.runInLane(key, () -> {
+            SessionEntry e = storage.sessions().getOrCreate(key, event.source());
+            var history = AgentHistory.from(storage.transcripts().load(e.sessionId()));
+            String msg = agent.compact(history, new Interrupt())
+                    .map(c -> "\ud83d\udddc Compressed " + c.summarizedMessages() + " message(s) into a summary; the conversation "
+                            + "continues in session " + compactions.apply(e.sessionId(), c) + ".")
+                    .orElse("Nothing to compress yet.");
+            outbox.send(event.source().platform(), event.source().target(), msg, MessageKind.COMMAND_RESPONSE,
+                    event.messageId(), event.eventId());
+        });
+        return started ? null : "A turn is running; send /compress again when it has finished.";
     }
 
     static String age(Duration d) {

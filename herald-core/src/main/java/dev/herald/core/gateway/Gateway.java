@@ -79,10 +79,11 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.clock = clock;
         this.metrics = metrics;
         this.outbox = new Outbox(storage.turns(), platforms);
-        TurnRunner runner = new TurnRunner(storage, agent, authorizer, platforms, outbox, lanes, settings, clock, metrics);
+        PendingApprovals approvals = new PendingApprovals(outbox, settings.approvalTimeout());
+        TurnRunner runner = new TurnRunner(storage, agent, authorizer, platforms, outbox, lanes, settings, clock, metrics, approvals);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
         this.resumer = new Resumer(storage, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics);
-        this.commands = new Commands(storage, lanes, outbox, authorizer, this, clock);
+        this.commands = new Commands(storage, lanes, outbox, authorizer, this, clock, approvals, agent);
         this.notices = new ShutdownNotices(lanes, platforms, outbox);
     }
 
@@ -373,6 +374,22 @@ public final class Gateway implements InboundSink, GatewayControl {
     public void requestRestart(SessionSource requester) {
         log.info("gateway - restart requested from {} chat {}", requester.platform(), requester.chatId());
         Thread.ofVirtual().name("restart-request").start(() -> restartHandler.accept(requester));
+    }
+
+    @Override
+    public boolean runInLane(SessionKey key, Runnable work) {
+        if (!accepting() || !lanes.tryClaim(key)) {
+            return false;
+        }
+        driver.launchClaimed(key, () -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                log.error("gateway - lane work on {} failed", key, e);
+            }
+            return Optional.empty();
+        });
+        return true;
     }
 
     @Override

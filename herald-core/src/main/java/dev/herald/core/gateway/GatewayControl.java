@@ -14,4 +14,10 @@ interface GatewayControl {
 
     /** Stores and dispatches a message that must wait its turn and never interrupts (/queue). */
     Admission enqueue(MessageEvent event);
+
+    /**
+     * Runs {@code work} on a virtual thread while holding the session's lane (like a turn, but not
+     * stored as one); false, and nothing runs, when the lane is taken.
+     */
+    boolean runInLane(dev.herald.core.session.SessionKey key, Runnable work);
 }

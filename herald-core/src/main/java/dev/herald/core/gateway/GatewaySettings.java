@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param stuckLoopThreshold     consecutive interrupting stops after which a session is suspended (spec E4)
  * @param keyPolicy              how sources map to session keys
  * @param interruptGrace         how long interrupted turns get to end before they are recorded as cut off
+ * @param approvalTimeout        how long a dangerous tool call waits for /approve before it is denied
+ * @param allowDangerousWithoutUser whether dangerous tools run on non-interactive platforms (default: denied)
  */
 public record GatewaySettings(
         FreshnessWindow freshness,
@@ -24,7 +26,9 @@ public record GatewaySettings(
         BusyPolicy busyPolicy,
         int stuckLoopThreshold,
         SessionKey.KeyPolicy keyPolicy,
-        Duration interruptGrace) {
+        Duration interruptGrace,
+        Duration approvalTimeout,
+        boolean allowDangerousWithoutUser) {
 
     public GatewaySettings {
         Objects.requireNonNull(freshness, "freshness");
@@ -33,6 +37,7 @@ public record GatewaySettings(
         Objects.requireNonNull(busyPolicy, "busyPolicy");
         Objects.requireNonNull(keyPolicy, "keyPolicy");
         Objects.requireNonNull(interruptGrace, "interruptGrace");
+        Objects.requireNonNull(approvalTimeout, "approvalTimeout");
         if (drainTimeout.isNegative()) {
             throw new IllegalArgumentException("drainTimeout must not be negative");
         }
@@ -43,26 +48,41 @@ public record GatewaySettings(
 
     public static GatewaySettings defaults() {
         return new GatewaySettings(FreshnessWindow.defaults(), Duration.ofSeconds(60), Duration.ofSeconds(30),
-                BusyPolicy.QUEUE, 3, SessionKey.KeyPolicy.defaults(), Duration.ofSeconds(5));
+                BusyPolicy.QUEUE, 3, SessionKey.KeyPolicy.defaults(), Duration.ofSeconds(5), Duration.ofMinutes(5), false);
     }
 
     public GatewaySettings withFreshness(FreshnessWindow w) {
-        return new GatewaySettings(w, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace);
+        return new GatewaySettings(w, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser);
     }
 
     public GatewaySettings withDrainTimeout(Duration d) {
-        return new GatewaySettings(freshness, d, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace);
+        return new GatewaySettings(freshness, d, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser);
     }
 
     public GatewaySettings withStartupRestoreTimeout(Duration d) {
-        return new GatewaySettings(freshness, drainTimeout, d, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace);
+        return new GatewaySettings(freshness, drainTimeout, d, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser);
     }
 
     public GatewaySettings withBusyPolicy(BusyPolicy p) {
-        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, p, stuckLoopThreshold, keyPolicy, interruptGrace);
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, p, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser);
+    }
+
+    public GatewaySettings withApprovals(Duration timeout, boolean allowWithoutUser) {
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
+                interruptGrace, timeout, allowWithoutUser);
+    }
+
+    public GatewaySettings withStuckLoopThreshold(int n) {
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, n, keyPolicy, interruptGrace,
+                approvalTimeout, allowDangerousWithoutUser);
+    }
+
+    public GatewaySettings withKeyPolicy(SessionKey.KeyPolicy p) {
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, p, interruptGrace,
+                approvalTimeout, allowDangerousWithoutUser);
     }
 
     public GatewaySettings withInterruptGrace(Duration d) {
-        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, d);
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, d, approvalTimeout, allowDangerousWithoutUser);
     }
 }

@@ -1,6 +1,9 @@
 package dev.herald.core.gateway;
 
 import dev.herald.core.agent.Agent;
+import dev.herald.core.agent.ApprovalDecision;
+import dev.herald.core.agent.ApprovalRequest;
+import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
@@ -54,9 +57,11 @@ final class TurnRunner {
     private final GatewaySettings settings;
     private final Clock clock;
     private final GatewayMetrics metrics;
+    private final PendingApprovals approvals;
+    private final Compactions compactions;
 
     TurnRunner(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms, Outbox outbox,
-            SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics) {
+            SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics, PendingApprovals approvals) {
         this.storage = storage;
         this.agent = agent;
         this.authorizer = authorizer;
@@ -66,6 +71,8 @@ final class TurnRunner {
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;
+        this.approvals = approvals;
+        this.compactions = new Compactions(storage.transcripts(), clock);
     }
 
     void run(TurnRecord turn) {
@@ -122,7 +129,7 @@ final class TurnRunner {
         metrics.turnStarted(turn, prepared.note());
         TurnOutcome outcome;
         try (Typing typing = Typing.start(adapter, turn.source().target())) {
-            outcome = agent.runTurn(request, listener(turn, entry, adapter), interrupt);
+            outcome = agent.runTurn(request, listener(turn, entry.sessionId(), adapter, interrupt), interrupt);
         } catch (RuntimeException e) {
             log.error("gateway - agent failed on turn {} of {}", turn.id(), turn.sessionKey(), e);
             outcome = new TurnOutcome.Errored("Sorry, something went wrong while answering (" + e.getClass().getSimpleName()
@@ -135,23 +142,21 @@ final class TurnRunner {
         finish(turn, outcome);
     }
 
-    private TurnListener listener(TurnRecord turn, SessionEntry entry, PlatformAdapter adapter) {
+    private TurnListener listener(TurnRecord turn, String sessionId, PlatformAdapter adapter, Interrupt interrupt) {
         boolean streaming = adapter.capabilities().streaming();
+        boolean interactive = adapter.capabilities().interactive();
+        java.util.concurrent.atomic.AtomicReference<String> current = new java.util.concurrent.atomic.AtomicReference<>(sessionId);
         return new TurnListener() {
             @Override
             public void onMessage(ChatMessage m) {
-                storage.transcripts().append(entry.sessionId(), new TranscriptRow(0, m.role(), m.content(), m.toolCalls(),
+                storage.transcripts().append(current.get(), new TranscriptRow(0, m.role(), m.content(), m.toolCalls(),
                         m.toolCallId(), m.name(), clock.instant()));
             }
 
             @Override
             public void onDelta(String text) {
                 if (streaming && text != null && !text.isEmpty()) {
-                    try {
-                        adapter.progress(turn.source().target(), turn.eventId(), new StreamEvent.TextDelta(text));
-                    } catch (RuntimeException e) {
-                        log.debug("{} - progress update failed: {}", adapter.platform(), e.toString());
-                    }
+                    progress(adapter, turn, new StreamEvent.TextDelta(text));
                 }
             }
 
@@ -159,7 +164,37 @@ final class TurnRunner {
             public void onUsage(long in, long out) {
                 storage.sessions().addUsage(turn.sessionKey(), in, out);
             }
+
+            @Override
+            public void onToolActivity(String toolName, String summary, boolean finished, boolean ok) {
+                progress(adapter, turn, finished ? new StreamEvent.ToolFinished(toolName, ok) : new StreamEvent.ToolStarted(toolName, summary));
+            }
+
+            @Override
+            public ApprovalDecision requestApproval(ApprovalRequest request) {
+                if (!interactive) {
+                    return settings.allowDangerousWithoutUser() ? ApprovalDecision.APPROVED_ONCE : ApprovalDecision.DENIED_NON_INTERACTIVE;
+                }
+                return approvals.ask(turn.sessionKey(), turn.source(), request, interrupt);
+            }
+
+            @Override
+            public String onCompaction(Compaction compaction) {
+                String child = compactions.apply(current.get(), compaction);
+                log.info("gateway - {} compressed {} message(s); continuing in session {}", turn.sessionKey(),
+                        compaction.summarizedMessages(), child);
+                current.set(child);
+                return child;
+            }
         };
+    }
+
+    private void progress(PlatformAdapter adapter, TurnRecord turn, StreamEvent event) {
+        try {
+            adapter.progress(turn.source().target(), turn.eventId(), event);
+        } catch (RuntimeException e) {
+            log.debug("{} - progress update failed: {}", adapter.platform(), e.toString());
+        }
     }
 
     private void finish(TurnRecord turn, TurnOutcome outcome) {
