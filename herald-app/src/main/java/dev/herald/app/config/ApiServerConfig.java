@@ -13,11 +13,11 @@ import java.util.regex.Pattern;
 public record ApiServerConfig(
         @Doc("serve the OpenAI-compatible API")
         boolean enabled,
-        @Doc("address to bind; anything but a loopback address needs key")
+        @Doc("address to bind; a non-loopback address (e.g. 0.0.0.0) also needs key")
         String host,
         @Doc("TCP port, 1..65535")
         int port,
-        @Doc("bearer key clients must send (Authorization: Bearer <key>); required when host is not loopback")
+        @Doc("bearer key clients must send (Authorization: Bearer KEY); required when host is not loopback")
         Secret key,
         @Doc("largest request body accepted, in bytes")
         long maxBodyBytes,

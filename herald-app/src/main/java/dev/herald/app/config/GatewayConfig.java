@@ -16,7 +16,7 @@ public record GatewayConfig(
         @Doc("seconds start-up holds inbound messages while resumed turns run; 0 = do not wait")
         @EnvOverride({"HERALD_STARTUP_RESTORE_DRAIN_TIMEOUT", "HERMES_STARTUP_RESTORE_DRAIN_TIMEOUT"})
         double startupRestoreDrainTimeoutSeconds,
-        @Doc("a message for a busy session: queue (run after the current turn) or interrupt (stop it, run now)")
+        @Doc("what a message for a busy session does: wait behind the running turn, or interrupt it and run now")
         BusyInput busyInput,
         @Doc("consecutive restarts that interrupted one session before it is suspended (starts fresh)")
         int stuckLoopThreshold) implements Validated {
