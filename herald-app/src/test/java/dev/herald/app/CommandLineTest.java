@@ -71,7 +71,7 @@ class CommandLineTest {
         CliRun run = herald("confg");
 
         assertThat(run.exit()).isEqualTo(64);
-        assertThat(run.err()).contains("Unmatched argument at index 0: 'confg'").contains("Did you mean: config?");
+        assertThat(run.err()).contains("Unmatched argument at index 0: 'confg'").contains("Did you mean: herald config?");
     }
 
     @Test
