@@ -1,0 +1,50 @@
+package dev.herald.app;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
+import ch.qos.logback.core.CoreConstants;
+import ch.qos.logback.core.LayoutBase;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * One log line: {@code 2026-12-02 20:56:10.123 INFO  gateway - <message>}. The subject is the logger's
+ * name when it has no dot ({@code LoggerFactory.getLogger("resumer")}); for a Herald class it is the
+ * class's package, i.e. its capability ({@code dev.herald.core.gateway.GatewayRunner} -> {@code gateway});
+ * for anything else the class's simple name. Stack traces follow on their own lines.
+ */
+final class LogLayout extends LayoutBase<ILoggingEvent> {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
+            .withZone(ZoneId.systemDefault());
+
+    @Override
+    public String doLayout(ILoggingEvent event) {
+        StringBuilder line = new StringBuilder(128)
+                .append(TIME.format(Instant.ofEpochMilli(event.getTimeStamp()))).append(' ')
+                .append(String.format("%-5s", event.getLevel())).append(' ')
+                .append(subject(event.getLoggerName())).append(" - ")
+                .append(event.getFormattedMessage()).append(CoreConstants.LINE_SEPARATOR);
+        IThrowableProxy thrown = event.getThrowableProxy();
+        if (thrown != null) {
+            line.append(ThrowableProxyUtil.asString(thrown)).append(CoreConstants.LINE_SEPARATOR);
+        }
+        return line.toString();
+    }
+
+    static String subject(String loggerName) {
+        if (loggerName == null || loggerName.isEmpty()) {
+            return "herald";
+        }
+        int last = loggerName.lastIndexOf('.');
+        if (last < 0) {
+            return loggerName;
+        }
+        if (loggerName.startsWith("dev.herald.")) {
+            String pkg = loggerName.substring(0, last);
+            return pkg.substring(pkg.lastIndexOf('.') + 1);
+        }
+        return loggerName.substring(last + 1);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.herald.app;
+
+import dev.herald.app.config.ConfigException;
+import picocli.CommandLine;
+
+/**
+ * The {@code herald} command line. Each command is its own class; this only assembles them and maps
+ * failures to exit codes: a {@link ConfigException} prints its one message and exits 78, a usage error
+ * exits 64, anything else exits 1 with its stack trace.
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(CliEnvironment.system(), args));
+    }
+
+    /** Runs one command line in-process and returns its exit code (tests call this). */
+    public static int run(CliEnvironment cli, String... args) {
+        int code = commandLine(cli).execute(args);
+        cli.out().flush();
+        cli.err().flush();
+        return code;
+    }
+
+    static CommandLine commandLine(CliEnvironment cli) {
+        CommandLine config = new CommandLine(new ConfigCommand(cli))
+                .addSubcommand(new ConfigCheckCommand(cli))
+                .addSubcommand(new ConfigReferenceCommand(cli));
+        CommandLine herald = new CommandLine(new HeraldCommand(cli))
+                .addSubcommand(new RunCommand(cli))
+                .addSubcommand(config);
+        herald.setOut(cli.out());
+        herald.setErr(cli.err());
+        herald.setParameterExceptionHandler((ex, args) -> {
+            cli.err().println("herald: " + ex.getMessage());
+            CommandLine cmd = ex.getCommandLine();
+            boolean suggested = CommandLine.UnmatchedArgumentException.printSuggestions(ex, cli.err());
+            if (!suggested && !cmd.getSubcommands().isEmpty()) {
+                cli.err().println("Commands: " + String.join(", ", cmd.getSubcommands().keySet()));
+            }
+            cli.err().println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
+            return ExitCodes.USAGE;
+        });
+        herald.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
+            if (ex instanceof ConfigException) {
+                cli.err().println(ex.getMessage());
+                return ExitCodes.CONFIG;
+            }
+            cli.err().println("herald " + cmd.getCommandName() + " - failed: " + ex.getMessage());
+            ex.printStackTrace(cli.err());
+            return ExitCodes.FAILURE;
+        });
+        return herald;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.herald.app;
+
+import dev.herald.app.config.ConfigLoader;
+import dev.herald.app.config.LoadedConfig;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code herald run}: resolve the home, load and validate the configuration, create the home, set up
+ * logging, log the effective configuration once (masked), then hand over to {@link HeraldRuntime}.
+ * A configuration problem stops before anything is created.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Start Herald and keep it running until stopped (Ctrl-C or SIGTERM drains running turns).")
+final class RunCommand implements Callable<Integer> {
+    private final CliEnvironment cli;
+
+    @Mixin
+    HomeOptions where;
+
+    @Option(names = "--demo", description = "Answer with the built-in demo model even when model.base_url is set.")
+    boolean demo;
+
+    RunCommand(CliEnvironment cli) {
+        this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+        Path home = where.home(cli);
+        LoadedConfig loaded = new ConfigLoader(cli.env()).load(where.configFile(home), where.configExplicit(), home);
+        var level = Logging.level(cli.env());
+        HeraldHome.create(home);
+        Path logFile = Logging.start(home, level);
+        Logger log = LoggerFactory.getLogger("herald");
+        log.info("starting herald {} (home {}, log {}, java {}, pid {})", Version.current(), home, logFile,
+                Runtime.version(), ProcessHandle.current().pid());
+        LoggerFactory.getLogger("config").info("effective configuration from {}:\n{}", loaded.source(), loaded.effective());
+        return HeraldRuntime.run(loaded.config(), home, demo);
+    }
+}

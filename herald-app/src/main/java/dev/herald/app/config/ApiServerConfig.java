@@ -1,0 +1,86 @@
+package dev.herald.app.config;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * {@code platforms.api_server:} the OpenAI-compatible HTTP API that other programs use to talk to the agent.
+ * Bound to loopback it may run without a key; on any other address a bearer key is required.
+ */
+public record ApiServerConfig(
+        @Doc("serve the OpenAI-compatible API")
+        boolean enabled,
+        @Doc("address to bind; a non-loopback address (e.g. 0.0.0.0) also needs key")
+        String host,
+        @Doc("TCP port, 1..65535")
+        int port,
+        @Doc("bearer key clients must send (Authorization: Bearer KEY); required when host is not loopback")
+        Secret key,
+        @Doc("largest request body accepted, in bytes")
+        long maxBodyBytes,
+        @Doc("seconds one request may take, streaming included")
+        int requestTimeoutSeconds) implements Validated {
+
+    private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
+    private static final Pattern HOST_CHARS = Pattern.compile("[A-Za-z0-9.:\\[\\]%_-]+");
+
+    public ApiServerConfig {
+        key = key == null ? Secret.NONE : key;
+        host = host == null ? null : host.strip();
+    }
+
+    public static ApiServerConfig defaults() {
+        return new ApiServerConfig(true, "127.0.0.1", 8642, Secret.NONE, 1_048_576, 600);
+    }
+
+    public Duration requestTimeout() {
+        return Duration.ofSeconds(requestTimeoutSeconds);
+    }
+
+    /** True when {@link #host} is a loopback address (127.0.0.0/8, ::1, localhost): only this machine can connect. */
+    public boolean loopbackOnly() {
+        return isLoopback(host);
+    }
+
+    @Override
+    public void validate(ConfigChecks check) {
+        check.require(host != null && HOST_CHARS.matcher(host).matches(), "host",
+                "must be a host name or IP address such as 127.0.0.1 or 0.0.0.0, was \"" + host + "\"");
+        check.require(port >= 1 && port <= 65535, "port", "must be 1..65535, was " + port);
+        check.require(maxBodyBytes >= 1, "max_body_bytes", "must be at least 1, was " + maxBodyBytes);
+        check.require(requestTimeoutSeconds >= 1, "request_timeout_seconds", "must be at least 1, was " + requestTimeoutSeconds);
+        check.require(!enabled || key.isSet() || isLoopback(host), "key",
+                "is required when host is " + host + " (not a loopback address), or anyone who can reach port " + port
+                        + " talks to the agent; set " + check.path("key") + " (e.g. key: ${HERALD_API_KEY}) or bind "
+                        + check.path("host") + " to 127.0.0.1");
+    }
+
+    static boolean isLoopback(String host) {
+        if (host == null) {
+            return false;
+        }
+        String h = host.strip().toLowerCase(Locale.ROOT);
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        if (h.equals("localhost")) {
+            return true;
+        }
+        var v4 = IPV4.matcher(h);
+        if (v4.matches()) {
+            return Integer.parseInt(v4.group(1)) == 127;
+        }
+        if (h.indexOf(':') >= 0) {
+            try {
+                // an IPv6 literal (it contains ':'), so this parses without a DNS lookup
+                return InetAddress.getByName(h).isLoopbackAddress();
+            } catch (UnknownHostException | SecurityException notAnAddress) {
+                return false;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.herald.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Fills every key the user left out (or left empty) with the section's default, walking the record types,
+ * so binding sees a complete tree and records can hold plain {@code int}s and {@code boolean}s. Items of a
+ * list of sections get their section's defaults too. Keys the user wrote that no record has are left in
+ * place for the binder to reject.
+ */
+final class Defaults {
+    private Defaults() {
+    }
+
+    static void fill(ObjectMapper mapper, ObjectNode user, Class<?> section) {
+        ObjectNode defaults = mapper.valueToTree(Sections.defaultsOf(section));
+        for (Sections.Key key : Sections.keys(section)) {
+            JsonNode given = user.get(key.name());
+            if (given == null || given.isNull()) {
+                JsonNode fallback = defaults.get(key.name());
+                user.set(key.name(), fallback == null ? NullNode.instance : fallback.deepCopy());
+            } else if (key.isSection() && given instanceof ObjectNode nested) {
+                fill(mapper, nested, key.type());
+            } else if (key.isSectionList() && given instanceof ArrayNode items) {
+                for (JsonNode item : items) {
+                    if (item instanceof ObjectNode nested) {
+                        fill(mapper, nested, key.element());
+                    }
+                }
+            }
+        }
+    }
+}

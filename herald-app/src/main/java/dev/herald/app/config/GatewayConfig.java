@@ -1,0 +1,57 @@
+package dev.herald.app.config;
+
+import java.time.Duration;
+
+/**
+ * {@code gateway:} the runner's lifecycle settings: how long interrupted work stays worth resuming, how long
+ * a stop and a start-up wait for turns, and what happens to a message that arrives while its session is busy.
+ * Seconds may be fractional (the environment overrides accept {@code 0.05}).
+ */
+public record GatewayConfig(
+        @Doc("seconds an interrupted turn stays worth resuming; 0 or less disables the freshness gate (all fresh)")
+        @EnvOverride({"HERALD_AUTO_CONTINUE_FRESHNESS", "HERMES_AUTO_CONTINUE_FRESHNESS"})
+        double autoContinueFreshnessSeconds,
+        @Doc("seconds a stop waits for running turns before marking them resume-pending and interrupting them")
+        double drainTimeoutSeconds,
+        @Doc("seconds start-up holds inbound messages while resumed turns run; 0 = do not wait")
+        @EnvOverride({"HERALD_STARTUP_RESTORE_DRAIN_TIMEOUT", "HERMES_STARTUP_RESTORE_DRAIN_TIMEOUT"})
+        double startupRestoreDrainTimeoutSeconds,
+        @Doc("what a message for a busy session does: wait behind the running turn, or interrupt it and run now")
+        BusyInput busyInput,
+        @Doc("consecutive restarts that interrupted one session before it is suspended (starts fresh)")
+        int stuckLoopThreshold) implements Validated {
+
+    public static GatewayConfig defaults() {
+        return new GatewayConfig(3600, 60, 30, BusyInput.QUEUE, 3);
+    }
+
+    /** The freshness window; zero or negative means the gate is disabled. */
+    public Duration autoContinueFreshness() {
+        return seconds(autoContinueFreshnessSeconds);
+    }
+
+    public Duration drainTimeout() {
+        return seconds(drainTimeoutSeconds);
+    }
+
+    public Duration startupRestoreDrainTimeout() {
+        return seconds(startupRestoreDrainTimeoutSeconds);
+    }
+
+    @Override
+    public void validate(ConfigChecks check) {
+        check.require(Double.isFinite(autoContinueFreshnessSeconds), "auto_continue_freshness_seconds",
+                "must be a number of seconds, was " + autoContinueFreshnessSeconds);
+        check.require(Double.isFinite(drainTimeoutSeconds) && drainTimeoutSeconds >= 0, "drain_timeout_seconds",
+                "must be 0 or more seconds, was " + ConfigChecks.number(drainTimeoutSeconds));
+        check.require(Double.isFinite(startupRestoreDrainTimeoutSeconds) && startupRestoreDrainTimeoutSeconds >= 0,
+                "startup_restore_drain_timeout_seconds",
+                "must be 0 or more seconds, was " + ConfigChecks.number(startupRestoreDrainTimeoutSeconds));
+        check.require(busyInput != null, "busy_input", "must be queue or interrupt");
+        check.require(stuckLoopThreshold >= 1, "stuck_loop_threshold", "must be at least 1, was " + stuckLoopThreshold);
+    }
+
+    private static Duration seconds(double s) {
+        return Duration.ofMillis(Math.round(s * 1000));
+    }
+}

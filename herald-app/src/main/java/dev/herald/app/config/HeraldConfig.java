@@ -1,0 +1,26 @@
+package dev.herald.app.config;
+
+import java.nio.file.Path;
+
+/**
+ * The whole configuration, one immutable record per component. Built once by {@link ConfigLoader} (YAML,
+ * environment, defaults), validated, then only read. A new top-level section is one record plus one
+ * component here and its {@code defaults()} in {@link #defaults()}.
+ */
+public record HeraldConfig(
+        ModelConfig model,
+        PlatformsConfig platforms,
+        GatewayConfig gateway,
+        StoreConfig store) {
+
+    /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
+    public static HeraldConfig defaults() {
+        return new HeraldConfig(ModelConfig.defaults(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
+                StoreConfig.defaults());
+    }
+
+    /** This configuration with the paths that live under {@code home} made absolute. */
+    public HeraldConfig resolvedIn(Path home) {
+        return new HeraldConfig(model, platforms, gateway, store.resolvedIn(home));
+    }
+}

@@ -1,0 +1,86 @@
+package dev.herald.app.config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code model:} the OpenAI-compatible endpoint the agent talks to. Without {@code base_url} the model is
+ * "not configured" and {@code herald run} falls back to the built-in demo model.
+ */
+public record ModelConfig(
+        @Doc("OpenAI-compatible endpoint, e.g. https://api.openai.com/v1; not set = the built-in demo model answers")
+        String baseUrl,
+        @Doc("API key sent as a bearer token; optional (local servers need none)")
+        Secret apiKey,
+        @Doc("model name passed to the endpoint")
+        String name,
+        @Doc("seconds to wait for the TCP/TLS connection")
+        int connectTimeoutSeconds,
+        @Doc("seconds a streaming response may stay silent before the call is abandoned")
+        int idleTimeoutSeconds,
+        @Doc("retries after a failed call (connection error, 429, 5xx) before the turn fails")
+        int maxRetries,
+        @Doc("system prompt put before every conversation; not set = none")
+        String systemPrompt) implements Validated {
+
+    public ModelConfig {
+        apiKey = apiKey == null ? Secret.NONE : apiKey;
+        baseUrl = blankToNull(baseUrl);
+        systemPrompt = blankToNull(systemPrompt);
+    }
+
+    public static ModelConfig defaults() {
+        return new ModelConfig(null, Secret.NONE, "llama3.1", 10, 120, 3, null);
+    }
+
+    /** True when {@code base_url} is set; otherwise the runtime uses the built-in demo model. */
+    public boolean configured() {
+        return baseUrl != null;
+    }
+
+    /** The endpoint as a URI, when configured. Validation guarantees it is absolute http(s) with a host. */
+    public Optional<URI> endpoint() {
+        return Optional.ofNullable(baseUrl).map(URI::create);
+    }
+
+    public Optional<String> systemPromptText() {
+        return Optional.ofNullable(systemPrompt);
+    }
+
+    public Duration connectTimeout() {
+        return Duration.ofSeconds(connectTimeoutSeconds);
+    }
+
+    public Duration idleTimeout() {
+        return Duration.ofSeconds(idleTimeoutSeconds);
+    }
+
+    @Override
+    public void validate(ConfigChecks check) {
+        if (baseUrl != null) {
+            check.require(isHttpUrl(baseUrl), "base_url",
+                    "must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:11434/v1, was \"" + baseUrl + "\"");
+        }
+        check.require(name != null, "name", "must be set, e.g. llama3.1 or gpt-4o-mini");
+        check.require(connectTimeoutSeconds >= 1, "connect_timeout_seconds", "must be at least 1, was " + connectTimeoutSeconds);
+        check.require(idleTimeoutSeconds >= 1, "idle_timeout_seconds", "must be at least 1, was " + idleTimeoutSeconds);
+        check.require(maxRetries >= 0 && maxRetries <= 100, "max_retries", "must be 0..100, was " + maxRetries);
+    }
+
+    static boolean isHttpUrl(String text) {
+        try {
+            URI uri = new URI(text);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && !uri.getHost().isBlank();
+        } catch (URISyntaxException malformed) {
+            return false;
+        }
+    }
+
+    static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}
