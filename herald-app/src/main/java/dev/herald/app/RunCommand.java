@@ -26,6 +26,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--demo", description = "Answer with the built-in demo model even when model.base_url is set.")
     boolean demo;
 
+    @Option(names = "--foreground", description = "Run the gateway in this process instead of a supervised child "
+            + "(a restart then exits 75 for the caller to start it again; automatic under systemd).")
+    boolean foreground;
+
     RunCommand(CliEnvironment cli) {
         this.cli = cli;
     }
@@ -36,11 +40,32 @@ final class RunCommand implements Callable<Integer> {
         LoadedConfig loaded = new ConfigLoader(cli.env()).load(where.configFile(home), where.configExplicit(), home);
         var level = Logging.level(cli.env());
         HeraldHome.create(home);
+        if (!foreground && dev.herald.app.runtime.Supervisor.wanted(cli.env())) {
+            return supervise(home);
+        }
         Path logFile = Logging.start(home, level);
         Logger log = LoggerFactory.getLogger("herald");
         log.info("starting herald {} (home {}, log {}, java {}, pid {})", Version.current(), home, logFile,
                 Runtime.version(), ProcessHandle.current().pid());
         LoggerFactory.getLogger("config").info("effective configuration from {}:\n{}", loaded.source(), loaded.effective());
         return HeraldRuntime.run(loaded.config(), home, demo);
+    }
+
+    /** Supervises a child gateway started with this command line plus {@code --foreground}. */
+    private int supervise(Path home) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "--foreground", "--home", home.toString()));
+        if (where.configExplicit()) {
+            args.add("--config");
+            args.add(where.configFile(home).toString());
+        }
+        if (demo) {
+            args.add("--demo");
+        }
+        try {
+            return new dev.herald.app.runtime.Supervisor(dev.herald.app.runtime.Supervisor.childCommand(Main.class.getName(), args)).run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCodes.FAILURE;
+        }
     }
 }

@@ -1,0 +1,21 @@
+package dev.herald.app.runtime;
+
+import dev.herald.core.gateway.StopKind;
+import java.util.concurrent.CompletableFuture;
+
+/** The first request to stop wins: a signal, {@code herald restart}, or /restart. */
+public final class StopRequests {
+    /** One request: what kind of stop, and whether a chat asked for it (/restart). */
+    public record Request(StopKind kind, boolean fromChat) {
+    }
+
+    private final CompletableFuture<Request> first = new CompletableFuture<>();
+
+    public void request(StopKind kind, boolean fromChat) {
+        first.complete(new Request(kind, fromChat));
+    }
+
+    public Request await() {
+        return first.join();
+    }
+}
