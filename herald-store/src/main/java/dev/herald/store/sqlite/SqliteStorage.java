@@ -187,6 +187,14 @@ public final class SqliteStorage implements Storage {
         return file;
     }
 
+    /** The value of a pragma on the write connection (for tests and diagnostics). */
+    String pragma(String name) {
+        if (!name.matches("[a-z_]+")) {
+            throw new IllegalArgumentException("not a pragma name: " + name);
+        }
+        return writer.write("pragma " + name, c -> c.one("PRAGMA " + name, rs -> rs.getString(1)).orElse(null));
+    }
+
     @Override
     public String describe() {
         return "sqlite " + file + " (WAL, synchronous " + options.synchronous() + ")";
