@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +40,9 @@ import org.sqlite.SQLiteConfig;
  *   <li><b>Durability.</b> WAL journal with {@code synchronous=FULL} by default: a committed write survives
  *       a process crash and a power cut. {@code NORMAL} ({@link SqliteOptions}) keeps crash safety but a
  *       power cut may lose the last commits. Foreign keys are on; a busy timeout covers other
- *       processes (backups, the CLI) holding locks.</li>
+ *       processes (backups, the CLI) holding locks. WAL frames are copied back into the database by a
+ *       background {@link Checkpointer}, so a commit costs one WAL append and (FULL) one fsync, never a
+ *       checkpoint.</li>
  *   <li><b>Scale.</b> Every operation touches a handful of rows through an index (lanes by key, resume
  *       marks and stuck-loop counters through partial indexes, rows by (session, seq)); nothing loads
  *       or rewrites the whole index, and opening does no scan, so start-up does not grow with size.</li>
@@ -53,21 +56,25 @@ public final class SqliteStorage implements Storage {
     private static final Logger log = LoggerFactory.getLogger(SqliteStorage.class);
     private static final int WRITER_CACHE_KIB = 32 * 1024;
     private static final int READER_CACHE_KIB = 16 * 1024;
+    private static final Duration CHECKPOINT_EVERY = Duration.ofMillis(200);
 
     private final Path file;
     private final SqliteOptions options;
     private final SqliteWriter writer;
     private final ReadPool readers;
+    private final Checkpointer checkpointer;
     private final SqliteSessionStore sessions;
     private final SqliteTranscriptStore transcripts;
     private final SqliteTurnStore turns;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private SqliteStorage(Path file, SqliteOptions options, SqliteWriter writer, ReadPool readers, Clock clock) {
+    private SqliteStorage(Path file, SqliteOptions options, SqliteWriter writer, ReadPool readers, Checkpointer checkpointer,
+            Clock clock) {
         this.file = file;
         this.options = options;
         this.writer = writer;
         this.readers = readers;
+        this.checkpointer = checkpointer;
         this.sessions = new SqliteSessionStore(writer, readers, clock);
         this.transcripts = new SqliteTranscriptStore(writer, readers);
         this.turns = new SqliteTurnStore(writer, readers, clock);
@@ -91,20 +98,24 @@ public final class SqliteStorage implements Storage {
         createDirectories(file);
         SqlConn writeConn = null;
         List<SqlConn> readConns = new ArrayList<>();
+        SqlConn checkpointConn = null;
         try {
-            writeConn = connect(file, options, true);
+            writeConn = connect(file, options, Role.WRITER);
             int before = Migrations.apply(writeConn, file, clock);
             for (int i = 0; i < options.readConnections(); i++) {
-                readConns.add(connect(file, options, false));
+                readConns.add(connect(file, options, Role.READER));
             }
+            checkpointConn = connect(file, options, Role.CHECKPOINTER);
             SqliteStorage storage = new SqliteStorage(file, options, new SqliteWriter(writeConn, file, options.maxBatch()),
-                    new ReadPool(file, readConns, options.busyTimeout()), clock);
+                    new ReadPool(file, readConns, options.busyTimeout()),
+                    new Checkpointer(checkpointConn, file, CHECKPOINT_EVERY), clock);
             log.info("store - opened {} (schema v{}{}, WAL, synchronous {}, {} readers) in {} ms", file, Migrations.latest(),
                     before == Migrations.latest() ? "" : ", migrated from v" + before, options.synchronous(),
                     options.readConnections(), (System.nanoTime() - started) / 1_000_000);
             return storage;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(writeConn);
+            closeQuietly(checkpointConn);
             readConns.forEach(SqliteStorage::closeQuietly);
             if (e instanceof StoreException se) {
                 throw se;
@@ -125,20 +136,32 @@ public final class SqliteStorage implements Storage {
         }
     }
 
-    private static SqlConn connect(Path file, SqliteOptions options, boolean writer) throws SQLException {
+    /** What a connection is for; each gets the pragmas it needs. */
+    private enum Role {
+        WRITER,
+        READER,
+        CHECKPOINTER
+    }
+
+    private static SqlConn connect(Path file, SqliteOptions options, Role role) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setBusyTimeout((int) options.busyTimeout().toMillis());
         SqlConn c = new SqlConn(config.createConnection("jdbc:sqlite:" + file));
         try {
-            if (writer) {
-                requireWal(c, file);
-                c.exec("PRAGMA synchronous = " + options.synchronous().name());
-                c.exec("PRAGMA foreign_keys = ON");
-                c.exec("PRAGMA journal_size_limit = " + 64L * 1024 * 1024);
-                c.exec("PRAGMA cache_size = -" + WRITER_CACHE_KIB);
-            } else {
-                c.exec("PRAGMA query_only = ON");
-                c.exec("PRAGMA cache_size = -" + READER_CACHE_KIB);
+            switch (role) {
+                case WRITER -> {
+                    requireWal(c, file);
+                    c.exec("PRAGMA synchronous = " + options.synchronous().name());
+                    c.exec("PRAGMA foreign_keys = ON");
+                    c.exec("PRAGMA journal_size_limit = " + 64L * 1024 * 1024);
+                    c.exec("PRAGMA cache_size = -" + WRITER_CACHE_KIB);
+                    c.exec("PRAGMA wal_autocheckpoint = 0"); // the Checkpointer does it, off the commit path
+                }
+                case READER -> {
+                    c.exec("PRAGMA query_only = ON");
+                    c.exec("PRAGMA cache_size = -" + READER_CACHE_KIB);
+                }
+                case CHECKPOINTER -> c.exec("PRAGMA synchronous = " + options.synchronous().name()); // checkpoints sync by it
             }
             c.exec("PRAGMA temp_store = MEMORY");
             return c;
@@ -200,14 +223,15 @@ public final class SqliteStorage implements Storage {
         return "sqlite " + file + " (WAL, synchronous " + options.synchronous() + ")";
     }
 
-    /** Waits for reads in flight, commits every write queued before this call, then closes. Idempotent. */
+    /** Waits for reads in flight, stops background checkpoints, commits every write queued before this call, then closes. Idempotent. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         readers.close();
-        writer.close();
+        checkpointer.close();
+        writer.close(); // last connection: SQLite checkpoints the WAL and removes it
         log.info("store - closed {}", file);
     }
 }
