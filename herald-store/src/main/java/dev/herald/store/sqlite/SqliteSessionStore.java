@@ -23,6 +23,14 @@ import org.slf4j.LoggerFactory;
 final class SqliteSessionStore implements SessionStore {
     private static final Logger log = LoggerFactory.getLogger(SqliteSessionStore.class);
 
+    // Both go through the partial index sessions_interrupted (no ORDER BY: sorting by key would scan every lane).
+    static final String STUCK = """
+            SELECT session_key, interrupted_restarts FROM sessions
+            WHERE interrupted_restarts > 0 AND interrupted_restarts >= ? AND suspended = 0""";
+    static final String SUSPEND_STUCK = """
+            UPDATE sessions SET suspended = 1, interrupted_restarts = 0
+            WHERE interrupted_restarts > 0 AND interrupted_restarts >= ?""";
+
     private final SqliteWriter writer;
     private final ReadPool readers;
     private final Clock clock;
@@ -116,10 +124,15 @@ final class SqliteSessionStore implements SessionStore {
 
     @Override
     public List<SessionEntry> listResumePending(Optional<Platform> platform) {
-        String sql = "SELECT " + SessionRows.COLUMNS + " FROM sessions WHERE resume_pending = 1 AND suspended = 0"
-                + (platform.isPresent() ? " AND platform = ?" : "") + " ORDER BY resume_marked_at, session_key";
+        String sql = resumePendingQuery(platform.isPresent());
         Object[] args = platform.map(p -> new Object[] {p.id()}).orElse(new Object[0]);
         return readers.read("resume-pending sessions", c -> c.listReadable(sql, SessionRows::decode, SessionRows::subject, args));
+    }
+
+    /** Through the partial index sessions_resume_pending. */
+    static String resumePendingQuery(boolean byPlatform) {
+        return "SELECT " + SessionRows.COLUMNS + " FROM sessions WHERE resume_pending = 1 AND suspended = 0"
+                + (byPlatform ? " AND platform = ?" : "") + " ORDER BY resume_marked_at, session_key";
     }
 
     @Override
@@ -149,21 +162,20 @@ final class SqliteSessionStore implements SessionStore {
             throw new IllegalArgumentException("store - stuck-loop threshold " + threshold + " must be at least 1");
         }
         return writer.write("stuck-loop sweep", c -> {
-            List<String> stuck = c.list("""
-                    SELECT session_key FROM sessions WHERE interrupted_restarts > 0 AND interrupted_restarts >= ? AND suspended = 0
-                    ORDER BY session_key""", rs -> rs.getString(1), threshold);
-            c.update("""
-                    UPDATE sessions SET suspended = 1, interrupted_restarts = 0
-                    WHERE interrupted_restarts > 0 AND interrupted_restarts >= ?""", threshold);
+            record Stuck(String key, int count) {
+            }
+            List<Stuck> stuck = new ArrayList<>(c.list(STUCK, rs -> new Stuck(rs.getString(1), rs.getInt(2)), threshold));
+            stuck.sort(java.util.Comparator.comparing(Stuck::key));
+            c.update(SUSPEND_STUCK, threshold);
             List<SessionKey> keys = new ArrayList<>(stuck.size());
-            for (String raw : stuck) {
+            for (Stuck s : stuck) {
+                log.warn("store - suspended session {}: {} consecutive restarts cut off its turns (threshold {}), a likely stuck loop",
+                        s.key(), s.count(), threshold);
                 try {
-                    keys.add(new SessionKey(raw));
+                    keys.add(new SessionKey(s.key()));
                 } catch (IllegalArgumentException e) {
-                    log.warn("store - suspended a session whose stored key {} is unreadable ({})", RowDecodeException.abbreviate(raw), e.getMessage());
-                    continue;
+                    log.warn("store - the suspended session's stored key {} is unreadable ({})", RowDecodeException.abbreviate(s.key()), e.getMessage());
                 }
-                log.warn("store - suspended session {}: its turns were cut off by {} or more consecutive restarts (a likely stuck loop)", raw, threshold);
             }
             return keys;
         });

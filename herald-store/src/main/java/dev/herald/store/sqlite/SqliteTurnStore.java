@@ -29,10 +29,13 @@ import org.slf4j.LoggerFactory;
 final class SqliteTurnStore implements TurnStore {
     private static final Logger log = LoggerFactory.getLogger(SqliteTurnStore.class);
 
-    private static final String START = """
+    static final String START = """
             UPDATE turns SET state = 'RUNNING', session_id = ?, started_at = ?, updated_at = ?
             WHERE id = ? AND state = 'RECEIVED'
               AND NOT EXISTS (SELECT 1 FROM turns r WHERE r.session_key = turns.session_key AND r.state = 'RUNNING')""";
+
+    static final String RUNNING = "SELECT id, session_key, session_id, started_at, updated_at FROM turns WHERE state = 'RUNNING' ORDER BY id";
+    static final String IN_STATE = "SELECT " + TurnRows.COLUMNS + " FROM turns WHERE state = ? ORDER BY id LIMIT ?";
 
     private record Running(long id, String key, String sessionId, Instant startedAt) {
     }
@@ -143,9 +146,7 @@ final class SqliteTurnStore implements TurnStore {
         if (limit < 1) {
             throw new IllegalArgumentException("store - limit " + limit + " must be at least 1");
         }
-        return readers.read(state + " turns", c -> c.listReadable(
-                "SELECT " + TurnRows.COLUMNS + " FROM turns WHERE state = ? ORDER BY id LIMIT ?",
-                TurnRows::decode, TurnRows::subject, state.name(), limit));
+        return readers.read(state + " turns", c -> c.listReadable(IN_STATE, TurnRows::decode, TurnRows::subject, state.name(), limit));
     }
 
     @Override
@@ -153,9 +154,7 @@ final class SqliteTurnStore implements TurnStore {
         Objects.requireNonNull(window, "window");
         Instant at = now.truncatedTo(ChronoUnit.MICROS);
         return writer.write("start-up sweep of running turns", c -> {
-            List<Running> running = c.list(
-                    "SELECT id, session_key, session_id, started_at, updated_at FROM turns WHERE state = 'RUNNING' ORDER BY id",
-                    SqliteTurnStore::running);
+            List<Running> running = c.list(RUNNING, SqliteTurnStore::running);
             Map<String, Boolean> freshByLane = new LinkedHashMap<>();
             for (Running turn : running) {
                 c.update("UPDATE turns SET state = 'INTERRUPTED', outcome = COALESCE(outcome, 'interrupted'), updated_at = ? WHERE id = ?",

@@ -24,10 +24,15 @@ final class TranscriptSql {
 
     private static final String SESSION_COLUMNS = "id, session_key, parent_id, started_at, ended_at, end_reason";
     private static final String ROW_COLUMNS = "seq, role, content, tool_calls, tool_call_id, tool_name, created_at";
-    private static final String NEWEST_COMPRESSION_CHILD = """
+    static final String NEWEST_COMPRESSION_CHILD = """
             SELECT c.id FROM transcript_sessions p JOIN transcript_sessions c ON c.parent_id = p.id
             WHERE p.id = ? AND p.end_reason = 'compression' AND c.started_at >= p.ended_at
             ORDER BY c.started_at DESC, c.rowid DESC LIMIT 1""";
+
+    static final String NEXT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?";
+    static final String LAST_ACTIVITY = """
+            SELECT created_at FROM messages WHERE session_id = ? AND role NOT IN ('system', 'session_meta')
+            ORDER BY seq DESC LIMIT 1""";
 
     private TranscriptSql() {
     }
@@ -72,7 +77,7 @@ final class TranscriptSql {
         if (!exists(c, sessionId)) {
             throw StoreException.notFound("transcript session " + sessionId + " (append of a " + row.role().wire() + " row)");
         }
-        long seq = c.scalar("SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?", sessionId);
+        long seq = c.scalar(NEXT_SEQ, sessionId);
         c.update("INSERT INTO messages (session_id, " + ROW_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 sessionId, seq, row.role().wire(), row.content(), Json.toolCalls(row.toolCalls()), row.toolCallId(),
                 row.toolName(), Micros.ofNullable(row.timestamp()));
@@ -109,9 +114,7 @@ final class TranscriptSql {
      * instant when that row has no timestamp (a legacy row: freshness unknown).
      */
     static Optional<Optional<Instant>> lastActivity(SqlConn c, String sessionId) throws SQLException {
-        return c.one("""
-                SELECT created_at FROM messages WHERE session_id = ? AND role NOT IN ('system', 'session_meta')
-                ORDER BY seq DESC LIMIT 1""", rs -> Optional.ofNullable(Micros.column(rs, "created_at")), sessionId);
+        return c.one(LAST_ACTIVITY, rs -> Optional.ofNullable(Micros.column(rs, "created_at")), sessionId);
     }
 
     private static TranscriptSession session(ResultSet rs) throws SQLException {

@@ -66,6 +66,23 @@ class SqliteStorageTest {
     }
 
     @Test
+    void committedWrites_reachTheDatabaseFileWithoutWaitingForClose() throws Exception {
+        try (SqliteStorage storage = RawSql.open(dir, clock)) {
+            long before = java.nio.file.Files.size(RawSql.file(dir));
+            var lane = storage.sessions().getOrCreate(SessionKey.of(source), source);
+            String filler = "x".repeat(4000);
+            for (int i = 0; i < 200; i++) {
+                storage.transcripts().append(lane.sessionId(), dev.herald.core.transcript.TranscriptRow.user(filler, clock.instant()));
+            }
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (java.nio.file.Files.size(RawSql.file(dir)) < before + 200 * 4000 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(java.nio.file.Files.size(RawSql.file(dir))).isGreaterThanOrEqualTo(before + 200 * 4000);
+        }
+    }
+
+    @Test
     void options_outOfRange_areRejectedWithTheValue() {
         assertThatThrownBy(() -> new SqliteOptions(SqliteOptions.Synchronous.FULL, java.time.Duration.ofSeconds(1), 0, 10))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 read connections");
