@@ -1,0 +1,237 @@
+package dev.herald.store.sqlite;
+
+import dev.herald.core.session.SessionStore;
+import dev.herald.core.session.Storage;
+import dev.herald.core.session.StoreException;
+import dev.herald.core.transcript.TranscriptStore;
+import dev.herald.core.turn.TurnStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * Herald's embedded store: the session index, transcripts and turns in one SQLite file.
+ *
+ * <h2>Design</h2>
+ * <ul>
+ *   <li><b>One writer.</b> Every write runs on one platform thread, {@code herald-store-writer}, that owns
+ *       the only write connection ({@link SqliteWriter}). SQLite allows one writer at a time anyway, and
+ *       its JNI calls pin a virtual thread to its carrier for the whole call, fsync included; keeping
+ *       writes on a platform thread leaves the carriers to the turns. Callers block on the result.
+ *       Because all writes are serial, a method's read-check-write (dense {@code seq}, compare-and-set
+ *       on a turn's state, following the compression tip) is atomic without further locking.</li>
+ *   <li><b>Group commit.</b> Writes queued at the same moment share one transaction (one fsync), each in
+ *       its own savepoint: a failing write is rolled back alone and its neighbours still commit. A
+ *       caller gets its result only after the COMMIT, so "returned" means "on disk".</li>
+ *   <li><b>Readers.</b> A small pool of query-only connections ({@link ReadPool}); in WAL mode they never
+ *       wait for the writer and see every committed write. Reads run on the caller's thread; they pin
+ *       a virtual thread only for the microseconds of a query (no fsync on the read path).</li>
+ *   <li><b>Durability.</b> WAL journal with {@code synchronous=FULL} by default: a committed write survives
+ *       a process crash and a power cut. {@code NORMAL} ({@link SqliteOptions}) keeps crash safety but a
+ *       power cut may lose the last commits. Foreign keys are on; a busy timeout covers other
+ *       processes (backups, the CLI) holding locks. WAL frames are copied back into the database by a
+ *       background {@link Checkpointer}, so a commit costs one WAL append and (FULL) one fsync, never a
+ *       checkpoint.</li>
+ *   <li><b>Scale.</b> Every operation touches a handful of rows through an index (lanes by key, resume
+ *       marks and stuck-loop counters through partial indexes, rows by (session, seq)); nothing loads
+ *       or rewrites the whole index, and opening does no scan, so start-up does not grow with size.</li>
+ *   <li><b>Bad rows.</b> A row that cannot be decoded raises {@code StoreException.corruptRow} naming its
+ *       key on single-key calls and is logged and skipped by listings; it is never overwritten.</li>
+ *   <li><b>Time.</b> Epoch microseconds in INTEGER columns; instants handed back are truncated to
+ *       microseconds so they equal what a later read returns.</li>
+ * </ul>
+ */
+public final class SqliteStorage implements Storage {
+    private static final Logger log = LoggerFactory.getLogger(SqliteStorage.class);
+    private static final int WRITER_CACHE_KIB = 32 * 1024;
+    private static final int READER_CACHE_KIB = 16 * 1024;
+    private static final Duration CHECKPOINT_EVERY = Duration.ofMillis(200);
+
+    private final Path file;
+    private final SqliteOptions options;
+    private final SqliteWriter writer;
+    private final ReadPool readers;
+    private final Checkpointer checkpointer;
+    private final SqliteSessionStore sessions;
+    private final SqliteTranscriptStore transcripts;
+    private final SqliteTurnStore turns;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private SqliteStorage(Path file, SqliteOptions options, SqliteWriter writer, ReadPool readers, Checkpointer checkpointer,
+            Clock clock) {
+        this.file = file;
+        this.options = options;
+        this.writer = writer;
+        this.readers = readers;
+        this.checkpointer = checkpointer;
+        this.sessions = new SqliteSessionStore(writer, readers, clock);
+        this.transcripts = new SqliteTranscriptStore(writer, readers);
+        this.turns = new SqliteTurnStore(writer, readers, clock);
+    }
+
+    /** Opens (creating the directories and the file when absent) with {@link SqliteOptions#defaults()}. */
+    public static SqliteStorage open(Path dbFile, Clock clock) {
+        return open(dbFile, clock, SqliteOptions.defaults());
+    }
+
+    /**
+     * Opens the database, creating its directories and file when absent, and migrates its schema.
+     *
+     * @throws StoreException when the file cannot be opened as a database or was written by a newer Herald
+     */
+    public static SqliteStorage open(Path dbFile, Clock clock, SqliteOptions options) {
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(options, "options");
+        Path file = dbFile.toAbsolutePath().normalize();
+        long started = System.nanoTime();
+        createDirectories(file);
+        SqlConn writeConn = null;
+        List<SqlConn> readConns = new ArrayList<>();
+        SqlConn checkpointConn = null;
+        try {
+            writeConn = connect(file, options, Role.WRITER);
+            int before = Migrations.apply(writeConn, file, clock);
+            for (int i = 0; i < options.readConnections(); i++) {
+                readConns.add(connect(file, options, Role.READER));
+            }
+            checkpointConn = connect(file, options, Role.CHECKPOINTER);
+            SqliteStorage storage = new SqliteStorage(file, options, new SqliteWriter(writeConn, file, options.maxBatch()),
+                    new ReadPool(file, readConns, options.busyTimeout()),
+                    new Checkpointer(checkpointConn, file, CHECKPOINT_EVERY), clock);
+            log.info("store - opened {} (schema v{}{}, WAL, synchronous {}, {} readers) in {} ms", file, Migrations.latest(),
+                    before == Migrations.latest() ? "" : ", migrated from v" + before, options.synchronous(),
+                    options.readConnections(), (System.nanoTime() - started) / 1_000_000);
+            return storage;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(writeConn);
+            closeQuietly(checkpointConn);
+            readConns.forEach(SqliteStorage::closeQuietly);
+            if (e instanceof StoreException se) {
+                throw se;
+            }
+            throw StoreException.unavailable(file + " could not be opened as a Herald database; check the path and"
+                    + " permissions, or move the file aside and restore a backup", e, e instanceof SQLException sql && SqlConn.retryable(sql));
+        }
+    }
+
+    private static void createDirectories(Path file) {
+        try {
+            Path parent = file.getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        } catch (IOException e) {
+            throw StoreException.unavailable("the directory of " + file + " could not be created; check permissions", e, false);
+        }
+    }
+
+    /** What a connection is for; each gets the pragmas it needs. */
+    private enum Role {
+        WRITER,
+        READER,
+        CHECKPOINTER
+    }
+
+    private static SqlConn connect(Path file, SqliteOptions options, Role role) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout((int) options.busyTimeout().toMillis());
+        SqlConn c = new SqlConn(config.createConnection("jdbc:sqlite:" + file));
+        try {
+            switch (role) {
+                case WRITER -> {
+                    requireWal(c, file);
+                    c.exec("PRAGMA synchronous = " + options.synchronous().name());
+                    c.exec("PRAGMA foreign_keys = ON");
+                    c.exec("PRAGMA journal_size_limit = " + 64L * 1024 * 1024);
+                    c.exec("PRAGMA cache_size = -" + WRITER_CACHE_KIB);
+                    c.exec("PRAGMA wal_autocheckpoint = 0"); // the Checkpointer does it, off the commit path
+                }
+                case READER -> {
+                    c.exec("PRAGMA query_only = ON");
+                    c.exec("PRAGMA cache_size = -" + READER_CACHE_KIB);
+                }
+                case CHECKPOINTER -> c.exec("PRAGMA synchronous = " + options.synchronous().name()); // checkpoints sync by it
+            }
+            c.exec("PRAGMA temp_store = MEMORY");
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(c);
+            throw e;
+        }
+    }
+
+    private static void requireWal(SqlConn c, Path file) throws SQLException {
+        String mode = c.one("PRAGMA journal_mode = WAL", rs -> rs.getString(1)).orElse("?");
+        if (!"wal".equals(mode.toLowerCase(Locale.ROOT))) {
+            throw StoreException.unavailable(file + " could not be switched to WAL mode (journal mode is " + mode
+                    + "); put HERALD_HOME on a local file system", null, false);
+        }
+    }
+
+    private static void closeQuietly(SqlConn c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (SQLException e) {
+            log.debug("store - closing a connection failed: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public SessionStore sessions() {
+        return sessions;
+    }
+
+    @Override
+    public TranscriptStore transcripts() {
+        return transcripts;
+    }
+
+    @Override
+    public TurnStore turns() {
+        return turns;
+    }
+
+    /** The absolute path of the database file. */
+    public Path file() {
+        return file;
+    }
+
+    /** The value of a pragma on the write connection (for tests and diagnostics). */
+    String pragma(String name) {
+        if (!name.matches("[a-z_]+")) {
+            throw new IllegalArgumentException("not a pragma name: " + name);
+        }
+        return writer.write("pragma " + name, c -> c.one("PRAGMA " + name, rs -> rs.getString(1)).orElse(null));
+    }
+
+    @Override
+    public String describe() {
+        return "sqlite " + file + " (WAL, synchronous " + options.synchronous() + ")";
+    }
+
+    /** Waits for reads in flight, stops background checkpoints, commits every write queued before this call, then closes. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        readers.close();
+        checkpointer.close();
+        writer.close(); // last connection: SQLite checkpoints the WAL and removes it
+        log.info("store - closed {}", file);
+    }
+}

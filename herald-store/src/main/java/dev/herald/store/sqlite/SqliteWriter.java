@@ -1,0 +1,201 @@
+package dev.herald.store.sqlite;
+
+import dev.herald.core.session.StoreException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one thread that writes. It owns the write connection; callers hand it work and block until the
+ * work is committed (durable) or has failed.
+ *
+ * <p>Group commit: the writer takes every write queued at that moment (up to {@code maxBatch}) and
+ * commits them in one transaction, each inside its own savepoint. A write that throws is rolled back
+ * to its savepoint and fails alone; its neighbours commit. If the commit itself fails, every write of
+ * the batch fails (none of them is on disk). Results are handed out only after the commit.
+ */
+final class SqliteWriter implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
+
+    private record Task<T>(String subject, SqlWork<T> work, CompletableFuture<T> result) {
+    }
+
+    private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>());
+
+    private final SqlConn conn;
+    private final Path file;
+    private final int maxBatch;
+    private final LinkedBlockingQueue<Task<?>> queue = new LinkedBlockingQueue<>();
+    private final ReentrantLock admission = new ReentrantLock();
+    private boolean closed; // guarded by admission
+    private final Thread thread;
+
+    SqliteWriter(SqlConn conn, Path file, int maxBatch) {
+        this.conn = conn;
+        this.file = file;
+        this.maxBatch = maxBatch;
+        this.thread = Thread.ofPlatform().name("herald-store-writer").daemon(true).start(this::loop);
+    }
+
+    /**
+     * Runs {@code work} in a write transaction and returns its result once committed. Waits without
+     * giving up on interrupts (the caller's interrupt flag is restored), so that when this returns the
+     * write has either happened or failed: never "maybe".
+     */
+    <T> T write(String subject, SqlWork<T> work) {
+        if (Thread.currentThread() == thread) {
+            throw new IllegalStateException("store - nested write for " + subject + " on the writer thread");
+        }
+        Task<T> task = new Task<>(subject, work, new CompletableFuture<>());
+        admission.lock();
+        try {
+            if (closed) {
+                throw StoreException.unavailable(file + " is closed; " + subject + " was not written", null, false);
+            }
+            queue.add(task);
+        } finally {
+            admission.unlock();
+        }
+        return await(task.result());
+    }
+
+    private static <T> T await(CompletableFuture<T> result) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return result.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof RuntimeException re) {
+                        throw re;
+                    }
+                    if (cause instanceof Error err) {
+                        throw err;
+                    }
+                    throw new IllegalStateException("store - write failed", cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void loop() {
+        List<Task<?>> batch = new ArrayList<>(maxBatch);
+        boolean stopping = false;
+        while (!stopping) {
+            batch.clear();
+            batch.add(takeUninterruptibly());
+            queue.drainTo(batch, maxBatch - 1);
+            stopping = batch.remove(STOP); // STOP is always the last task ever queued
+            if (!batch.isEmpty()) {
+                commit(batch);
+            }
+        }
+        try {
+            conn.close();
+        } catch (SQLException e) {
+            log.warn("store - closing the write connection of {} failed: {}", file, e.getMessage());
+        }
+    }
+
+    private Task<?> takeUninterruptibly() {
+        while (true) {
+            try {
+                return queue.take();
+            } catch (InterruptedException e) {
+                // only close() ends this thread, through STOP
+            }
+        }
+    }
+
+    private void commit(List<Task<?>> batch) {
+        Object[] results = new Object[batch.size()];
+        Throwable[] failures = new Throwable[batch.size()];
+        try {
+            conn.exec("BEGIN IMMEDIATE");
+            for (int i = 0; i < batch.size(); i++) {
+                runInSavepoint(batch.get(i), i, results, failures);
+            }
+            conn.exec("COMMIT");
+        } catch (SQLException | RuntimeException | Error e) {
+            rollbackQuietly();
+            log.warn("store - a write transaction of {} write(s) on {} failed and was rolled back: {}", batch.size(), file, e.toString());
+            for (int i = 0; i < batch.size(); i++) {
+                if (failures[i] == null) {
+                    failures[i] = e instanceof SQLException sql ? SqlConn.failure(batch.get(i).subject(), sql) : e;
+                }
+            }
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            complete(batch.get(i), results[i], failures[i]);
+        }
+    }
+
+    /** Runs one task in its own savepoint; a task failure is recorded, a failure to roll it back is thrown. */
+    private void runInSavepoint(Task<?> task, int i, Object[] results, Throwable[] failures) throws SQLException {
+        conn.exec("SAVEPOINT write_task");
+        try {
+            results[i] = task.work().run(conn);
+            conn.exec("RELEASE write_task");
+        } catch (SQLException | RuntimeException e) {
+            conn.exec("ROLLBACK TO write_task");
+            conn.exec("RELEASE write_task");
+            failures[i] = e instanceof SQLException sql ? SqlConn.failure(task.subject(), sql) : e;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void complete(Task<T> task, Object result, Throwable failure) {
+        if (failure != null) {
+            task.result().completeExceptionally(failure);
+        } else {
+            task.result().complete((T) result);
+        }
+    }
+
+    private void rollbackQuietly() {
+        try {
+            conn.exec("ROLLBACK");
+        } catch (SQLException e) {
+            // no transaction was open (SQLite may already have rolled it back)
+        }
+    }
+
+    /** Commits every write queued before this call, then closes the connection. Idempotent. */
+    @Override
+    public void close() {
+        admission.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                queue.add(STOP);
+            }
+        } finally {
+            admission.unlock();
+        }
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

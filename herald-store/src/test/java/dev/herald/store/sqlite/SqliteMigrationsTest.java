@@ -1,0 +1,79 @@
+package dev.herald.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.herald.core.session.StoreException;
+import dev.herald.testkit.MutableClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqliteMigrationsTest {
+    @TempDir
+    Path dir;
+    final MutableClock clock = MutableClock.atNoon();
+
+    @Test
+    void open_emptyFile_appliesEverySchemaVersion() throws IOException {
+        Files.createFile(RawSql.file(dir));
+
+        try (SqliteStorage storage = RawSql.open(dir, clock)) {
+            assertThat(storage.sessions().count()).isZero();
+        }
+
+        assertThat(RawSql.text(dir, "SELECT MAX(version) FROM schema_version")).isEqualTo(String.valueOf(Migrations.latest()));
+        assertThat(RawSql.text(dir, "SELECT COUNT(*) FROM schema_version")).isEqualTo(String.valueOf(Migrations.FILES.size()));
+        assertThat(RawSql.text(dir, "SELECT name FROM sqlite_master WHERE name = 'turns_one_running_per_lane'")).isNotNull();
+    }
+
+    @Test
+    void open_missingFileInMissingDirectories_createsBoth() {
+        Path file = dir.resolve("a/b/herald.db");
+
+        try (SqliteStorage storage = SqliteStorage.open(file, clock)) {
+            assertThat(storage.file()).isEqualTo(file.toAbsolutePath());
+        }
+
+        assertThat(file).exists();
+    }
+
+    @Test
+    void open_currentSchema_appliesNothingTwice() {
+        RawSql.open(dir, clock).close();
+        RawSql.open(dir, clock).close();
+
+        assertThat(RawSql.text(dir, "SELECT COUNT(*) FROM schema_version")).isEqualTo(String.valueOf(Migrations.FILES.size()));
+    }
+
+    @Test
+    void open_databaseOfANewerHerald_isRefusedNamingFileAndBothVersions() {
+        RawSql.open(dir, clock).close();
+        int newer = Migrations.latest() + 6;
+        RawSql.update(dir, "INSERT INTO schema_version (version, description, applied_at) VALUES (?, 'from the future', 0)", newer);
+
+        assertThatThrownBy(() -> RawSql.open(dir, clock))
+                .isInstanceOf(StoreException.class)
+                .hasMessage("store - " + RawSql.file(dir).toAbsolutePath() + " was written by schema version " + newer
+                        + ", this Herald knows up to " + Migrations.latest() + "; upgrade Herald or restore a backup");
+        assertThat(RawSql.text(dir, "SELECT MAX(version) FROM schema_version")).isEqualTo(String.valueOf(newer));
+    }
+
+    @Test
+    void open_fileThatIsNoDatabase_failsNamingTheFile() throws IOException {
+        Files.writeString(RawSql.file(dir), "this is not a database, just a text file that is long enough to have a header page");
+
+        assertThatThrownBy(() -> RawSql.open(dir, clock))
+                .isInstanceOf(StoreException.class).hasMessageContaining(RawSql.file(dir).toString()).hasMessageContaining("backup");
+    }
+
+    @Test
+    void statements_splitAtLineEndSemicolonsWithoutComments() {
+        assertThat(Migrations.statements("V1__initial_schema.sql"))
+                .isNotEmpty()
+                .allSatisfy(s -> assertThat(s).endsWith(";").doesNotContain("--"))
+                .anySatisfy(s -> assertThat(s).startsWith("CREATE TABLE sessions"));
+    }
+}

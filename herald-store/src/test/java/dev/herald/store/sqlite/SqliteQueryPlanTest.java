@@ -1,0 +1,66 @@
+package dev.herald.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.testkit.MutableClock;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The statements that run per message or at start-up reach their rows through an index: none of
+ * them scans a whole table, so their cost does not grow with the number of lanes.
+ */
+class SqliteQueryPlanTest {
+    @TempDir
+    Path dir;
+
+    static List<String> statements() {
+        return List.of(
+            SqliteSessionStore.STUCK,
+            SqliteSessionStore.SUSPEND_STUCK,
+            SqliteSessionStore.resumePendingQuery(false),
+            SqliteSessionStore.resumePendingQuery(true),
+            SqliteTurnStore.RUNNING,
+            SqliteTurnStore.IN_STATE,
+            SqliteTurnStore.START,
+            TranscriptSql.NEWEST_COMPRESSION_CHILD,
+            TranscriptSql.NEXT_SEQ,
+            TranscriptSql.LAST_ACTIVITY,
+            "SELECT " + SessionRows.COLUMNS + " FROM sessions WHERE session_key = ?");
+    }
+
+    @ParameterizedTest
+    @MethodSource("statements")
+    void statement_usesAnIndexInsteadOfAScan(String sql) throws Exception {
+        RawSql.open(dir, MutableClock.atNoon()).close();
+
+        List<String> plan = plan(sql);
+
+        assertThat(plan).as("plan of %s", sql).isNotEmpty()
+                .noneMatch(step -> step.matches("SCAN (sessions|messages|turns|transcript_sessions|r|p|c)( .*)?") && !step.contains("USING"));
+    }
+
+    private List<String> plan(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + RawSql.file(dir));
+                PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + sql)) {
+            for (int i = 1; i <= ps.getParameterMetaData().getParameterCount(); i++) {
+                ps.setObject(i, "x");
+            }
+            List<String> steps = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    steps.add(rs.getString("detail"));
+                }
+            }
+            return steps;
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.herald.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.herald.core.session.StoreException;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqliteWriterTest {
+    @TempDir
+    Path dir;
+    SqliteWriter writer;
+    ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+
+    @BeforeEach
+    void setUp() throws SQLException {
+        SqlConn conn = new SqlConn(DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("w.db")));
+        conn.exec("PRAGMA journal_mode = WAL");
+        conn.exec("CREATE TABLE t (n INTEGER PRIMARY KEY)");
+        writer = new SqliteWriter(conn, dir.resolve("w.db"), 256);
+    }
+
+    @AfterEach
+    void tearDown() {
+        writer.close();
+        callers.close();
+    }
+
+    /** Holds the writer inside one task until released, so that the writes queued meanwhile commit as one batch. */
+    private CountDownLatch blockWriter() throws InterruptedException {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        callers.submit(() -> writer.write("blocker", c -> {
+            entered.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return null;
+        }));
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        return release;
+    }
+
+    private List<Future<Integer>> queueInserts(int count, int failEvery) {
+        List<Future<Integer>> results = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            int n = i;
+            results.add(callers.submit(() -> writer.write("insert " + n, c -> {
+                c.update("INSERT INTO t (n) VALUES (?)", n);
+                if (n % failEvery == 0) {
+                    c.update("INSERT INTO t (n) VALUES (?)", 1); // duplicate key: this write fails
+                }
+                return n;
+            })));
+        }
+        return results;
+    }
+
+    private long rows() {
+        return writer.write("count", c -> c.scalar("SELECT COUNT(*) FROM t"));
+    }
+
+    @Test
+    void write_failingWriteInABatch_failsAloneAndItsNeighboursCommit() throws Exception {
+        CountDownLatch release = blockWriter();
+        List<Future<Integer>> results = queueInserts(30, 7);
+        Thread.sleep(200); // let every caller queue behind the blocker
+        release.countDown();
+
+        int failed = 0;
+        for (Future<Integer> f : results) {
+            try {
+                f.get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                assertThat(e.getCause()).isInstanceOf(StoreException.class).hasMessageContaining("insert");
+                failed++;
+            }
+        }
+        assertThat(failed).isEqualTo(4);
+        assertThat(rows()).isEqualTo(26);
+        boolean seven = writer.write("check", c -> c.exists("SELECT 1 FROM t WHERE n = 7"));
+        assertThat(seven).isFalse();
+    }
+
+    @Test
+    void write_runtimeExceptionInTheWork_reachesTheCallerUnchanged() {
+        IllegalStateException boom = new IllegalStateException("boom");
+
+        assertThatThrownBy(() -> writer.write("x", c -> {
+            c.update("INSERT INTO t (n) VALUES (5)");
+            throw boom;
+        })).isSameAs(boom);
+        assertThat(rows()).isZero();
+    }
+
+    @Test
+    void close_commitsEveryQueuedWriteFirst() throws Exception {
+        CountDownLatch release = blockWriter();
+        List<Future<Integer>> results = queueInserts(20, Integer.MAX_VALUE);
+        Thread.sleep(200);
+        Future<?> closing = callers.submit(writer::close);
+        release.countDown();
+        closing.get(10, TimeUnit.SECONDS);
+
+        for (Future<Integer> f : results) {
+            assertThat(f.get(1, TimeUnit.SECONDS)).isPositive();
+        }
+        try (var c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("w.db"));
+                var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM t")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).isEqualTo(20);
+        }
+    }
+
+    @Test
+    void write_afterClose_failsNamingTheSubject() {
+        writer.close();
+        writer.close();
+
+        assertThatThrownBy(() -> writer.write("insert 1", c -> 1))
+                .isInstanceOf(StoreException.class).hasMessageContaining("closed").hasMessageContaining("insert 1");
+    }
+
+    @Test
+    void write_interruptedCaller_stillGetsTheCommittedResultAndKeepsItsFlag() throws Exception {
+        Future<Boolean> result = callers.submit(() -> {
+            Thread.currentThread().interrupt();
+            Integer n = writer.write("insert", c -> c.update("INSERT INTO t (n) VALUES (9)"));
+            return n == 1 && Thread.currentThread().isInterrupted();
+        });
+
+        assertThat(result.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(rows()).isEqualTo(1);
+    }
+}
