@@ -68,7 +68,7 @@ public final class Wiring implements AutoCloseable {
                         api.maxBodyBytes(), api.requestTimeout(), "herald");
                 WebServer server = new WebServer(s.listen());
                 adapters.add(new ApiServerPlatform(s, agent, server, clock));
-                access.put(Platform.of(ApiServerPlatform.PLATFORM), AccessPolicy.allowAll());
+                access.put(ApiServerPlatform.PLATFORM, AccessPolicy.allowAll());
                 web = Optional.of(server);
             }
             PlatformRegistry registry = new PlatformRegistry(adapters, List.of());

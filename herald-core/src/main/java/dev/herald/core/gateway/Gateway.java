@@ -178,11 +178,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         CompletableFuture<Void> all = CompletableFuture.allOf(tasks.toArray(CompletableFuture[]::new));
         Duration bound = settings.startupRestoreTimeout();
         try {
-            if (bound.isZero() || bound.isNegative()) {
-                all.get();
-            } else {
-                all.get(bound.toMillis(), TimeUnit.MILLISECONDS);
-            }
+            all.get(Math.max(0, bound.toMillis()), TimeUnit.MILLISECONDS);
             return false;
         } catch (TimeoutException e) {
             long running = tasks.stream().filter(f -> !f.isDone()).count();

@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param freshness              how long an interruption stays worth resuming (spec C, G4)
  * @param drainTimeout           how long a stop waits for running turns before interrupting them
  * @param startupRestoreTimeout  how long inbound messages wait behind start-up resume turns (spec F7);
- *                               zero or less waits for them to finish
+ *                               zero does not hold them at all (the lanes still keep each session's order)
  * @param busyPolicy             queue or interrupt when a session is busy
  * @param stuckLoopThreshold     consecutive interrupting stops after which a session is suspended (spec E4)
  * @param keyPolicy              how sources map to session keys
