@@ -46,8 +46,8 @@ public final class HeraldRuntime {
         boolean autoResume = new CrashLoopBreaker(home.resolve("unclean_starts.log")).allowAutoResume(clean, clock.instant());
         Optional<SessionSource> restartedFrom = files.consumeRestartRequest();
         StopRequests stops = new StopRequests();
-        Signals.install(stops);
         try (Wiring wiring = Wiring.build(config, demo, clock)) {
+            Signals.install(stops);
             Gateway gateway = wiring.gateway();
             gateway.onRestartRequested(src -> {
                 files.writeRestartRequest(src);

@@ -199,9 +199,11 @@ class CommandLineTest {
     void run_createsHomeWithMode700_logsTheMaskedConfigOnce_thenHandsOverToTheRuntime() throws IOException {
         Path home = userHome.resolve("new-home");
         Files.createDirectories(userHome.resolve("cfg"));
-        Path file = Files.writeString(userHome.resolve("cfg/config.yaml"), "model:\n  api_key: sk-do-not-log\n");
+        Path blocked = Files.writeString(userHome.resolve("not-a-folder"), "x");
+        Path file = Files.writeString(userHome.resolve("cfg/config.yaml"),
+                "model:\n  api_key: sk-do-not-log\nstore:\n  path: " + blocked.resolve("herald.db") + "\n");
 
-        CliRun run = herald("run", "--home", home.toString(), "--config", file.toString());
+        CliRun run = herald("run", "--foreground", "--home", home.toString(), "--config", file.toString());
 
         assertThat(run.exit()).isEqualTo(1);
         assertThat(Files.getPosixFilePermissions(home)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
@@ -209,8 +211,9 @@ class CommandLineTest {
         String logged = Files.readString(log);
         assertThat(logged).containsPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  config - effective configuration from " + file)
                 .contains("  api_key: ****")
-                .doesNotContain("sk-do-not-log")
-                .contains("ERROR runtime - runtime wiring not present in this build");
+                .doesNotContain("sk-do-not-log");
+        assertThat(run.err()).as("the runtime got the configuration and failed on the store it names")
+                .contains(blocked.toString()).doesNotContain("sk-do-not-log");
         assertThat(logged.split("effective configuration", -1)).hasSize(2);
     }
 }
