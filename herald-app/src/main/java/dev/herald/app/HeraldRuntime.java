@@ -50,8 +50,10 @@ public final class HeraldRuntime {
             Signals.install(stops);
             Gateway gateway = wiring.gateway();
             gateway.onRestartRequested(src -> {
-                files.writeRestartRequest(src);
-                stops.request(StopKind.RESTART, true);
+                if (src != null) {
+                    files.writeRestartRequest(src);
+                }
+                stops.request(StopKind.RESTART, src != null);
             });
             files.writePid(pid, supervisorPid(), clock.instant());
             StatusFile status = new StatusFile(files.stateFile());

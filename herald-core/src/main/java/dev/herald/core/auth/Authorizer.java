@@ -13,4 +13,12 @@ public interface Authorizer {
 
     /** Whether the source's user may run admin commands such as /restart. */
     boolean isAdmin(SessionSource source);
+
+    /**
+     * What to tell a refused sender, if anything: for example a one-time pairing code in a direct
+     * message. Called once per refused message; implementations rate-limit and never log codes.
+     */
+    default java.util.Optional<String> refusalReply(SessionSource source) {
+        return java.util.Optional.empty();
+    }
 }

@@ -33,6 +33,7 @@ final class Commands {
             "/approve [always] or /deny - answer a tool approval question",
             "/compress - summarize the conversation so far to free context",
             "/restart - restart the gateway (admins only)",
+            "/sethome - make this chat the home channel for gateway notices (admins only)",
             "/help - this list");
 
     private final Storage storage;
@@ -71,6 +72,7 @@ final class Commands {
                     ? ApprovalDecision.APPROVED_ALWAYS : ApprovalDecision.APPROVED_ONCE);
             case "deny" -> answer(key, ApprovalDecision.DENIED);
             case "compress" -> compress(event, key);
+            case "sethome", "set-home" -> setHome(event);
             case "help", "commands", "start" -> HELP;
             default -> "Unknown command /" + name + ". Send /help for the list.";
         };
@@ -162,6 +164,15 @@ final class Commands {
         }
         control.requestRestart(event.source());
         return "\u267b\ufe0f Restarting the gateway. I will confirm here when it is back.";
+    }
+
+    private String setHome(MessageEvent event) {
+        if (!authorizer.isAdmin(event.source())) {
+            return "\u26d4 Only admins can set the home channel.";
+        }
+        control.setHome(event.source());
+        return "\ud83c\udfe0 This chat is now the home channel for " + event.source().platform()
+                + ": gateway notices (restarts, shutdowns) come here.";
     }
 
     private String answer(SessionKey key, ApprovalDecision decision) {

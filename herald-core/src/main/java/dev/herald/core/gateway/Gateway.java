@@ -4,7 +4,10 @@ import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.HomeChannel;
+import dev.herald.core.platform.HomeChannelStore;
 import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
@@ -67,6 +70,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private volatile boolean autoResume = true;
     private volatile SessionSource restartedFrom;
     private volatile Instant startedAt;
+    private volatile HomeChannelStore homeChannels = HomeChannelStore.inMemory();
     private volatile Consumer<SessionSource> restartHandler = s -> log.warn("gateway - restart requested but no restart handler is installed");
 
     public Gateway(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms, GatewaySettings settings,
@@ -90,6 +94,11 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** Installs what a restart request (/restart) does: typically stop with {@link StopKind#RESTART} and exit to be restarted. */
     public void onRestartRequested(Consumer<SessionSource> handler) {
         this.restartHandler = handler;
+    }
+
+    /** Where /sethome keeps home channels; those saved earlier override configured ones at start. */
+    public void useHomeChannelStore(HomeChannelStore store) {
+        this.homeChannels = store;
     }
 
     // ---- start ----------------------------------------------------------------------------------
@@ -121,6 +130,11 @@ public final class Gateway implements InboundSink, GatewayControl {
             throw new IllegalStateException("gateway - start called in state " + state.get());
         }
         startedAt = clock.instant();
+        for (HomeChannel h : homeChannels.load()) {
+            if (platforms.adapter(h.platform()).isPresent()) {
+                platforms.setHome(h);
+            }
+        }
         autoResume = options.autoResume();
         restartedFrom = options.restartedFrom().orElse(null);
         List<SessionKey> recovered = storage.turns().recoverInterrupted(settings.freshness(), clock.instant());
@@ -230,6 +244,8 @@ public final class Gateway implements InboundSink, GatewayControl {
         if (!authorizer.isAuthorized(event.source())) {
             log.info("{} - message from unauthorized user {} in chat {} refused", event.source().platform(),
                     event.source().userId(), event.source().chatId());
+            authorizer.refusalReply(event.source()).ifPresent(reply -> outbox.send(event.source().platform(),
+                    event.source().target(), reply, MessageKind.COMMAND_RESPONSE, event.messageId(), event.eventId()));
             return Admission.REFUSED;
         }
         if (event.isCommand() && !event.internal()) {
@@ -370,6 +386,39 @@ public final class Gateway implements InboundSink, GatewayControl {
     public void requestRestart(SessionSource requester) {
         log.info("gateway - restart requested from {} chat {}", requester.platform(), requester.chatId());
         Thread.ofVirtual().name("restart-request").start(() -> restartHandler.accept(requester));
+    }
+
+    @Override
+    public void setHome(SessionSource source) {
+        HomeChannel home = new HomeChannel(source.platform(), source.target(), source.chatName());
+        platforms.setHome(home);
+        homeChannels.save(home);
+        log.info("{} - home channel set to chat {}{}", source.platform(), source.chatId(),
+                source.threadId() == null ? "" : " thread " + source.threadId());
+    }
+
+    // ---- admin (the dashboard and the CLI act through these) --------------------------------------
+
+    /** Resumes one resume-pending session now, as start-up would (authorization included); false when it cannot. */
+    public boolean resumeNow(SessionKey key) {
+        return accepting() && resumer.resumeOne(key);
+    }
+
+    /** Suspends a session from outside the chat; a running turn is interrupted. */
+    public boolean suspend(SessionKey key) {
+        lanes.active(key).ifPresent(t -> t.interrupt().raise("suspended by an operator"));
+        return storage.sessions().suspend(key);
+    }
+
+    /** Clears a session's resume mark from outside the chat (its next message is not treated as a resume). */
+    public boolean clearResumeMark(SessionKey key) {
+        return storage.sessions().clearResumePending(key);
+    }
+
+    /** An operator asked for a restart (no chat to confirm to). */
+    public void requestRestart() {
+        log.info("gateway - restart requested by an operator");
+        Thread.ofVirtual().name("restart-request").start(() -> restartHandler.accept(null));
     }
 
     @Override

@@ -12,6 +12,9 @@ interface GatewayControl {
     /** Starts a graceful restart on another thread; the requesting chat gets a confirmation once back. */
     void requestRestart(SessionSource requester);
 
+    /** Makes the source's chat (and thread) its platform's home channel, durably (/sethome). */
+    void setHome(SessionSource source);
+
     /** Stores and dispatches a message that must wait its turn and never interrupts (/queue). */
     Admission enqueue(MessageEvent event);
 

@@ -93,6 +93,23 @@ final class Resumer {
         return scheduled;
     }
 
+    /** Resumes one session now if it is resume-pending, unsuspended, authorized and its lane is free. */
+    boolean resumeOne(dev.herald.core.session.SessionKey key) {
+        Optional<SessionEntry> found = storage.sessions().find(key);
+        if (found.isEmpty()) {
+            return false;
+        }
+        SessionEntry e = found.get();
+        if (!e.resumePending() || e.suspended() || e.origin() == null || platforms.adapter(e.origin().platform()).isEmpty()
+                || !isAuthorized(e) || !lanes.tryClaim(key)) {
+            return false;
+        }
+        metrics.resumeScheduled(e.origin().platform(), e.effectiveResumeReason().code());
+        driver.launchClaimed(key, () -> storage.turns().receive(key, MessageEvent.resume(e.origin(), clock.instant())));
+        log.info("resumer - {} resumed on request", key);
+        return true;
+    }
+
     private boolean isAuthorized(SessionEntry e) {
         try {
             if (authorizer.isAuthorized(e.origin())) {

@@ -86,6 +86,12 @@ public interface SessionStore {
     /** Adds model token usage to the lane's current session. */
     void addUsage(SessionKey key, long inputTokens, long outputTokens);
 
+    /**
+     * A page of lanes matching {@code query}, newest activity first, served by an index (never a scan of
+     * every row for the common filters). Unreadable rows are logged and skipped.
+     */
+    List<SessionEntry> search(SessionQuery query);
+
     /** Number of lanes stored (for status pages; may be an estimate on very large stores). */
     long count();
 }

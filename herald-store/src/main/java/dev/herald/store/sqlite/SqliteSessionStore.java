@@ -5,6 +5,7 @@ import dev.herald.core.session.ResetReason;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SessionQuery;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.SessionStore;
 import dev.herald.core.transcript.EndReason;
@@ -127,6 +128,31 @@ final class SqliteSessionStore implements SessionStore {
         String sql = resumePendingQuery(platform.isPresent());
         Object[] args = platform.map(p -> new Object[] {p.id()}).orElse(new Object[0]);
         return readers.read("resume-pending sessions", c -> c.listReadable(sql, SessionRows::decode, SessionRows::subject, args));
+    }
+
+    @Override
+    public List<SessionEntry> search(SessionQuery query) {
+        StringBuilder sql = new StringBuilder("SELECT " + SessionRows.COLUMNS + " FROM sessions WHERE 1 = 1");
+        List<Object> args = new java.util.ArrayList<>();
+        switch (query.state()) {
+            case RESUME_PENDING -> sql.append(" AND resume_pending = 1");
+            case SUSPENDED -> sql.append(" AND suspended = 1");
+            case ACTIVE -> sql.append(" AND suspended = 0 AND resume_pending = 0");
+            case ALL -> {
+            }
+        }
+        query.platform().ifPresent(p -> {
+            sql.append(" AND platform = ?");
+            args.add(p.id());
+        });
+        query.contains().ifPresent(text -> {
+            sql.append(" AND session_key LIKE ? ESCAPE '\\'");
+            args.add("%" + text.toLowerCase(java.util.Locale.ROOT).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+        });
+        sql.append(" ORDER BY updated_at DESC, session_key LIMIT ? OFFSET ?");
+        args.add(query.limit());
+        args.add(query.offset());
+        return readers.read("session search", c -> c.listReadable(sql.toString(), SessionRows::decode, SessionRows::subject, args.toArray()));
     }
 
     /** Through the partial index sessions_resume_pending. */

@@ -435,4 +435,45 @@ public abstract class SessionStoreContract extends StorageContract {
 
         assertThat(sessions().find(first.key()).orElseThrow().resumePending()).isFalse();
     }
+
+    @Test
+    void search_filtersByStateAndTextNewestFirst() {
+        SessionEntry a = lane("101");
+        clock.advance(Duration.ofMinutes(1));
+        SessionEntry b = lane("202");
+        clock.advance(Duration.ofMinutes(1));
+        SessionEntry c = lane("303");
+        sessions().markResumePending(a.key(), ResumeReason.SHUTDOWN_TIMEOUT);
+        sessions().suspend(b.key());
+
+        assertThat(sessions().search(dev.herald.core.session.SessionQuery.all(10))).extracting(SessionEntry::key)
+                .containsExactly(c.key(), b.key(), a.key());
+        assertThat(sessions().search(query(dev.herald.core.session.SessionQuery.State.RESUME_PENDING, null)))
+                .extracting(SessionEntry::key).containsExactly(a.key());
+        assertThat(sessions().search(query(dev.herald.core.session.SessionQuery.State.SUSPENDED, null)))
+                .extracting(SessionEntry::key).containsExactly(b.key());
+        assertThat(sessions().search(query(dev.herald.core.session.SessionQuery.State.ACTIVE, null)))
+                .extracting(SessionEntry::key).containsExactly(c.key());
+        assertThat(sessions().search(query(dev.herald.core.session.SessionQuery.State.ALL, "30")))
+                .extracting(SessionEntry::key).containsExactly(c.key());
+        assertThat(sessions().search(query(dev.herald.core.session.SessionQuery.State.ALL, "%"))).isEmpty();
+    }
+
+    @Test
+    void search_pagesWithLimitAndOffset() {
+        for (int i = 0; i < 5; i++) {
+            lane("p" + i);
+            clock.advance(Duration.ofSeconds(1));
+        }
+        var firstPage = sessions().search(new dev.herald.core.session.SessionQuery(
+                dev.herald.core.session.SessionQuery.State.ALL, Optional.empty(), Optional.empty(), 2, 0));
+        var secondPage = sessions().search(new dev.herald.core.session.SessionQuery(
+                dev.herald.core.session.SessionQuery.State.ALL, Optional.empty(), Optional.empty(), 2, 2));
+        assertThat(firstPage).extracting(e -> e.key().value()).allMatch(k -> k.endsWith("p4") || k.endsWith("p3"));
+        assertThat(secondPage).extracting(e -> e.key().value()).allMatch(k -> k.endsWith("p2") || k.endsWith("p1"));
+    }
+
+    private static dev.herald.core.session.SessionQuery query(dev.herald.core.session.SessionQuery.State state, String text) {
+        return new dev.herald.core.session.SessionQuery(state, Optional.empty(), Optional.ofNullable(text), 50, 0);
+    }
 }
