@@ -13,8 +13,10 @@ import java.util.UUID;
  * @param eventId          Herald's id for this event (unique; replies carry it as their correlation id)
  * @param source           who wrote, where
  * @param text             the text, possibly empty (an automatic resume turn has none)
- * @param messageId        the platform's id of the message, used for durable dedupe; null when the
- *                         platform has none (such events are never deduplicated)
+ * @param messageId        the platform's id of the message, used for durable dedupe: it must be unique
+ *                         across the whole platform (an adapter whose ids are unique only per chat
+ *                         prefixes the chat id, e.g. {@code 12345:678}); null when the platform has none
+ *                         (such events are never deduplicated)
  * @param replyToMessageId the platform message this one answers, or null
  * @param media            references to attached media (urls or platform file ids); empty when none
  * @param origin           where the event comes from inside Herald; internal events still carry
