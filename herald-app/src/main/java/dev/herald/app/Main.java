@@ -30,6 +30,8 @@ public final class Main {
                 .addSubcommand(new ConfigReferenceCommand(cli));
         CommandLine herald = new CommandLine(new HeraldCommand(cli))
                 .addSubcommand(new RunCommand(cli))
+                .addSubcommand(new StatusCommand(cli))
+                .addSubcommand(new RestartCommand(cli))
                 .addSubcommand(config);
         herald.setOut(cli.out());
         herald.setErr(cli.err());

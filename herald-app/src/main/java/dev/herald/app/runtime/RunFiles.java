@@ -36,6 +36,11 @@ public final class RunFiles {
 
     private final Path home;
 
+    /** The JSON mapper for these files. */
+    public static ObjectMapper json() {
+        return JSON;
+    }
+
     public RunFiles(Path home) {
         this.home = home;
     }

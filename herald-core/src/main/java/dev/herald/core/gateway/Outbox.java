@@ -56,6 +56,7 @@ public final class Outbox {
             return false;
         }
         MessageKind kind = isFailure(turn.outcome()) ? MessageKind.ERROR : MessageKind.REPLY;
+        dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_SEND);
         Optional<String> sentId = sendSplit(adapter.get(), turn.source().target(), turn.reply(), kind,
                 turn.platformMessageId(), turn.eventId());
         if (sentId.isEmpty()) {

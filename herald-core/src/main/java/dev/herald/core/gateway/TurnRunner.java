@@ -115,6 +115,7 @@ final class TurnRunner {
                     turn.id(), key);
             return;
         }
+        dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_AGENT);
         execute(started.get(), entry, transcript, prepared, adapter.get());
     }
 

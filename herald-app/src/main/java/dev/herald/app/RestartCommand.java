@@ -1,0 +1,71 @@
+package dev.herald.app;
+
+import dev.herald.app.runtime.RunFiles;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code herald restart}: asks the running gateway of a home to restart gracefully (SIGUSR1 to the pid in
+ * {@code gateway.pid}: it drains like a stop, then exits 75 and its supervisor or service manager starts a
+ * new process), and waits until the new process runs.
+ */
+@Command(name = "restart", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Restart the running gateway gracefully (drain, then a new process) and wait until it is back.")
+final class RestartCommand implements Callable<Integer> {
+    private final CliEnvironment cli;
+
+    @Mixin
+    HomeOptions where;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "180",
+            description = "How long to wait for the new process (default ${DEFAULT-VALUE}; the drain itself may take up to "
+                    + "gateway.drain_timeout_seconds).")
+    long timeoutSeconds;
+
+    RestartCommand(CliEnvironment cli) {
+        this.cli = cli;
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Path home = where.home(cli);
+        RunFiles files = new RunFiles(home);
+        OptionalLong pid = files.readPid();
+        if (pid.isEmpty() || !ProcessHandle.of(pid.getAsLong()).map(ProcessHandle::isAlive).orElse(false)) {
+            cli.err().println("herald restart - no running gateway in " + home + " (no live pid in " + files.pidFile() + ")");
+            return ExitCodes.FAILURE;
+        }
+        long old = pid.getAsLong();
+        int rc = new ProcessBuilder("kill", "-USR1", Long.toString(old)).inheritIO().start().waitFor();
+        if (rc != 0) {
+            cli.err().println("herald restart - could not signal pid " + old + " (kill exited " + rc + ")");
+            return ExitCodes.FAILURE;
+        }
+        cli.out().println("herald restart - asked pid " + old + " to restart; waiting for the new process...");
+        cli.out().flush();
+        long start = System.nanoTime();
+        long deadline = start + Duration.ofSeconds(timeoutSeconds).toNanos();
+        while (System.nanoTime() < deadline) {
+            OptionalLong now = files.readPid();
+            if (now.isPresent() && now.getAsLong() != old && ProcessHandle.of(now.getAsLong()).map(ProcessHandle::isAlive).orElse(false)
+                    && "running".equals(new dev.herald.app.runtime.StatusFile(files.stateFile()).read()
+                            .map(s -> s.path("pid").asLong() == now.getAsLong() ? s.path("state").asText() : "").orElse(""))) {
+                cli.out().println("herald restart - restarted: pid " + old + " -> " + now.getAsLong() + " in "
+                        + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms");
+                cli.out().flush();
+                return ExitCodes.OK;
+            }
+            Thread.sleep(100);
+        }
+        cli.err().println("herald restart - no new gateway process within " + timeoutSeconds + " s; pid " + old
+                + (ProcessHandle.of(old).map(ProcessHandle::isAlive).orElse(false) ? " is still draining"
+                        : " exited; if it runs without a supervisor (herald run --foreground), start it again"));
+        return ExitCodes.FAILURE;
+    }
+}
