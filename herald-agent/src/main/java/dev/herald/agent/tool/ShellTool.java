@@ -80,15 +80,8 @@ public final class ShellTool implements Tool {
         Process process = builder.start();
         process.getOutputStream().close();
         OutputCapture output = OutputCapture.start(process.getInputStream(), settings.resultLimit());
-        int[] killed = {0};
-        Runnable kill = () -> {
-            synchronized (killed) {
-                if (killed[0] == 0) {
-                    killed[0] = ProcessTree.kill(process);
-                }
-            }
-        };
-        context.interrupt().onRaise(kill);
+        Killer killer = new Killer(process);
+        context.interrupt().onRaise(killer);
         boolean finished;
         try {
             finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -96,27 +89,49 @@ public final class ShellTool implements Tool {
             Thread.currentThread().interrupt();
             finished = false;
         } finally {
-            context.interrupt().forget(kill);
+            context.interrupt().forget(killer);
         }
         if (!finished) {
-            kill.run();
+            killer.run();
         }
-        output.finish(finished ? 1_000 : 200);
+        int killed = killer.killed();
+        output.finish(killed < 0 ? 1_000 : 200);
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        return result(process, finished, ms, killed[0], output, timeout, context);
+        return result(process, killed, ms, output, timeout, context);
     }
 
-    private static ToolResult result(Process process, boolean finished, long ms, int killed, OutputCapture output, Duration timeout,
-            ToolContext context) {
+    /** Kills the process tree once, from whichever thread asks first; {@link #killed} waits for a kill in progress. */
+    private static final class Killer implements Runnable {
+        private final Process process;
+        private int killed = -1;
+
+        Killer(Process process) {
+            this.process = process;
+        }
+
+        @Override
+        public synchronized void run() {
+            if (killed < 0) {
+                killed = ProcessTree.kill(process);
+            }
+        }
+
+        /** How many processes were killed, or -1 when the command was not killed. */
+        synchronized int killed() {
+            return killed;
+        }
+    }
+
+    private static ToolResult result(Process process, int killed, long ms, OutputCapture output, Duration timeout, ToolContext context) {
         String text = output.text();
         String shown = text.isEmpty() ? "(no output)" : text;
-        if (context.interrupt().isRaised() && (killed > 0 || !finished)) {
+        if (killed >= 0 && context.interrupt().isRaised()) {
             log.info("tool - shell stopped after {} ms ({}), {} processes killed, {} bytes of output", Texts.number(ms),
                     context.interrupt().reason(), killed, Texts.number(output.totalBytes()));
             return ToolResult.interrupted("the command was stopped after " + Texts.number(ms) + " ms (" + context.interrupt().reason()
                     + ") and its process tree was killed (" + killed + " processes). Output so far:\n" + shown);
         }
-        if (!finished) {
+        if (killed >= 0) {
             log.info("tool - shell timed out after {} ms, {} processes killed", Texts.number(ms), killed);
             return ToolResult.error("the command timed out after " + Texts.number(timeout.toMillis()) + " ms and was killed (" + killed
                     + " processes). Output so far:\n" + shown);
