@@ -16,6 +16,8 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,6 +142,7 @@ final class McpServer {
             }
             return builder.build();
         }
+        requireExecutable(settings.command());
         ServerParameters parameters = ServerParameters.builder(settings.command()).args(settings.args()).env(settings.env()).build();
         StdioClientTransport stdio = new StdioClientTransport(parameters, mapper) {
             /** Starts from an empty environment: the SDK then adds HOME, LOGNAME, PATH, SHELL, TERM, USER and the configured env. */
@@ -152,6 +155,24 @@ final class McpServer {
         };
         stdio.setStdErrorHandler(line -> log.debug("mcp - server '{}' stderr: {}", settings.name(), Texts.line(line, 300)));
         return stdio;
+    }
+
+    /** Fails fast when the command cannot be started (the SDK would only notice at the end of the initialization timeout). */
+    private void requireExecutable(String command) {
+        if (command.contains("/")) {
+            if (!Files.isExecutable(Path.of(command))) {
+                throw new IllegalStateException("the command " + command + " does not exist or is not executable");
+            }
+            return;
+        }
+        String path = System.getenv("PATH");
+        for (String dir : (path == null ? "" : path).split(java.io.File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+                return;
+            }
+        }
+        throw new IllegalStateException("the command '" + command + "' is not on the PATH; use an absolute path in mcp_servers."
+                + settings.name() + ".command");
     }
 
     private static List<McpSchema.Tool> listAll(McpAsyncClient client) {
