@@ -4,7 +4,13 @@ import static dev.herald.agent.Harness.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.agent.model.OpenAiCompatibleClient;
+import dev.herald.agent.tool.Args;
+import dev.herald.agent.tool.Danger;
+import dev.herald.agent.tool.Tool;
+import dev.herald.agent.tool.ToolContext;
+import dev.herald.agent.tool.ToolResult;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.continuity.TurnOutcome;
@@ -16,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -113,6 +120,68 @@ class InterruptTest {
         }
         String text = Files.readString(stat);
         return text.substring(text.lastIndexOf(')') + 2).startsWith("Z");
+    }
+
+    @Test
+    void interrupt_duringParallelCalls_givesEveryStartedCallAResultEvenOneThatIgnoresTheSignal() throws Exception {
+        Stubborn stubborn = new Stubborn();
+        ModelAgent withStubborn = new ModelAgent(client, AgentSettings.DEFAULT, Harness.registry(root, List.of(stubborn)));
+        fake.enqueue(Reply.toolCalls(new Reply.ToolCall("call_sh", "shell", "{\"command\":\"sleep 30\"}"),
+                new Reply.ToolCall("call_st", "stubborn", "{}")));
+        Interrupt interrupt = new Interrupt();
+        CompletableFuture<TurnOutcome> running = CompletableFuture.supplyAsync(() -> withStubborn.runTurn(turn("both"), listener, interrupt));
+        stubborn.started.await(5, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(5)).until(() -> listener.activity.contains("start:shell"));
+
+        interrupt.raise("/stop");
+        TurnOutcome outcome = running.get(6, TimeUnit.SECONDS);
+        stubborn.release.countDown();
+
+        assertThat(outcome).isEqualTo(new TurnOutcome.Interrupted("/stop"));
+        assertThat(listener.toolResults()).extracting(ChatMessage::toolCallId).containsExactly("call_sh", "call_st");
+        assertThat(listener.toolResults().get(0).content()).startsWith("Interrupted: the command was stopped after ");
+        assertThat(listener.toolResults().get(1).content()).isEqualTo("Interrupted: the call was still running when the turn was "
+                + "stopped (/stop); it was abandoned and may have had partial effects.");
+    }
+
+    /** A safe tool that ignores the interrupt until the test releases it. */
+    private static final class Stubborn implements Tool {
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public String name() {
+            return "stubborn";
+        }
+
+        public String description() {
+            return "ignores interrupts";
+        }
+
+        public JsonNode parameters() {
+            return Args.schema(new String[0]);
+        }
+
+        public Danger danger(JsonNode args, ToolContext context) {
+            return Danger.NONE;
+        }
+
+        public String summarize(JsonNode args) {
+            return "stubborn";
+        }
+
+        public ToolResult execute(JsonNode args, ToolContext context) {
+            started.countDown();
+            while (true) {
+                try {
+                    if (release.await(10, TimeUnit.SECONDS)) {
+                        return ToolResult.ok("finally");
+                    }
+                } catch (InterruptedException ignored) {
+                    // deliberately deaf to interrupts
+                }
+            }
+        }
     }
 
     @Test
