@@ -154,6 +154,10 @@ public final class ModelAgent implements Agent {
             return new Called(response, null);
         } catch (ModelException e) {
             return new Called(null, brokenOff(e, streamed, turn));
+        } catch (RuntimeException e) {
+            log.error("model - {} failed unexpectedly ({})", client.describe(), e.toString(), e);
+            streamed.reportPartial(turn);
+            return new Called(null, new TurnOutcome.Errored("model - " + client.describe() + " failed unexpectedly (" + e + "); see the log"));
         }
     }
 

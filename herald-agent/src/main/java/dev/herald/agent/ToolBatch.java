@@ -107,7 +107,7 @@ final class ToolBatch {
             slot.args = args;
         } catch (JsonProcessingException e) {
             return reject(slot, "the arguments for '" + call.name() + "' are not valid JSON (" + Texts.line(e.getOriginalMessage(), 160)
-                    + " at character " + e.getLocation().getCharOffset() + " of " + raw.length()
+                    + (e.getLocation() == null ? "" : " at character " + e.getLocation().getCharOffset() + " of " + raw.length())
                     + "). Send a JSON object matching the tool's parameters. Nothing was run.");
         }
         return slot;

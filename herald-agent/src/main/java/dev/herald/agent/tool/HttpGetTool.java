@@ -95,17 +95,24 @@ public final class HttpGetTool implements Tool {
             return render(uri, result.get(settings.httpTimeout().toMillis(), TimeUnit.MILLISECONDS), start);
         } catch (TimeoutException e) {
             abort.run();
-            return ToolResult.error("GET " + uri + " timed out after " + Texts.number(settings.httpTimeout().toMillis()) + " ms");
+            return timedOut(uri);
         } catch (CancellationException | InterruptedException e) {
             abort.run();
             return ToolResult.interrupted("GET " + uri + " was stopped (" + context.interrupt().reason() + ")");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof java.net.http.HttpTimeoutException) {
+                return timedOut(uri);
+            }
             return ToolResult.error("GET " + uri + " failed (" + cause.getClass().getSimpleName()
                     + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")");
         } finally {
             context.interrupt().forget(abort);
         }
+    }
+
+    private ToolResult timedOut(URI uri) {
+        return ToolResult.error("GET " + uri + " timed out after " + Texts.number(settings.httpTimeout().toMillis()) + " ms");
     }
 
     private Fetched fetch(URI uri, AtomicReference<InputStream> body) throws IOException, InterruptedException {
