@@ -1,52 +1,81 @@
 package dev.herald.agent;
 
+import dev.herald.agent.compress.Compactor;
 import dev.herald.agent.model.ModelClient;
 import dev.herald.agent.model.ModelException;
 import dev.herald.agent.model.ModelRequest;
 import dev.herald.agent.model.ModelResponse;
 import dev.herald.agent.model.StreamObserver;
-import dev.herald.agent.model.Usage;
+import dev.herald.agent.tool.Texts;
+import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ChatMessage;
+import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.continuity.TurnOutcome;
-import java.util.ArrayList;
+import dev.herald.core.transcript.Role;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An {@link Agent} that answers each turn with one streamed model call (no tools yet).
+ * The agent: a tool-calling loop over one {@link ModelClient}.
  *
- * <p>A turn is a sequence of steps; today every turn has exactly one: call the model, report the answer.
- * The tool loop will add steps (run the calls, append the results, call again) inside {@link #runTurn},
- * keeping the message list and the outcome mapping as they are.
+ * <p><b>Threads.</b> A turn runs on the caller's thread (the gateway's virtual thread for the turn): model
+ * calls, approvals and the recording of every message happen there, in order. Only tool calls of one
+ * assistant message that are several and approved run on their own virtual threads ({@link ToolBatch}). One
+ * instance serves any number of concurrent turns; its only shared state is the "approve always" memory.
  *
- * <p>What the listener sees: text deltas as they stream ({@code onDelta}), the usage of each call
- * ({@code onUsage}), then the assistant message ({@code onMessage}) before the turn returns.
- * Outcomes: a non-empty answer is {@link TurnOutcome.Final}; a model failure is {@link TurnOutcome.Errored}
- * with the client's readable message; an empty answer is {@link TurnOutcome.Errored} too (nothing to
- * deliver is a failure the user should hear about); an interrupt is {@link TurnOutcome.Interrupted} with the
- * interrupt's reason. When a call breaks off (interrupt or error) after some text was streamed, that partial
- * text is reported with {@code onMessage} as it was shown, so the transcript matches what the user saw and
- * the next turn knows what was already said. Model failures never throw.
+ * <p><b>Order of effects, per iteration.</b> (1) If the estimated request reaches the compression threshold,
+ * summarize the older history ({@link Compactor}) and report it with {@code onCompaction} before anything else.
+ * (2) Stream the model call: text deltas go to {@code onDelta}, then its usage to {@code onUsage}. (3) An answer
+ * with tool calls is recorded with {@code onMessage} <em>before</em> any tool runs, so a crash mid-tool leaves a
+ * transcript that shows the call. (4) Approvals are asked in call order, then the calls run, and each result is
+ * recorded with {@code onMessage} in call order. (5) Repeat until an answer without tool calls (recorded, then
+ * {@link TurnOutcome.Final}) or {@code agent.max_iterations} model calls ({@link TurnOutcome.NotCompleted}).
+ *
+ * <p><b>Interrupts.</b> Raising the gateway's {@link Interrupt} raises the turn's own signal: a model stream in
+ * flight is cancelled (its streamed text recorded as a partial assistant message), running tools stop (shell
+ * process trees are killed) and get an "interrupted" result, calls not yet started get a "not run" result, and
+ * a pending approval becomes INTERRUPTED. Every recorded tool call thus has exactly one recorded result, and
+ * the outcome is {@link TurnOutcome.Interrupted}. Nothing further is started once the signal is up.
+ *
+ * <p><b>Outcomes.</b> Final: a non-empty answer. Completed: an empty answer after tools ran (the work was the
+ * point). Interrupted: the signal. NotCompleted: the iteration limit. Failed: the model refused
+ * ({@code content_filter}) or called only unknown tools or malformed arguments three rounds in a row. Partial:
+ * a model call broke off after streaming text. Errored: the model failed before producing anything, gave an
+ * empty first answer, or something unexpected happened (including the listener failing to record a message).
+ * Model and tool failures never throw out of {@link #runTurn}.
  */
 public final class ModelAgent implements Agent {
     private static final Logger log = LoggerFactory.getLogger(ModelAgent.class);
+    private static final int MAX_REJECTED_ROUNDS = 3;
 
     private final ModelClient client;
     private final AgentSettings settings;
+    private final ToolRegistry tools;
+    private final Compactor compactor;
+    private final Approvals approvals = new Approvals();
 
+    /** An agent without tools and default settings. */
     public ModelAgent(ModelClient client) {
         this(client, AgentSettings.DEFAULT);
     }
 
+    /** An agent without tools. */
     public ModelAgent(ModelClient client, AgentSettings settings) {
+        this(client, settings, ToolRegistry.none());
+    }
+
+    public ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools) {
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.tools = Objects.requireNonNull(tools, "tools");
+        this.compactor = new Compactor(client, settings.compression());
     }
 
     @Override
@@ -56,72 +85,179 @@ public final class ModelAgent implements Agent {
 
     @Override
     public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
-        TurnListener out = listener == null ? TurnListener.NONE : listener;
-        Interrupt signal = interrupt == null ? new Interrupt() : interrupt;
-        if (signal.isRaised()) {
-            return new TurnOutcome.Interrupted(signal.reason());
+        Interrupt outer = interrupt == null ? new Interrupt() : interrupt;
+        if (outer.isRaised()) {
+            return new TurnOutcome.Interrupted(outer.reason());
         }
-        List<ChatMessage> messages = messagesFor(request);
-        StreamedText streamed = new StreamedText(out);
-        ModelResponse response;
+        TurnOutcome outcome;
+        try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, settings.systemPrompt())) {
+            try {
+                outcome = loop(turn);
+            } catch (RuntimeException e) {
+                turn.signal().raise("agent error");
+                log.error("agent - turn failed unexpectedly (session {}): {}", request.sessionId(), e.toString(), e);
+                outcome = new TurnOutcome.Errored("agent - the turn failed unexpectedly (" + e.getClass().getSimpleName() + ": "
+                        + Texts.line(e.getMessage(), 200) + "); see the log");
+            }
+            turn.logDone(outcome, client.describe());
+        }
+        return outcome;
+    }
+
+    private TurnOutcome loop(Turn turn) {
+        for (int iteration = 1; iteration <= settings.maxIterations(); iteration++) {
+            if (turn.signal().isRaised()) {
+                return turn.interrupted();
+            }
+            TurnOutcome stopped = compactIfDue(turn);
+            if (stopped != null) {
+                return stopped;
+            }
+            Called called = callModel(turn);
+            if (called.ended() != null) {
+                return called.ended();
+            }
+            ModelResponse response = called.response();
+            if (!response.hasToolCalls() || turn.tools.isEmpty()) {
+                return answered(turn, response);
+            }
+            ChatMessage assistant = turn.assistantMessage(response);
+            turn.record(assistant);
+            ToolBatch.Outcome batch = new ToolBatch(turn, approvals, tools.settings().resultLimit()).run(assistant.toolCalls());
+            if (batch.interrupted()) {
+                return turn.interrupted();
+            }
+            turn.countToolRound(batch.allRejected());
+            if (turn.rejectedRounds() >= MAX_REJECTED_ROUNDS) {
+                return failed("agent - the model called unknown tools or sent malformed arguments " + MAX_REJECTED_ROUNDS
+                        + " rounds in a row (tools offered: " + turn.tools.names() + "); try rephrasing, or a model that handles tools");
+            }
+        }
+        String why = "agent - stopped after " + settings.maxIterations() + " model calls (agent.max_iterations) while the model was "
+                + "still calling tools; send a message to let it continue";
+        log.warn("{} (session {})", why, turn.request.sessionId());
+        return new TurnOutcome.NotCompleted(why, turn.lastText());
+    }
+
+    /** A model call's result: the response, or the outcome that ends the turn. */
+    private record Called(ModelResponse response, TurnOutcome ended) {
+    }
+
+    private Called callModel(Turn turn) {
+        ModelRequest request = ModelRequest.streaming(turn.modelMessages()).withTools(turn.tools.specs())
+                .withSampling(settings.temperature(), settings.maxTokens());
+        StreamedText streamed = new StreamedText(turn);
+        turn.countModelCall();
         try {
-            response = client.complete(modelRequest(messages), streamed, signal);
+            ModelResponse response = client.complete(request, streamed, turn.signal());
+            turn.usage(response.usage());
+            return new Called(response, null);
         } catch (ModelException e) {
-            return brokenOff(e, streamed, out, signal);
+            return new Called(null, brokenOff(e, streamed, turn));
         } catch (RuntimeException e) {
             log.error("model - {} failed unexpectedly ({})", client.describe(), e.toString(), e);
-            streamed.reportPartial();
-            return new TurnOutcome.Errored("model - " + client.describe() + " failed unexpectedly (" + e + "); see the log");
+            streamed.reportPartial(turn);
+            return new Called(null, new TurnOutcome.Errored("model - " + client.describe() + " failed unexpectedly (" + e + "); see the log"));
         }
-        Usage usage = response.usage();
-        if (usage != null) {
-            out.onUsage(usage.promptTokens(), usage.completionTokens());
-        }
-        return answered(response, out);
     }
 
-    /** The model's view of the turn: the system prompt, the history, then the user's message. */
-    List<ChatMessage> messagesFor(TurnRequest request) {
-        List<ChatMessage> messages = new ArrayList<>(request.history().size() + 2);
-        if (settings.systemPrompt() != null) {
-            messages.add(ChatMessage.system(settings.systemPrompt()));
-        }
-        messages.addAll(request.history());
-        messages.add(ChatMessage.user(request.userMessage()));
-        return messages;
-    }
-
-    private ModelRequest modelRequest(List<ChatMessage> messages) {
-        return ModelRequest.streaming(messages).withSampling(settings.temperature(), settings.maxTokens());
-    }
-
-    private TurnOutcome answered(ModelResponse response, TurnListener out) {
+    private TurnOutcome answered(Turn turn, ModelResponse response) {
         String text = response.content();
         if (response.hasToolCalls()) {
             log.warn("model - {} asked for tools although none are offered, ignored ({} calls, first '{}')", client.describe(),
                     response.toolCalls().size(), response.toolCalls().get(0).name());
+            if (text.isBlank()) {
+                return errored("model - " + client.describe() + " asked to call '" + response.toolCalls().get(0).name()
+                        + "' but no tools are enabled (" + response.toolCalls().size() + " calls); ask again without needing tools");
+            }
         }
-        if (text.isBlank() && response.hasToolCalls()) {
-            return errored("model - " + client.describe() + " asked to call '" + response.toolCalls().get(0).name()
-                    + "' but no tools are enabled (" + response.toolCalls().size() + " calls); ask again without needing tools");
+        if (text.isBlank() && "content_filter".equals(response.finishReason())) {
+            return failed("model - " + client.describe() + " refused to answer (finish content_filter); rephrase the request");
+        }
+        if (text.isBlank() && turn.toolRounds() > 0) {
+            log.info("agent - the model ended with an empty answer after {} tool round(s); turn completed", turn.toolRounds());
+            return new TurnOutcome.Completed();
         }
         if (text.isBlank()) {
             return errored("model - " + client.describe() + " returned an empty reply (finish " + response.finishReason() + ", "
                     + response.reasoning().length() + " characters of reasoning); try again"
                     + ("length".equals(response.finishReason()) ? " or raise the token limit" : ""));
         }
-        out.onMessage(ChatMessage.assistant(text));
+        turn.record(ChatMessage.assistant(text));
         return new TurnOutcome.Final(text);
     }
 
-    private TurnOutcome brokenOff(ModelException e, StreamedText streamed, TurnListener out, Interrupt signal) {
-        streamed.reportPartial();
-        if (e.isInterrupted() || signal.isRaised()) {
-            String reason = signal.reason() != null ? signal.reason() : "interrupted";
-            log.info("model - turn interrupted ({}, {} characters streamed)", reason, streamed.length());
-            return new TurnOutcome.Interrupted(reason);
+    private TurnOutcome brokenOff(ModelException e, StreamedText streamed, Turn turn) {
+        streamed.reportPartial(turn);
+        if (e.isInterrupted() || turn.signal().isRaised()) {
+            log.info("model - turn interrupted ({}, {} characters streamed)", turn.signal().reason(), streamed.text.length());
+            return turn.interrupted();
+        }
+        if (!streamed.text.toString().isBlank()) {
+            log.warn("{} ({} characters were streamed and recorded)", e.getMessage(), streamed.text.length());
+            return new TurnOutcome.Partial(streamed.text.toString(), e.getMessage());
         }
         return errored(e.getMessage());
+    }
+
+    /** Compresses before the next model call when the estimate reaches the threshold; returns an outcome only when interrupted. */
+    private TurnOutcome compactIfDue(Turn turn) {
+        long estimate = turn.estimatedTokens();
+        if (!compactor.due(estimate)) {
+            return null;
+        }
+        Optional<Compactor.Plan> plan = compactor.plan(turn.conversation(), turn.goalIndex(), false);
+        if (plan.isEmpty()) {
+            log.warn("agent - history is ~{} tokens (threshold {} of {}) but too little of it can be summarized; continuing",
+                    Texts.number(estimate), Texts.number(compactor.settings().triggerTokens()), Texts.number(compactor.settings().contextTokens()));
+            return null;
+        }
+        Compaction compaction;
+        try {
+            turn.countModelCall();
+            compaction = compactor.summarize(plan.get(), turn.signal(), turn::usage);
+        } catch (ModelException e) {
+            if (e.isInterrupted() || turn.signal().isRaised()) {
+                return turn.interrupted();
+            }
+            log.warn("agent - compression failed, continuing with the full history: {}", e.getMessage());
+            return null;
+        }
+        String child = null;
+        try {
+            child = turn.listener().onCompaction(compaction);
+        } catch (UnsupportedOperationException e) {
+            log.info("agent - this turn's listener keeps no lineage; continuing on the compacted history in memory only");
+        }
+        turn.compacted(Compactor.summaryMessage(compaction), compaction.kept());
+        log.info("agent - compressed {} messages (~{} tokens) into a {}-character summary, kept {}; now ~{} of {} tokens (child session {})",
+                compaction.summarizedMessages(), Texts.number(estimate), Texts.number(compaction.summary().length()),
+                compaction.kept().size(), Texts.number(turn.estimatedTokens()), Texts.number(compactor.settings().contextTokens()), child);
+        return null;
+    }
+
+    /** Summarizes {@code history} for /compress, keeping the newest part and the last user message. */
+    @Override
+    public Optional<Compaction> compact(List<ChatMessage> history, Interrupt interrupt) {
+        int goal = -1;
+        for (int i = history.size() - 1; i >= 0 && goal < 0; i--) {
+            goal = history.get(i).role() == Role.USER ? i : -1;
+        }
+        Optional<Compactor.Plan> plan = compactor.plan(history, goal, true);
+        if (plan.isEmpty()) {
+            log.info("agent - /compress: {} messages are too few to summarize", history.size());
+            return Optional.empty();
+        }
+        try {
+            Compaction compaction = compactor.summarize(plan.get(), interrupt == null ? new Interrupt() : interrupt, usage -> {
+            });
+            log.info("agent - /compress summarized {} messages into {} characters, kept {}", compaction.summarizedMessages(),
+                    Texts.number(compaction.summary().length()), compaction.kept().size());
+            return Optional.of(compaction);
+        } catch (ModelException e) {
+            log.warn("agent - /compress failed: {}", e.getMessage());
+            return Optional.empty();
+        }
     }
 
     private static TurnOutcome errored(String message) {
@@ -129,36 +265,33 @@ public final class ModelAgent implements Agent {
         return new TurnOutcome.Errored(message);
     }
 
-    /** Forwards text deltas to the listener and keeps them, so a broken-off answer can still be recorded. */
-    private static final class StreamedText implements StreamObserver {
-        private final TurnListener listener;
-        private final StringBuilder text = new StringBuilder();
+    private static TurnOutcome failed(String message) {
+        log.warn("{}", message);
+        return new TurnOutcome.Failed(message);
+    }
 
-        StreamedText(TurnListener listener) {
-            this.listener = listener;
+    /** Forwards text deltas and keeps them, so a broken-off answer can still be recorded as it was shown. */
+    private static final class StreamedText implements StreamObserver {
+        private final Turn turn;
+        final StringBuilder text = new StringBuilder();
+
+        StreamedText(Turn turn) {
+            this.turn = turn;
         }
 
         @Override
         public void onContent(String delta) {
             text.append(delta);
-            try {
-                listener.onDelta(delta);
-            } catch (RuntimeException e) {
-                log.warn("model - a stream listener failed, delta dropped ({} characters): {}", delta.length(), e.toString());
-            }
-        }
-
-        int length() {
-            return text.length();
+            turn.delta(delta);
         }
 
         /** Records what was shown before the call broke off; a failing listener is logged, never thrown, on this path. */
-        void reportPartial() {
+        void reportPartial(Turn turn) {
             if (text.toString().isBlank()) {
                 return;
             }
             try {
-                listener.onMessage(ChatMessage.assistant(text.toString()));
+                turn.record(ChatMessage.assistant(text.toString()));
             } catch (RuntimeException e) {
                 log.warn("model - could not record the partial reply ({} characters): {}", text.length(), e.toString());
             }

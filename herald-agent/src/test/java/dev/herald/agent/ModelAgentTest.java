@@ -165,24 +165,25 @@ class ModelAgentTest {
     }
 
     @Test
-    void runTurn_streamDroppedAfterText_endsErroredAndRecordsThePartialText() {
+    void runTurn_streamDroppedAfterText_endsPartialWithThePartialTextRecorded() {
         fake.enqueue(Reply.stream("cut ", "off ", "here").droppedAfter(2));
 
         TurnOutcome outcome = agent.runTurn(turn("hi"), listener, new Interrupt());
 
-        assertThat(outcome).isInstanceOf(TurnOutcome.Errored.class);
-        assertThat(outcome.replyText()).contains("dropped the connection").contains("the reply was cut off");
+        assertThat(outcome).isInstanceOf(TurnOutcome.Partial.class);
+        assertThat(outcome.replyText()).isEqualTo("cut off ");
+        assertThat(((TurnOutcome.Partial) outcome).why()).contains("dropped the connection").contains("the reply was cut off");
         assertThat(listener.messages).containsExactly(ChatMessage.assistant("cut off "));
     }
 
     @Test
-    void runTurn_silentMidStream_endsErroredWithTheIdleTimeout() {
+    void runTurn_silentMidStream_endsPartialWithTheIdleTimeout() {
         fake.enqueueHeld(Reply.stream("wait ", "for it"), 1);
         try (OpenAiCompatibleClient impatient = client(fake.baseUrl(), Duration.ofMillis(300))) {
             TurnOutcome outcome = new ModelAgent(impatient).runTurn(turn("hi"), listener, new Interrupt());
 
-            assertThat(outcome).isInstanceOf(TurnOutcome.Errored.class);
-            assertThat(outcome.replyText()).contains("went silent mid-reply for 300 ms");
+            assertThat(outcome).isInstanceOf(TurnOutcome.Partial.class);
+            assertThat(((TurnOutcome.Partial) outcome).why()).contains("went silent mid-reply for 300 ms");
         }
         assertThat(listener.messages).containsExactly(ChatMessage.assistant("wait "));
     }

@@ -1,0 +1,241 @@
+package dev.herald.agent;
+
+import dev.herald.agent.compress.TokenEstimate;
+import dev.herald.agent.model.ModelResponse;
+import dev.herald.agent.model.Usage;
+import dev.herald.agent.tool.Texts;
+import dev.herald.agent.tool.ToolContext;
+import dev.herald.agent.tool.ToolRegistry;
+import dev.herald.agent.tool.ToolSet;
+import dev.herald.core.agent.ChatMessage;
+import dev.herald.core.agent.Interrupt;
+import dev.herald.core.agent.TurnListener;
+import dev.herald.core.agent.TurnRequest;
+import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.transcript.ToolCall;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The state of one running turn: the messages the model sees, the turn's own interrupt signal, the tools
+ * and their context, and the counters for the closing log line. Owned by the turn's thread; only the
+ * counters and the signal are touched by tool threads.
+ *
+ * <p>The turn's signal is its own {@link Interrupt}, raised when the gateway's is (a relay registered for the
+ * turn's lifetime), so the agent can also stop its tools itself (an unexpected failure) without raising the
+ * gateway's signal.
+ */
+final class Turn implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Turn.class);
+
+    final TurnRequest request;
+    final ToolSet tools;
+    final ToolContext toolContext;
+    private final TurnListener listener;
+    private final Interrupt outer;
+    private final Interrupt signal = new Interrupt();
+    private final Runnable relay;
+    private final CompletableFuture<String> raised = new CompletableFuture<>();
+    private final ChatMessage system;
+    private final List<ChatMessage> conversation;
+    private final long fixedTokens;
+    private long conversationTokens;
+    private int goal;
+    private final Set<String> callIds = new HashSet<>();
+    private final long started = System.nanoTime();
+    private int modelCalls;
+    private final AtomicInteger toolCalls = new AtomicInteger();
+    private final AtomicLong inputTokens = new AtomicLong();
+    private final AtomicLong outputTokens = new AtomicLong();
+    private int toolRounds;
+    private int rejectedRounds;
+    private String lastText;
+    private boolean threadInterrupted;
+
+    Turn(TurnRequest request, TurnListener listener, Interrupt outer, ToolRegistry registry, String systemPrompt) {
+        this.request = request;
+        this.listener = listener;
+        this.outer = outer;
+        this.tools = registry.forPlatform(request.platformId());
+        this.toolContext = registry.context(request, signal);
+        this.system = systemPrompt == null ? null : ChatMessage.system(systemPrompt);
+        this.conversation = new ArrayList<>(request.history().size() + 8);
+        signal.onRaise(() -> raised.complete(signal.reason()));
+        this.relay = () -> signal.raise(outer.reason());
+        outer.onRaise(relay);
+        for (ChatMessage m : request.history()) {
+            add(m);
+            m.toolCalls().forEach(c -> callIds.add(c.id()));
+        }
+        goal = conversation.size();
+        add(ChatMessage.user(request.userMessage()));
+        fixedTokens = TokenEstimate.of(system) + TokenEstimate.ofTools(tools.specs());
+    }
+
+    Interrupt signal() {
+        return signal;
+    }
+
+    /** Completes when the turn's signal is raised; lets waits wake up at once. */
+    CompletableFuture<String> raised() {
+        return raised;
+    }
+
+    /** Stores a message through the gateway (durable before it returns), then adds it to what the model sees. */
+    void record(ChatMessage message) {
+        listener.onMessage(message);
+        add(message);
+    }
+
+    private void add(ChatMessage message) {
+        conversation.add(message);
+        conversationTokens += TokenEstimate.of(message);
+    }
+
+    /** The request's messages: the system prompt, then the conversation. */
+    List<ChatMessage> modelMessages() {
+        List<ChatMessage> all = new ArrayList<>(conversation.size() + 1);
+        if (system != null) {
+            all.add(system);
+        }
+        all.addAll(conversation);
+        return all;
+    }
+
+    long estimatedTokens() {
+        return fixedTokens + conversationTokens;
+    }
+
+    List<ChatMessage> conversation() {
+        return List.copyOf(conversation);
+    }
+
+    int goalIndex() {
+        return goal;
+    }
+
+    /** Continues on a compacted conversation: the summary, then the kept messages (the goal among them). */
+    void compacted(ChatMessage summary, List<ChatMessage> kept) {
+        ChatMessage goalMessage = conversation.get(goal);
+        conversation.clear();
+        conversationTokens = 0;
+        add(summary);
+        kept.forEach(this::add);
+        goal = -1;
+        for (int i = 0; i < conversation.size(); i++) {
+            if (conversation.get(i) == goalMessage) {
+                goal = i;
+            }
+        }
+    }
+
+    /** The response as an assistant message, with call ids made unique in the conversation (servers reuse {@code call_0}). */
+    ChatMessage assistantMessage(ModelResponse response) {
+        List<ToolCall> calls = new ArrayList<>(response.toolCalls().size());
+        for (ToolCall call : response.toolCalls()) {
+            String id = call.id();
+            for (int n = 2; !callIds.add(id); n++) {
+                id = call.id() + "_" + n;
+            }
+            calls.add(id.equals(call.id()) ? call : new ToolCall(id, call.name(), call.argumentsJson()));
+        }
+        String content = response.content();
+        if (!content.isBlank()) {
+            lastText = content;
+        }
+        return ChatMessage.assistant(content.isEmpty() ? null : content, calls);
+    }
+
+    void delta(String text) {
+        try {
+            listener.onDelta(text);
+        } catch (RuntimeException e) {
+            log.warn("agent - a stream listener failed, delta dropped ({} characters): {}", text.length(), e.toString());
+        }
+    }
+
+    void usage(Usage usage) {
+        if (usage == null) {
+            return;
+        }
+        inputTokens.addAndGet(usage.promptTokens());
+        outputTokens.addAndGet(usage.completionTokens());
+        try {
+            listener.onUsage(usage.promptTokens(), usage.completionTokens());
+        } catch (RuntimeException e) {
+            log.warn("agent - the usage listener failed ({} in / {} out tokens): {}", usage.promptTokens(), usage.completionTokens(),
+                    e.toString());
+        }
+    }
+
+    void activity(String tool, String summary, boolean finished, boolean ok) {
+        try {
+            listener.onToolActivity(tool, summary, finished, ok);
+        } catch (RuntimeException e) {
+            log.debug("agent - the tool activity listener failed for '{}': {}", tool, e.toString());
+        }
+    }
+
+    TurnListener listener() {
+        return listener;
+    }
+
+    void countModelCall() {
+        modelCalls++;
+    }
+
+    void countToolCall() {
+        toolCalls.incrementAndGet();
+    }
+
+    void countToolRound(boolean allRejected) {
+        toolRounds++;
+        rejectedRounds = allRejected ? rejectedRounds + 1 : 0;
+    }
+
+    int toolRounds() {
+        return toolRounds;
+    }
+
+    int rejectedRounds() {
+        return rejectedRounds;
+    }
+
+    String lastText() {
+        return lastText;
+    }
+
+    void noteThreadInterrupt() {
+        threadInterrupted = true;
+        signal.raise("thread interrupted");
+    }
+
+    TurnOutcome interrupted() {
+        String reason = outer.reason() != null ? outer.reason() : signal.reason();
+        return new TurnOutcome.Interrupted(reason == null ? "interrupted" : reason);
+    }
+
+    /** The closing log line: time, calls and tokens. */
+    void logDone(TurnOutcome outcome, String model) {
+        log.info("agent - turn done in {} ms: {} model call(s), {} tool call(s), {}/{} tokens in/out ({}, {}, session {})",
+                Texts.number(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), modelCalls, toolCalls.get(),
+                Texts.number(inputTokens.get()), Texts.number(outputTokens.get()), outcome.kind(), model, request.sessionId());
+    }
+
+    @Override
+    public void close() {
+        outer.forget(relay);
+        signal.raise("turn ended");
+        if (threadInterrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package dev.herald.agent.tool;
+
+import java.util.Objects;
+
+/**
+ * A tool's verdict on one call: safe to run, or dangerous with the reason shown to the person asked.
+ *
+ * @param dangerous true when the call needs an approval
+ * @param reason    why, such as "runs a shell command"; empty when safe
+ */
+public record Danger(boolean dangerous, String reason) {
+    public static final Danger NONE = new Danger(false, "");
+
+    public Danger {
+        Objects.requireNonNull(reason, "reason");
+    }
+
+    public static Danger because(String reason) {
+        return new Danger(true, reason);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.herald.agent.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A function the model can call. Implementations are thread-safe: calls of one assistant message run
+ * concurrently, and one tool serves every session.
+ *
+ * <p>The loop parses the model's arguments before anything else: {@link #danger} and {@link #execute}
+ * always get a JSON object. {@link #execute} must return promptly once {@link ToolContext#interrupt()} is
+ * raised (kill processes, abort requests) and report failures as {@link ToolResult#error} results the
+ * model can read; an exception escaping it is turned into such a result by the loop.
+ */
+public interface Tool {
+
+    /** The name the model calls, {@code [A-Za-z0-9_-]{1,64}}. */
+    String name();
+
+    /** What the tool does, for the model. */
+    String description();
+
+    /** The JSON schema of the arguments (an object schema). */
+    JsonNode parameters();
+
+    /** Whether this call needs a person's approval before it runs, and why. */
+    Danger danger(JsonNode args, ToolContext context);
+
+    /** What this call would do, in one short line free of secrets (approval prompts, progress, logs). */
+    String summarize(JsonNode args);
+
+    /** Runs the call. */
+    ToolResult execute(JsonNode args, ToolContext context);
+}

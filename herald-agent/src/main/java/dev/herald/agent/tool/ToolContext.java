@@ -1,0 +1,53 @@
+package dev.herald.agent.tool;
+
+import dev.herald.core.agent.Interrupt;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Where and for whom a tool call runs.
+ *
+ * @param sessionId  the transcript session of the turn
+ * @param scope      the per-session key that tools keep their state under (the lane's key, else the session
+ *                   id); the workspace directory and the todo list belong to it
+ * @param platformId the platform the turn serves
+ * @param workspace  the scope's working directory (it may not exist yet: tools that write create it)
+ * @param interrupt  the turn's interrupt; raised means stop now
+ */
+public record ToolContext(String sessionId, String scope, String platformId, Path workspace, Interrupt interrupt) {
+    public ToolContext {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(workspace, "workspace");
+        Objects.requireNonNull(interrupt, "interrupt");
+    }
+
+    /**
+     * True when {@code path} lies inside the workspace, symbolic links followed: the longest existing prefix
+     * of each is resolved to its real path, so a link inside the workspace that points out of it is outside.
+     */
+    public boolean insideWorkspace(Path path) {
+        return real(path).startsWith(real(workspace));
+    }
+
+    private static Path real(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !java.nio.file.Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return absolute;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(absolute)).normalize();
+        } catch (java.io.IOException e) {
+            return absolute;
+        }
+    }
+
+    /** A path argument resolved against the workspace: relative paths are inside it, absolute ones as given. */
+    public Path resolve(String path) {
+        Path given = Path.of(path.isBlank() ? "." : path);
+        return (given.isAbsolute() ? given : workspace.resolve(given)).toAbsolutePath().normalize();
+    }
+}

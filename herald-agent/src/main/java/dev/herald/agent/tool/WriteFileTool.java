@@ -1,0 +1,65 @@
+package dev.herald.agent.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** {@code write_file}: writes (or appends) text, creating parent directories. Dangerous outside the workspace. */
+public final class WriteFileTool implements Tool {
+    private static final JsonNode SCHEMA = Args.schema(new String[] {"path", "content"},
+            "path", "string", "file path; relative paths are inside the session's workspace",
+            "content", "string", "the text to write",
+            "append", "boolean", "optional: add to the end instead of replacing the file");
+
+    @Override
+    public String name() {
+        return "write_file";
+    }
+
+    @Override
+    public String description() {
+        return "Write text to a file (replacing it, or appending with append=true). Parent directories are created. Paths "
+                + "outside the session's workspace need the user's approval.";
+    }
+
+    @Override
+    public JsonNode parameters() {
+        return SCHEMA;
+    }
+
+    @Override
+    public Danger danger(JsonNode args, ToolContext context) {
+        Path path = context.resolve(Args.string(args, "path", ""));
+        return context.insideWorkspace(path) ? Danger.NONE : Danger.because("writes outside the workspace");
+    }
+
+    @Override
+    public String summarize(JsonNode args) {
+        String content = Args.string(args, "content", "");
+        return (Args.flag(args, "append", false) ? "append " : "write ") + Texts.number(content.length()) + " characters to "
+                + Texts.line(Args.string(args, "path", ""), 200);
+    }
+
+    @Override
+    public ToolResult execute(JsonNode args, ToolContext context) {
+        Path path = context.resolve(Args.string(args, "path"));
+        String content = Args.string(args, "content");
+        boolean append = Args.flag(args, "append", false);
+        try {
+            if (path.getParent() != null) {
+                Files.createDirectories(path.getParent());
+            }
+            if (append) {
+                Files.writeString(path, content, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            } else {
+                Files.writeString(path, content, StandardCharsets.UTF_8);
+            }
+            return ToolResult.ok((append ? "appended " : "wrote ") + Texts.number(content.length()) + " characters to " + path);
+        } catch (IOException e) {
+            return ToolResult.error("could not write " + path + " (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+        }
+    }
+}
