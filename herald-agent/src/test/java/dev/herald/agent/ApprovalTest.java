@@ -170,4 +170,16 @@ class ApprovalTest {
         assertThat(listener.toolResults().get(0).content()).startsWith("wrote 1 characters to ");
         assertThat(Files.exists(Path.of(outside))).isFalse();
     }
+
+    @Test
+    void readFile_outsideTheWorkspaceAsksFirstSoSecretsElsewhereStayUnread() throws Exception {
+        listener.approver = request -> ApprovalDecision.DENIED;
+        Path secret = Files.writeString(elsewhere.resolve("config.yaml"), "api_key: sk-live-secret");
+        fake.enqueue(Reply.toolCalls(new Reply.ToolCall("r", "read_file", "{\"path\":\"" + secret + "\"}")), Reply.text("done"));
+
+        agent().runTurn(turn("read it"), listener, new Interrupt());
+
+        assertThat(listener.approvals).singleElement().satisfies(a -> assertThat(a.reason()).startsWith("reads outside the workspace"));
+        assertThat(listener.toolResults().get(0).content()).isEqualTo(ApprovalDecision.DENIED.toolResultText()).doesNotContain("sk-live");
+    }
 }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code list_dir}: a directory's entries, sorted, directories marked with a slash, files with their size. Not dangerous. */
+/** {@code list_dir}: a directory's entries, sorted, directories marked with a slash, files with their size. Dangerous outside the workspace, where it could read secrets such as Herald's own config. */
 public final class ListDirTool implements Tool {
     private static final int MAX_ENTRIES = 500;
     private static final JsonNode SCHEMA = Args.schema(new String[0],
@@ -32,7 +32,8 @@ public final class ListDirTool implements Tool {
 
     @Override
     public Danger danger(JsonNode args, ToolContext context) {
-        return Danger.NONE;
+        Path path = context.resolve(Args.string(args, "path", "."));
+        return context.insideWorkspace(path) ? Danger.NONE : Danger.because("lists outside the workspace (it may hold secrets such as config files)");
     }
 
     @Override

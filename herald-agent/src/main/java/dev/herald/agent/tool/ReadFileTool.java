@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** {@code read_file}: a text file's lines, from an optional line offset, up to the result limit. Not dangerous. */
+/** {@code read_file}: a text file's lines, from an optional line offset, up to the result limit. Dangerous outside the workspace, where it could read secrets such as Herald's own config. */
 public final class ReadFileTool implements Tool {
     private static final JsonNode SCHEMA = Args.schema(new String[] {"path"},
             "path", "string", "file path; relative paths are inside the session's workspace",
@@ -41,7 +41,8 @@ public final class ReadFileTool implements Tool {
 
     @Override
     public Danger danger(JsonNode args, ToolContext context) {
-        return Danger.NONE;
+        Path path = context.resolve(Args.string(args, "path", "."));
+        return context.insideWorkspace(path) ? Danger.NONE : Danger.because("reads outside the workspace (it may hold secrets such as config files)");
     }
 
     @Override

@@ -11,16 +11,23 @@ public record HeraldConfig(
         ModelConfig model,
         PlatformsConfig platforms,
         GatewayConfig gateway,
+        AgentConfig agent,
+        @Doc("MCP servers whose tools the agent may call")
+        java.util.List<McpServerConfig> mcpServers,
         StoreConfig store) {
+
+    public HeraldConfig {
+        mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
+    }
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
-                StoreConfig.defaults());
+                AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults());
     }
 
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
-        return new HeraldConfig(model, platforms, gateway, store.resolvedIn(home));
+        return new HeraldConfig(model, platforms, gateway, agent.resolvedIn(home), mcpServers, store.resolvedIn(home));
     }
 }

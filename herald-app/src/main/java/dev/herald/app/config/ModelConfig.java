@@ -24,7 +24,9 @@ public record ModelConfig(
         @Doc("retries after a failed call (connection error, 429, 5xx) before the turn fails")
         int maxRetries,
         @Doc("system prompt put before every conversation; not set = none")
-        String systemPrompt) implements Validated {
+        String systemPrompt,
+        @Doc("the context size the server really serves, in tokens; not set = known per model family, else 8192")
+        Integer contextTokens) implements Validated {
 
     public ModelConfig {
         apiKey = apiKey == null ? Secret.NONE : apiKey;
@@ -33,7 +35,7 @@ public record ModelConfig(
     }
 
     public static ModelConfig defaults() {
-        return new ModelConfig(null, Secret.NONE, "llama3.1", 10, 120, 3, null);
+        return new ModelConfig(null, Secret.NONE, "llama3.1", 10, 120, 3, null, null);
     }
 
     /** True when {@code base_url} is set; otherwise the runtime uses the built-in demo model. */
@@ -68,6 +70,7 @@ public record ModelConfig(
         check.require(connectTimeoutSeconds >= 1, "connect_timeout_seconds", "must be at least 1, was " + connectTimeoutSeconds);
         check.require(idleTimeoutSeconds >= 1, "idle_timeout_seconds", "must be at least 1, was " + idleTimeoutSeconds);
         check.require(maxRetries >= 0 && maxRetries <= 100, "max_retries", "must be 0..100, was " + maxRetries);
+        check.require(contextTokens == null || contextTokens >= 1024, "context_tokens", "must be at least 1024, was " + contextTokens);
     }
 
     static boolean isHttpUrl(String text) {

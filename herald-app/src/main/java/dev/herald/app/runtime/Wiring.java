@@ -6,7 +6,17 @@ import dev.herald.agent.demo.DemoModel;
 import dev.herald.agent.model.ModelClient;
 import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
+import dev.herald.agent.compress.CompressionSettings;
+import dev.herald.agent.mcp.McpServerSettings;
+import dev.herald.agent.mcp.McpTools;
+import dev.herald.agent.tool.ToolRegistry;
+import dev.herald.agent.tool.ToolSettings;
+import dev.herald.app.config.AgentConfig;
 import dev.herald.app.config.ApiServerConfig;
+import dev.herald.app.config.McpServerConfig;
+import dev.herald.app.config.NonInteractiveApprovals;
+import dev.herald.app.config.Secret;
+import java.time.Duration;
 import dev.herald.app.config.BusyInput;
 import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
@@ -44,12 +54,14 @@ public final class Wiring implements AutoCloseable {
 
     private final Storage storage;
     private final ModelClient model;
+    private final McpTools mcp;
     private final Optional<WebServer> web;
     private final Gateway gateway;
 
-    private Wiring(Storage storage, ModelClient model, Optional<WebServer> web, Gateway gateway) {
+    private Wiring(Storage storage, ModelClient model, McpTools mcp, Optional<WebServer> web, Gateway gateway) {
         this.storage = storage;
         this.model = model;
+        this.mcp = mcp;
         this.web = web;
         this.gateway = gateway;
     }
@@ -58,7 +70,8 @@ public final class Wiring implements AutoCloseable {
         Storage storage = SqliteStorage.open(config.store().path(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);
-            Agent agent = new ModelAgent(model, new AgentSettings(config.model().systemPromptText().orElse(null), null, null));
+            McpTools mcp = new McpTools(config.mcpServers().stream().map(Wiring::mcpSettings).toList()).start();
+            Agent agent = new ModelAgent(model, agentSettings(config), ToolRegistry.standard(toolSettings(config.agent()), mcp));
             List<PlatformAdapter> adapters = new ArrayList<>();
             Map<Platform, AccessPolicy> access = new HashMap<>();
             Optional<WebServer> web = Optional.empty();
@@ -72,9 +85,11 @@ public final class Wiring implements AutoCloseable {
                 web = Optional.of(server);
             }
             PlatformRegistry registry = new PlatformRegistry(adapters, List.of());
-            Gateway gateway = new Gateway(storage, agent, new Allowlists(access, false), registry, settings(config.gateway()), clock,
-                    GatewayMetrics.NONE);
-            return new Wiring(storage, model, web, gateway);
+            GatewaySettings settings = settings(config.gateway()).withApprovals(
+                    Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
+                    config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
+            Gateway gateway = new Gateway(storage, agent, new Allowlists(access, false), registry, settings, clock, GatewayMetrics.NONE);
+            return new Wiring(storage, model, mcp, web, gateway);
         } catch (RuntimeException e) {
             storage.close();
             throw e;
@@ -88,6 +103,28 @@ public final class Wiring implements AutoCloseable {
                 .withStartupRestoreTimeout(g.startupRestoreDrainTimeout())
                 .withBusyPolicy(g.busyInput() == BusyInput.INTERRUPT ? BusyPolicy.INTERRUPT : BusyPolicy.QUEUE)
                 .withStuckLoopThreshold(g.stuckLoopThreshold());
+    }
+
+    static AgentSettings agentSettings(HeraldConfig config) {
+        ModelConfig m = config.model();
+        return new AgentSettings(m.systemPromptText().orElse(null), null, null, config.agent().maxIterations(),
+                CompressionSettings.forModel(m.name(), m.contextTokens()).withThreshold(config.agent().compressionThreshold()));
+    }
+
+    static ToolSettings toolSettings(AgentConfig a) {
+        return new ToolSettings(a.tools(), a.platformTools(), a.workspaceRoot(), Duration.ofSeconds(a.shellTimeoutSeconds()),
+                a.toolResultLimit(), Duration.ofSeconds(a.httpTimeoutSeconds()), a.httpMaxBytes());
+    }
+
+    static McpServerSettings mcpSettings(McpServerConfig c) {
+        return new McpServerSettings(c.name(), c.command(), c.args(), reveal(c.env()), c.url(), reveal(c.headers()), c.allowedTools(),
+                c.trusted(), Duration.ofSeconds(c.timeoutSeconds()));
+    }
+
+    private static Map<String, String> reveal(Map<String, Secret> secrets) {
+        Map<String, String> out = new HashMap<>();
+        secrets.forEach((k, v) -> v.reveal().ifPresent(value -> out.put(k, value)));
+        return out;
     }
 
     private static ModelClient modelClient(ModelConfig m, boolean demo) {
@@ -117,6 +154,7 @@ public final class Wiring implements AutoCloseable {
     @Override
     public void close() {
         web.ifPresent(WebServer::close);
+        mcp.close();
         if (model instanceof AutoCloseable c) {
             try {
                 c.close();

@@ -1,0 +1,64 @@
+package dev.herald.app.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code agent:} the tool-calling loop: which tools it has (per platform if wanted), where they work, how
+ * long they may take, when a dangerous call must be approved, and when the history is summarized.
+ */
+public record AgentConfig(
+        @Doc("model calls per turn before the turn stops as not completed")
+        int maxIterations,
+        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, mcp (every MCP tool) or a prefix like github__*")
+        List<String> tools,
+        @Doc("per-platform tool lists that replace agent.tools, e.g. {webhook: [], api_server: [read_file]}")
+        Map<String, List<String>> platformTools,
+        @Doc("folder holding one working directory per conversation; relative paths are under $HERALD_HOME")
+        Path workspaceRoot,
+        @Doc("seconds a shell command may run before it and its children are killed")
+        int shellTimeoutSeconds,
+        @Doc("characters of one tool result kept for the model (beginning and end)")
+        int toolResultLimit,
+        @Doc("seconds http_get waits for a page")
+        int httpTimeoutSeconds,
+        @Doc("largest page http_get reads, in bytes")
+        long httpMaxBytes,
+        @Doc("fraction of model.context_tokens at which older messages are summarized, 0.1..0.95")
+        double compressionThreshold,
+        @Doc("seconds a dangerous tool call waits for /approve before it is denied")
+        int approvalTimeoutSeconds,
+        @Doc("dangerous tools on platforms where nobody can approve (webhook, api_server): deny or allow")
+        NonInteractiveApprovals nonInteractiveApprovals) implements Validated {
+
+    public AgentConfig {
+        tools = tools == null ? List.of() : List.copyOf(tools);
+        platformTools = platformTools == null ? Map.of() : Map.copyOf(platformTools);
+    }
+
+    public static AgentConfig defaults() {
+        return new AgentConfig(30, List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "mcp"), Map.of(),
+                Path.of("workspaces"), 120, 20_000, 20, 2L * 1024 * 1024, 0.8, 300, NonInteractiveApprovals.DENY);
+    }
+
+    /** This section with the workspace root made absolute under {@code home}. */
+    public AgentConfig resolvedIn(Path home) {
+        Path root = home.resolve(workspaceRoot == null ? Path.of("workspaces") : workspaceRoot).toAbsolutePath().normalize();
+        return new AgentConfig(maxIterations, tools, platformTools, root, shellTimeoutSeconds, toolResultLimit, httpTimeoutSeconds,
+                httpMaxBytes, compressionThreshold, approvalTimeoutSeconds, nonInteractiveApprovals);
+    }
+
+    @Override
+    public void validate(ConfigChecks check) {
+        check.require(maxIterations >= 1 && maxIterations <= 1000, "max_iterations", "must be 1..1000, was " + maxIterations);
+        check.require(shellTimeoutSeconds >= 1, "shell_timeout_seconds", "must be at least 1, was " + shellTimeoutSeconds);
+        check.require(toolResultLimit >= 200, "tool_result_limit", "must be at least 200, was " + toolResultLimit);
+        check.require(httpTimeoutSeconds >= 1, "http_timeout_seconds", "must be at least 1, was " + httpTimeoutSeconds);
+        check.require(httpMaxBytes >= 1024, "http_max_bytes", "must be at least 1024, was " + httpMaxBytes);
+        check.require(compressionThreshold >= 0.1 && compressionThreshold <= 0.95, "compression_threshold",
+                "must be 0.1..0.95, was " + ConfigChecks.number(compressionThreshold));
+        check.require(approvalTimeoutSeconds >= 1, "approval_timeout_seconds", "must be at least 1, was " + approvalTimeoutSeconds);
+        check.require(nonInteractiveApprovals != null, "non_interactive_approvals", "must be deny or allow");
+    }
+}
