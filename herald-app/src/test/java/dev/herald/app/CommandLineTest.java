@@ -79,7 +79,7 @@ class CommandLineTest {
         CliRun run = herald("serve");
 
         assertThat(run.exit()).isEqualTo(64);
-        assertThat(run.err()).contains("Unmatched argument at index 0: 'serve'").contains("Commands: run, config");
+        assertThat(run.err()).contains("Unmatched argument at index 0: 'serve'").contains("Commands: run, status, restart, config");
     }
 
     @Test
