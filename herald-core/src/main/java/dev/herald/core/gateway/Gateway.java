@@ -150,6 +150,10 @@ public final class Gateway implements InboundSink, GatewayControl {
         metrics.sessionsSuspended(stuck.size(), "stuck_loop");
         int held = 0;
         for (TurnRecord t : storage.turns().inState(TurnState.RECEIVED, 100_000)) {
+            if (t.origin() == MessageEvent.Origin.RESUME) {
+                storage.turns().cancel(t.id(), "superseded: start-up schedules its own resume");
+                continue;
+            }
             gate.hold(t);
             held++;
         }
