@@ -158,13 +158,65 @@ final class Harness implements AutoCloseable {
         return s;
     }
 
+    /**
+     * Invariants that hold after every gateway test: no turn is RUNNING without a running owner in the
+     * current gateway, every transcript's sequence is dense from 1, and no inbound event got two replies.
+     */
+    void checkInvariants() {
+        if (gateway == null || gateway.status().startedAt() == null) {
+            return;
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        java.util.List<Long> orphans;
+        do {
+            java.util.Set<Long> owned = new java.util.HashSet<>();
+            gateway.activeTurns().forEach(t -> owned.add(t.turnId()));
+            orphans = storage.turns().inState(dev.herald.core.turn.TurnState.RUNNING, 1000).stream()
+                    .map(dev.herald.core.turn.TurnRecord::id).filter(id -> !owned.contains(id)).toList();
+        } while (!orphans.isEmpty() && System.nanoTime() < deadline);
+        if (!orphans.isEmpty()) {
+            throw new AssertionError("invariant: turns RUNNING without an owner: " + orphans);
+        }
+        java.util.Set<String> sessionIds = new java.util.HashSet<>();
+        for (dev.herald.core.turn.TurnState st : dev.herald.core.turn.TurnState.values()) {
+            storage.turns().inState(st, 100_000).forEach(t -> {
+                if (t.sessionId() != null) {
+                    sessionIds.add(t.sessionId());
+                }
+            });
+        }
+        for (String id : sessionIds) {
+            var rows = storage.transcripts().load(id);
+            for (int i = 0; i < rows.size(); i++) {
+                if (rows.get(i).seq() != i + 1) {
+                    throw new AssertionError("invariant: transcript " + id + " has seq " + rows.get(i).seq() + " at position " + (i + 1));
+                }
+            }
+        }
+        for (LoopbackPlatform lp : platforms.values()) {
+            java.util.Map<String, Long> replies = lp.sent().stream()
+                    .filter(x -> x.message().kind() == dev.herald.core.platform.MessageKind.REPLY && x.message().correlationId() != null
+                            && x.message().isLastPart())
+                    .collect(java.util.stream.Collectors.groupingBy(x -> x.message().correlationId(), java.util.stream.Collectors.counting()));
+            replies.forEach((event, n) -> {
+                if (n > 1) {
+                    throw new AssertionError("invariant: event " + event + " was answered " + n + " times on " + lp.platform());
+                }
+            });
+        }
+    }
+
     @Override
     public void close() {
-        for (Storage s : opened) {
-            try {
-                s.close();
-            } catch (RuntimeException ignored) {
-                // a store abandoned by a simulated crash may already be closed
+        try {
+            checkInvariants();
+        } finally {
+            for (Storage s : opened) {
+                try {
+                    s.close();
+                } catch (RuntimeException ignored) {
+                    // a store abandoned by a simulated crash may already be closed
+                }
             }
         }
     }

@@ -447,6 +447,11 @@ public final class Gateway implements InboundSink, GatewayControl {
                 lanes.waitingCount() + gate.heldCount(), !gate.isOpen(), autoResume, platforms.connections(), agent.describe());
     }
 
+    /** The turns running now (for invariant checks and the admin page). */
+    public List<ActiveTurn> activeTurns() {
+        return lanes.activeTurns();
+    }
+
     public Storage storage() {
         return storage;
     }
