@@ -59,8 +59,9 @@ final class Resumer {
             log.warn("resumer - could not list resume-pending sessions of {}: {}", platform, e.toString());
             return List.of();
         }
+        long listed = System.nanoTime();
         Instant now = clock.instant();
-        List<CompletableFuture<Void>> scheduled = new ArrayList<>();
+        List<SessionEntry> claimed = new ArrayList<>();
         int stale = 0;
         int unauthorized = 0;
         for (SessionEntry e : candidates) {
@@ -79,16 +80,28 @@ final class Resumer {
                 unauthorized++;
                 continue;
             }
-            if (!lanes.tryClaim(e.key())) {
-                continue;
+            if (lanes.tryClaim(e.key())) {
+                claimed.add(e);
             }
+        }
+        List<CompletableFuture<Void>> scheduled = launch(platform, claimed);
+        if (!scheduled.isEmpty() || stale > 0 || unauthorized > 0) {
+            log.info("resumer - {}: scheduled {} resume turn(s) in {} ms ({} ms listing; skipped {} stale, {} no longer authorized)",
+                    platform, scheduled.size(), (System.nanoTime() - t0) / 1_000_000, (listed - t0) / 1_000_000, stale, unauthorized);
+        }
+        return scheduled;
+    }
+
+    /**
+     * Launches one turn per claimed lane. Every lane is claimed before any turn starts, so the claims are
+     * not slowed down by the turns competing for the processors.
+     */
+    private List<CompletableFuture<Void>> launch(Platform platform, List<SessionEntry> claimed) {
+        List<CompletableFuture<Void>> scheduled = new ArrayList<>(claimed.size());
+        for (SessionEntry e : claimed) {
             metrics.resumeScheduled(platform, e.effectiveResumeReason().code());
             scheduled.add(driver.launchClaimed(e.key(),
                     () -> storage.turns().receive(e.key(), MessageEvent.resume(e.origin(), clock.instant()))));
-        }
-        if (!scheduled.isEmpty() || stale > 0 || unauthorized > 0) {
-            log.info("resumer - {}: scheduled {} resume turn(s) in {} ms (skipped {} stale, {} no longer authorized)",
-                    platform, scheduled.size(), (System.nanoTime() - t0) / 1_000_000, stale, unauthorized);
         }
         return scheduled;
     }
