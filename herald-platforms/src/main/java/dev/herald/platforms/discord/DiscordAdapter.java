@@ -135,12 +135,12 @@ public final class DiscordAdapter implements PlatformAdapter {
         try {
             Admission a = sink.accept(e);
             if (a == Admission.REJECTED_STOPPING) {
-                log.info("discord - message {} in channel {} arrived while Herald is stopping; not taken", e.messageId(), e.source().chatId());
+                log.info("discord - message {} in channel {} arrived while Herald is stopping; not taken", e.messageId(), channelOf(e.source().target()));
             } else {
-                log.debug("discord - message {} in channel {}: {}", e.messageId(), e.source().chatId(), a);
+                log.debug("discord - message {} in channel {}: {}", e.messageId(), channelOf(e.source().target()), a);
             }
         } catch (RuntimeException ex) {
-            log.warn("discord - the gateway failed to accept message {} in channel {}", e.messageId(), e.source().chatId(), ex);
+            log.warn("discord - the gateway failed to accept message {} in channel {}", e.messageId(), channelOf(e.source().target()), ex);
         }
     }
 

@@ -91,7 +91,7 @@ final class DiscordGateway {
     }
 
     void start() {
-        loop = Thread.ofVirtual().name("discord-gateway").start(this::run);
+        loop = Thread.ofVirtual().name("discord-gateway").start(this::runGuarded);
     }
 
     /** Closes the connection with 1000 (the session ends) and stops the loop. Idempotent. */
@@ -109,6 +109,17 @@ final class DiscordGateway {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    private void runGuarded() {
+        try {
+            run();
+        } catch (RuntimeException | Error e) {
+            String message = "discord - the gateway loop failed unexpectedly (" + e.getClass().getSimpleName()
+                    + "); the adapter is stopped until Herald restarts";
+            log.error(message, e);
+            handler.failed(message);
         }
     }
 
@@ -134,8 +145,9 @@ final class DiscordGateway {
             }
             Duration wait = e.next() == Next.IDENTIFY_LATER ? invalidSessionWait() : backoff.next();
             String then = sessionId != null ? "resuming" : "identifying";
-            handler.connection(ConnectionState.BACKING_OFF, e.detail() + "; " + then + " in " + wait.toMillis() + " ms");
-            log.info("discord - {}; {} in {} ms (attempt {})", e.detail(), then, wait.toMillis(), Math.max(1, backoff.attempts()));
+            // the gateway logs every connection change, so this is the one report of the drop
+            handler.connection(ConnectionState.BACKING_OFF, e.detail() + "; " + then + " in " + wait.toMillis() + " ms (attempt "
+                    + Math.max(1, backoff.attempts()) + ")");
             try {
                 Thread.sleep(wait);
             } catch (InterruptedException ie) {

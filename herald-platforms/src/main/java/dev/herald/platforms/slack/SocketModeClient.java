@@ -72,7 +72,7 @@ final class SocketModeClient {
     }
 
     void start() {
-        supervisor = Thread.ofVirtual().name("slack-socket-mode").start(this::run);
+        supervisor = Thread.ofVirtual().name("slack-socket-mode").start(this::runGuarded);
     }
 
     void close() {
@@ -89,6 +89,17 @@ final class SocketModeClient {
         Connection c = current;
         if (c != null) {
             c.close("herald stopping");
+        }
+    }
+
+    private void runGuarded() {
+        try {
+            run();
+        } catch (RuntimeException | Error e) {
+            String message = "slack - the socket mode loop failed unexpectedly (" + e.getClass().getSimpleName()
+                    + "); the adapter is stopped until Herald restarts";
+            log.error(message, e);
+            handler.failed(message);
         }
     }
 
@@ -183,8 +194,9 @@ final class SocketModeClient {
     /** Reports the drop and sleeps the next backoff; false when stopping. */
     private boolean pause(Backoff backoff, String why) {
         Duration wait = backoff.next();
-        handler.connection(ConnectionState.BACKING_OFF, why + "; reconnecting in " + wait.toMillis() + " ms");
-        log.info("slack - {}; reconnecting in {} ms (attempt {})", why, wait.toMillis(), backoff.attempts());
+        // the gateway logs every connection change, so this is the one report of the drop
+        handler.connection(ConnectionState.BACKING_OFF, why + "; reconnecting in " + wait.toMillis() + " ms (attempt "
+                + backoff.attempts() + ")");
         try {
             Thread.sleep(wait);
             return !stopping;
