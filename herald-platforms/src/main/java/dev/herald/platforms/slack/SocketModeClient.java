@@ -125,13 +125,15 @@ final class SocketModeClient {
                 old.close("replaced by a new connection");
             }
             backoff.reset();
-            handler.connection(ConnectionState.CONNECTED, "socket mode connected (" + next.hello + ")");
+            handler.connection(ConnectionState.CONNECTED, "socket mode; " + next.hello);
             Ending end = watch(next);
             if (stopping) {
                 return;
             }
             switch (end.kind()) {
                 case FATAL -> {
+                    next.close("socket mode disabled");
+                    current = null;
                     stopWith(end.detail());
                     return;
                 }
@@ -260,7 +262,7 @@ final class SocketModeClient {
             }
             String type = n.path("type").asText("");
             switch (type) {
-                case "hello" -> helloSeen.complete(n.path("num_connections").asInt(1) + " connection(s)");
+                case "hello" -> helloSeen.complete(n.path("num_connections").asInt(1) + " connection(s) open");
                 case "disconnect" -> {
                     String reason = n.path("reason").asText("unknown");
                     ended.complete("link_disabled".equals(reason)
