@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * it ignores are acknowledged at once.
  *
  * <p>Replies: {@code chat.postMessage} into the message's thread (see {@link SlackMessages} for where
- * threads come from); Slack has no typing indicator for bots and no reply-to besides threads.
+ * threads come from), with {@code &}, {@code <} and {@code >} escaped as Slack requires (the model's
+ * Markdown is sent as it is; Slack's mrkdwn shows code blocks, most of the rest reads as plain text).
+ * Slack has no typing indicator for bots and no reply-to besides threads.
  */
 public final class SlackAdapter implements PlatformAdapter {
     private static final Logger log = LoggerFactory.getLogger(SlackAdapter.class);
@@ -91,7 +93,7 @@ public final class SlackAdapter implements PlatformAdapter {
 
     @Override
     public SendResult send(OutboundMessage message) {
-        return web.postMessage(message.target().chatId(), message.text(), message.target().threadId());
+        return web.postMessage(message.target().chatId(), SlackMessages.escape(message.text()), message.target().threadId());
     }
 
     @Override

@@ -97,10 +97,20 @@ final class SlackMessages {
         return !selfUserId.isEmpty() && text.contains("<@" + selfUserId + ">");
     }
 
-    /** The text without the bot's mention, with {@code !command} read as {@code /command}. */
+    /** Slack escapes these three in message text; the model reads them plain. */
+    static String unescape(String text) {
+        return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+    }
+
+    /** What Slack requires escaped in text it should show as written. */
+    static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    /** The text without the bot's mention, unescaped, with {@code !command} read as {@code /command}. */
     private String clean(String text) {
         String t = selfUserId.isEmpty() ? text : text.replace("<@" + selfUserId + ">", "");
-        t = t.strip();
+        t = unescape(t).strip();
         Matcher m = BANG.matcher(t);
         if (m.find() && COMMANDS.contains(m.group(1))) {
             t = "/" + t.substring(m.start(1));

@@ -152,6 +152,17 @@ class SlackConversationTest {
     }
 
     @Test
+    void slacksEscapes_areUndoneForTheModel_andAppliedToTheReply() {
+        herald.agent.reply("if a < b && b > c");
+
+        slack.deliver(slack.message("D1", "im", "U1", "1712000011.000100", null, "is &lt;b&gt; &amp; bold?"));
+
+        await().atMost(WAIT).until(() -> slack.posts.size() == 1);
+        assertThat(herald.agent.messages()).containsExactly("is <b> & bold?");
+        assertThat(slack.posts.getFirst().text()).isEqualTo("if a &lt; b &amp;&amp; b &gt; c");
+    }
+
+    @Test
     void aRateLimitedPost_isRetriedAfterSlacksRetryAfter_andArrivesOnce() {
         slack.postRetryAfter.add(1);
 

@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * (chat = user = route name); the request is answered {@code 202} with the event id once the gateway has
  * stored it. A delivery id header ({@code X-GitHub-Delivery}, {@code X-Gitlab-Event-UUID},
  * {@code X-Request-Id}) becomes the message id, so a redelivered webhook runs no second turn (answered 200
- * {@code duplicate}). A prompt that would read as a slash command is prefixed so that a payload can never
+ * {@code duplicate}); GitHub's {@code ping} (sent when a webhook is created) is answered 200 {@code pong}
+ * without a turn. A prompt that would read as a slash command is prefixed so that a payload can never
  * drive /stop, /new or /restart.
  *
  * <p>The turn's reply comes back through {@link #send} and goes where the route says: the log, or a chat
@@ -192,6 +193,11 @@ public final class WebhookPlatform implements PlatformAdapter {
         if (payload == null || payload.isMissingNode()) {
             log.info("webhook - route {}: body is not JSON ({} bytes; 400, nothing stored)", name, body.length);
             reply(ctx, 400, "error", "the body is not valid JSON");
+            return;
+        }
+        if ("ping".equals(ctx.header("X-GitHub-Event"))) {
+            log.info("webhook - route {}: GitHub ping answered (nothing stored)", name);
+            reply(ctx, 200, "status", "pong");
             return;
         }
         admit(ctx, route, payload, body.length, t0);

@@ -180,6 +180,17 @@ class WebhookPlatformTest {
     }
 
     @Test
+    void githubsPingOnWebhookCreation_isAnsweredWithoutATurn() throws Exception {
+        String ping = "{\"zen\":\"Keep it logically awesome.\",\"hook_id\":1}";
+
+        HttpResponse<String> r = post("github", ping, "X-Hub-Signature-256", githubSignature(ping), "X-GitHub-Event", "ping");
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(r.body()).path("status").asText()).isEqualTo("pong");
+        assertThat(turns()).isEmpty();
+    }
+
+    @Test
     void aPayloadThatReadsAsASlashCommand_startsAMarkedTurn_insteadOfRunningTheCommand() throws Exception {
         HttpResponse<String> r = post("comments", "{\"comment\":\"/new\"}");
 
