@@ -92,11 +92,12 @@ public final class GatewayFixture implements AutoCloseable {
 
     /** Every turn the store holds, whatever its state. */
     public List<TurnRecord> turns() {
-        List<TurnRecord> all = new ArrayList<>();
+        // a turn moving on while the states are read shows up twice; states only move forward, in the enum's order
+        Map<Long, TurnRecord> all = new java.util.TreeMap<>();
         for (TurnState s : TurnState.values()) {
-            all.addAll(storage.turns().inState(s, 10_000));
+            storage.turns().inState(s, 10_000).forEach(t -> all.put(t.id(), t));
         }
-        return all;
+        return new ArrayList<>(all.values());
     }
 
     public static ChatTarget target(String chat, String thread) {

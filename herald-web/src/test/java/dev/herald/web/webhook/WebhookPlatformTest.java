@@ -231,12 +231,13 @@ class WebhookPlatformTest {
         return "sha256=" + HexFormat.of().formatHex(SignatureCheck.hmac(GITHUB_SECRET, body.getBytes(StandardCharsets.UTF_8)));
     }
 
+    /** Every stored turn once, in its latest state (states only move forward, in the enum's order). */
     private List<TurnRecord> turns() {
-        List<TurnRecord> all = new ArrayList<>();
+        Map<Long, TurnRecord> all = new java.util.TreeMap<>();
         for (TurnState s : TurnState.values()) {
-            all.addAll(storage.turns().inState(s, 1000));
+            storage.turns().inState(s, 1000).forEach(t -> all.put(t.id(), t));
         }
-        return all;
+        return new ArrayList<>(all.values());
     }
 
     private String awaitLog(String prefix) {
