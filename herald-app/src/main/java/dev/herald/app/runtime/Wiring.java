@@ -74,10 +74,10 @@ public final class Wiring implements AutoCloseable {
                 adapters.add(new ApiServerPlatform(s, agent, web.orElseThrow(), clock));
                 access.put(ApiServerPlatform.PLATFORM, AccessPolicy.allowAll());
             }
-            ChatPlatforms.add(config.platforms(), clock, adapters);
+            SocketPlatforms.add(config.platforms(), clock, adapters);
             AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
             if (config.platforms().webhook().enabled()) {
-                adapters.add(ChatPlatforms.webhook(config.platforms().webhook(), web.orElseThrow(), p -> registryRef.get().adapter(p),
+                adapters.add(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), p -> registryRef.get().adapter(p),
                         adapters, clock));
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
                 access.put(WebhookPlatform.PLATFORM, AccessPolicy.allowAll());

@@ -1,23 +1,15 @@
 package dev.herald.app.runtime;
 
 import dev.herald.app.config.ConfigException;
-import dev.herald.app.config.DiscordConfig;
-import dev.herald.app.config.PlatformsConfig;
-import dev.herald.app.config.SlackConfig;
 import dev.herald.app.config.WebhookConfig;
 import dev.herald.app.config.WebhookRouteConfig;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
-import dev.herald.platforms.discord.DiscordAdapter;
-import dev.herald.platforms.discord.DiscordSettings;
-import dev.herald.platforms.slack.SlackAdapter;
-import dev.herald.platforms.slack.SlackSettings;
 import dev.herald.web.WebServer;
 import dev.herald.web.webhook.Delivery;
 import dev.herald.web.webhook.SignatureStyle;
 import dev.herald.web.webhook.WebhookPlatform;
 import dev.herald.web.webhook.WebhookRoute;
-import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,23 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** Builds the chat platform adapters (Discord, Slack) and the webhook platform from their configuration sections. */
-final class ChatPlatforms {
-    private ChatPlatforms() {
-    }
-
-    /** Adds an adapter for every enabled chat platform to {@code adapters}. */
-    static void add(PlatformsConfig platforms, Clock clock, List<PlatformAdapter> adapters) {
-        DiscordConfig d = platforms.discord();
-        if (d.enabled()) {
-            adapters.add(new DiscordAdapter(new DiscordSettings(d.token().reveal().orElseThrow(), URI.create(d.apiBase().strip()),
-                    URI.create(d.gatewayUrl().strip()), d.requireMention(), d.allowBots(), DiscordSettings.Timing.defaults()), clock));
-        }
-        SlackConfig s = platforms.slack();
-        if (s.enabled()) {
-            adapters.add(new SlackAdapter(new SlackSettings(s.appToken().reveal().orElseThrow(), s.botToken().reveal().orElseThrow(),
-                    URI.create(s.apiBase().strip()), s.requireMention(), s.allowBots(), SlackSettings.Timing.defaults()), clock));
-        }
+/** Builds the webhook platform from {@code platforms.webhook}, checking that forwarding routes name enabled platforms. */
+final class WebhookWiring {
+    private WebhookWiring() {
     }
 
     /**

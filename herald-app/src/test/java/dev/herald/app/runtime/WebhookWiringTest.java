@@ -22,8 +22,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The chat platforms and the webhook platform as the runtime wires them from a config file. */
-class ChatPlatformsWiringTest {
+/** The webhook platform as the runtime wires it from a config file. */
+class WebhookWiringTest {
     @TempDir
     Path home;
 
