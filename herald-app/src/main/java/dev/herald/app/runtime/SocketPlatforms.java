@@ -17,17 +17,25 @@ final class SocketPlatforms {
     private SocketPlatforms() {
     }
 
-    /** Adds an adapter for every enabled chat platform to {@code adapters}. */
+    /** Adds an adapter for every enabled one of them to {@code adapters}. */
     static void add(PlatformsConfig platforms, Clock clock, List<PlatformAdapter> adapters) {
-        DiscordConfig d = platforms.discord();
-        if (d.enabled()) {
-            adapters.add(new DiscordAdapter(new DiscordSettings(d.token().reveal().orElseThrow(), URI.create(d.apiBase().strip()),
-                    URI.create(d.gatewayUrl().strip()), d.requireMention(), d.allowBots(), DiscordSettings.Timing.defaults()), clock));
+        if (platforms.discord().enabled()) {
+            adapters.add(discord(platforms.discord(), clock));
         }
-        SlackConfig s = platforms.slack();
-        if (s.enabled()) {
-            adapters.add(new SlackAdapter(new SlackSettings(s.appToken().reveal().orElseThrow(), s.botToken().reveal().orElseThrow(),
-                    URI.create(s.apiBase().strip()), s.requireMention(), s.allowBots(), SlackSettings.Timing.defaults()), clock));
+        if (platforms.slack().enabled()) {
+            adapters.add(slack(platforms.slack(), clock));
         }
+    }
+
+    /** The Discord adapter for an enabled (hence validated: the token is set) section. */
+    static DiscordAdapter discord(DiscordConfig d, Clock clock) {
+        return new DiscordAdapter(new DiscordSettings(d.token().reveal().orElseThrow(), URI.create(d.apiBase().strip()),
+                URI.create(d.gatewayUrl().strip()), d.requireMention(), d.allowBots(), DiscordSettings.Timing.defaults()), clock);
+    }
+
+    /** The Slack adapter for an enabled (hence validated: both tokens are set) section. */
+    static SlackAdapter slack(SlackConfig s, Clock clock) {
+        return new SlackAdapter(new SlackSettings(s.appToken().reveal().orElseThrow(), s.botToken().reveal().orElseThrow(),
+                URI.create(s.apiBase().strip()), s.requireMention(), s.allowBots(), SlackSettings.Timing.defaults()), clock);
     }
 }
