@@ -27,6 +27,11 @@ public final class ConfigReference {
                 section(key.type(), path, out);
                 continue;
             }
+            if (key.isSectionMap()) {
+                out.append("| `").append(path).append("` | `{}` | ").append(key.doc()).append(" |\n");
+                section(key.mapValue(), path + ".<name>", out);
+                continue;
+            }
             if (key.isSectionList()) {
                 out.append("| `").append(path).append("` | `[]` | ").append(key.doc()).append(" |\n");
                 section(key.element(), path + "[]", out);

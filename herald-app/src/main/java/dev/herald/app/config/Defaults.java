@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * Fills every key the user left out (or left empty) with the section's default, walking the record types,
  * so binding sees a complete tree and records can hold plain {@code int}s and {@code boolean}s. Items of a
- * list of sections get their section's defaults too. Keys the user wrote that no record has are left in
+ * list of sections, and entries of a map of named sections, get their section's defaults too. Keys the user wrote that no record has are left in
  * place for the binder to reject.
  */
 final class Defaults {
@@ -25,6 +25,12 @@ final class Defaults {
                 user.set(key.name(), fallback == null ? NullNode.instance : fallback.deepCopy());
             } else if (key.isSection() && given instanceof ObjectNode nested) {
                 fill(mapper, nested, key.type());
+            } else if (key.isSectionMap() && given instanceof ObjectNode entries) {
+                for (JsonNode entry : entries) {
+                    if (entry instanceof ObjectNode nested) {
+                        fill(mapper, nested, key.mapValue());
+                    }
+                }
             } else if (key.isSectionList() && given instanceof ArrayNode items) {
                 for (JsonNode item : items) {
                     if (item instanceof ObjectNode nested) {

@@ -5,9 +5,12 @@ package dev.herald.app.config;
  * here and its {@code defaults()} in {@link #defaults()}; the loader finds everything else by reflection.
  */
 public record PlatformsConfig(
-        ApiServerConfig apiServer) {
+        ApiServerConfig apiServer,
+        DiscordConfig discord,
+        SlackConfig slack,
+        WebhookConfig webhook) {
 
     public static PlatformsConfig defaults() {
-        return new PlatformsConfig(ApiServerConfig.defaults());
+        return new PlatformsConfig(ApiServerConfig.defaults(), DiscordConfig.defaults(), SlackConfig.defaults(), WebhookConfig.defaults());
     }
 }

@@ -9,6 +9,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -24,14 +25,21 @@ final class Sections {
     private Sections() {
     }
 
-    /** One key of a section. {@code element} is the record type of a list's items, else null. */
-    record Key(String name, RecordComponent component, Class<?> type, Class<?> element) {
+    /**
+     * One key of a section. {@code element} is the record type of a list's items, else null; {@code mapValue}
+     * is the record type of a map's values (a map of named sections, such as webhook routes), else null.
+     */
+    record Key(String name, RecordComponent component, Class<?> type, Class<?> element, Class<?> mapValue) {
         boolean isSection() {
             return type.isRecord();
         }
 
         boolean isSectionList() {
             return element != null;
+        }
+
+        boolean isSectionMap() {
+            return mapValue != null;
         }
 
         String doc() {
@@ -56,7 +64,7 @@ final class Sections {
     static List<Key> keys(Class<?> section) {
         List<Key> keys = new ArrayList<>();
         for (RecordComponent c : section.getRecordComponents()) {
-            keys.add(new Key(SNAKE.translate(c.getName()), c, c.getType(), sectionListElement(c)));
+            keys.add(new Key(SNAKE.translate(c.getName()), c, c.getType(), sectionListElement(c), sectionMapValue(c)));
         }
         return keys;
     }
@@ -67,11 +75,21 @@ final class Sections {
         if (path.isEmpty()) {
             return type;
         }
-        for (String part : path.split("\\.")) {
+        String[] parts = path.split("\\.");
+        for (int i = 0; i < parts.length; i++) {
+            String part = parts[i];
             String name = part.contains("[") ? part.substring(0, part.indexOf('[')) : part;
             Key found = keys(type).stream().filter(k -> k.name().equals(name)).findFirst().orElse(null);
             if (found == null) {
                 return null;
+            }
+            if (found.isSectionMap()) {
+                if (i + 1 == parts.length) {
+                    return null;
+                }
+                i++; // the next part is an entry's name
+                type = found.mapValue();
+                continue;
             }
             type = found.isSectionList() ? found.element() : found.type();
             if (!type.isRecord()) {
@@ -106,6 +124,12 @@ final class Sections {
             Object value = key.valueIn(section);
             if (value instanceof Record nested) {
                 validate(nested, check.child(key.name()));
+            } else if (value instanceof Map<?, ?> map) {
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    if (e.getValue() instanceof Record item) {
+                        validate(item, check.child(key.name() + "." + e.getKey()));
+                    }
+                }
             } else if (value instanceof List<?> list) {
                 for (int i = 0; i < list.size(); i++) {
                     if (list.get(i) instanceof Record item) {
@@ -114,6 +138,17 @@ final class Sections {
                 }
             }
         }
+    }
+
+    private static Class<?> sectionMapValue(RecordComponent c) {
+        if (!Map.class.isAssignableFrom(c.getType())) {
+            return null;
+        }
+        Type t = c.getGenericType();
+        if (t instanceof ParameterizedType p && p.getActualTypeArguments()[1] instanceof Class<?> v && v.isRecord()) {
+            return v;
+        }
+        return null;
     }
 
     private static Class<?> sectionListElement(RecordComponent c) {

@@ -36,12 +36,14 @@ import dev.herald.core.session.Storage;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.web.WebServer;
 import dev.herald.web.api.ApiServerPlatform;
+import dev.herald.web.webhook.WebhookPlatform;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,15 +78,25 @@ public final class Wiring implements AutoCloseable {
             Map<Platform, AccessPolicy> access = new HashMap<>();
             Optional<WebServer> web = Optional.empty();
             ApiServerConfig api = config.platforms().apiServer();
+            ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), api.key().reveal().orElse(null),
+                    api.maxBodyBytes(), api.requestTimeout(), "herald");
+            if (api.enabled() || config.platforms().webhook().enabled()) {
+                web = Optional.of(new WebServer(s.listen()));
+            }
             if (api.enabled()) {
-                ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), api.key().reveal().orElse(null),
-                        api.maxBodyBytes(), api.requestTimeout(), "herald");
-                WebServer server = new WebServer(s.listen());
-                adapters.add(new ApiServerPlatform(s, agent, server, clock));
+                adapters.add(new ApiServerPlatform(s, agent, web.orElseThrow(), clock));
                 access.put(ApiServerPlatform.PLATFORM, AccessPolicy.allowAll());
-                web = Optional.of(server);
+            }
+            SocketPlatforms.add(config.platforms(), clock, adapters);
+            AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
+            if (config.platforms().webhook().enabled()) {
+                adapters.add(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), p -> registryRef.get().adapter(p),
+                        adapters, clock));
+                // a route's signature is its caller's authentication; nothing else is asked of a verified request
+                access.put(WebhookPlatform.PLATFORM, AccessPolicy.allowAll());
             }
             PlatformRegistry registry = new PlatformRegistry(adapters, List.of());
+            registryRef.set(registry);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);

@@ -93,6 +93,8 @@ class ConfigSecretsTest {
                 collectPlainCredentials(key.type(), path, wrong);
             } else if (key.isSectionList()) {
                 collectPlainCredentials(key.element(), path + "[]", wrong);
+            } else if (key.isSectionMap()) {
+                collectPlainCredentials(key.mapValue(), path + ".<name>", wrong);
             } else if (Sections.isSecretName(key.name()) && key.type() != Secret.class) {
                 RecordComponent c = key.component();
                 wrong.add(path + " (" + c.getType().getSimpleName() + ")");

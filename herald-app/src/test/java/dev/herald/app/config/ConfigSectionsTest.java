@@ -34,6 +34,8 @@ class ConfigSectionsTest {
                 check(key.type(), path, problems);
             } else if (key.isSectionList()) {
                 check(key.element(), path + "[]", problems);
+            } else if (key.isSectionMap()) {
+                check(key.mapValue(), path + ".<name>", problems);
             } else if (key.doc().isBlank()) {
                 problems.add(path + " has no @Doc");
             }

@@ -3,11 +3,8 @@ package dev.herald.app.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.app.config.ApiServerConfig;
+import dev.herald.app.config.ConfigLoader;
 import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.config.ModelConfig;
-import dev.herald.app.config.PlatformsConfig;
-import dev.herald.app.config.Secret;
 import dev.herald.app.runtime.Wiring;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.StopKind;
@@ -21,7 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,11 +38,12 @@ class ApiEndToEndTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        HeraldConfig d = HeraldConfig.defaults();
-        ModelConfig m = new ModelConfig(modelUrl, Secret.NONE, "test-model", 2, 10, 0, "You are terse.", null);
-        ApiServerConfig api = new ApiServerConfig(true, "127.0.0.1", port, Secret.of(key), 1_048_576, 30);
-        HeraldConfig config = new HeraldConfig(m, new PlatformsConfig(api), d.gateway(), d.agent(), List.of(), d.store())
-                .resolvedIn(home);
+        String yaml = "model:\n  base_url: " + modelUrl + "\n  name: test-model\n  connect_timeout_seconds: 2\n"
+                + "  idle_timeout_seconds: 10\n  max_retries: 0\n  system_prompt: You are terse.\n"
+                + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\n"
+                + (key == null ? "" : "    key: " + key + "\n") + "agent:\n  tools: []\n";
+        Path file = java.nio.file.Files.writeString(home.resolve("config.yaml"), yaml);
+        HeraldConfig config = new ConfigLoader(java.util.Map.of()).load(file, true, home).config();
         wiring = Wiring.build(config, false, Clock.systemUTC());
         wiring.web().orElseThrow().start();
         wiring.gateway().start(Gateway.StartOptions.normal());

@@ -1,0 +1,89 @@
+package dev.herald.app.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.herald.app.config.ConfigException;
+import dev.herald.app.config.ConfigLoader;
+import dev.herald.app.config.HeraldConfig;
+import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.StopKind;
+import dev.herald.core.platform.ConnectionState;
+import dev.herald.web.webhook.WebhookPlatform;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The webhook platform as the runtime wires it from a config file. */
+class WebhookWiringTest {
+    @TempDir
+    Path home;
+
+    private HeraldConfig load(String yaml) throws Exception {
+        Path file = home.resolve("config.yaml");
+        Files.writeString(file, yaml);
+        return new ConfigLoader(Map.of()).load(file, true, home).config();
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Test
+    void aWebhookAlone_getsTheSharedListener_andItsVerifiedRequestsBecomeTurns() throws Exception {
+        int port = freePort();
+        HeraldConfig config = load("""
+                platforms:
+                  api_server:
+                    enabled: false
+                    port: %d
+                  webhook:
+                    enabled: true
+                    routes:
+                      ci:
+                        signature: none
+                        prompt: "build {status}"
+                """.formatted(port));
+
+        try (Wiring wiring = Wiring.build(config, true, Clock.systemUTC())) {
+            wiring.web().orElseThrow().start();
+            Gateway gateway = wiring.gateway();
+            gateway.start(Gateway.StartOptions.normal());
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhooks/ci"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"status\":\"red\"}")).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(r.statusCode()).isEqualTo(202);
+            assertThat(gateway.status().platforms()).containsOnlyKeys(WebhookPlatform.PLATFORM);
+            assertThat(gateway.status().platforms().get(WebhookPlatform.PLATFORM).state()).isEqualTo(ConnectionState.CONNECTED);
+            gateway.stop(StopKind.SHUTDOWN, false);
+        }
+    }
+
+    @Test
+    void aRouteDeliveringToAPlatformThatIsNotEnabled_stopsWiringWithAConfigError() throws Exception {
+        HeraldConfig config = load("""
+                platforms:
+                  webhook:
+                    enabled: true
+                    routes:
+                      ci:
+                        signature: none
+                        deliver: slack:C0123
+                """);
+
+        assertThatThrownBy(() -> Wiring.build(config, true, Clock.systemUTC()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("config - platforms.webhook.routes.ci.deliver names platform 'slack', which is not enabled; "
+                        + "enable platforms.slack or deliver to log");
+    }
+}

@@ -1,0 +1,183 @@
+package dev.herald.platforms.discord;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.core.platform.Admission;
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.SendResult;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Discord as a Herald platform ({@code discord}): the Gateway WebSocket for events ({@link DiscordGateway}),
+ * REST for sends ({@link DiscordRest}), and normalisation of messages at the edge ({@link DiscordMessages}).
+ *
+ * <p>Inbound order: the gateway loop hands every dispatch and connection change to one inbound worker (a
+ * single virtual thread), which normalises and calls {@link InboundSink#accept} one event at a time in
+ * arrival order, so a slow accept (a slash command answered inline) never delays a heartbeat. Discord has
+ * no acknowledgement; a message whose accept was cut off by a dropped connection is replayed by RESUME and
+ * dropped by the gateway's durable dedupe if it had been stored.
+ *
+ * <p>Start-up: {@link #start} returns once the first connection attempt has finished (READY, or a failure
+ * that the loop will retry); a final close such as 4004 (bad token) fails start with a message naming the
+ * key to fix.
+ */
+public final class DiscordAdapter implements PlatformAdapter {
+    private static final Logger log = LoggerFactory.getLogger(DiscordAdapter.class);
+
+    public static final Platform PLATFORM = Platform.of("discord");
+    /** Discord's limit for a message's content. */
+    public static final int MAX_TEXT = 2000;
+    private static final Capabilities CAPABILITIES = new Capabilities(true, true, false, true, false, MAX_TEXT);
+
+    private final DiscordSettings settings;
+    private final HttpClient http;
+    private final DiscordRest rest;
+    private final ChannelDirectory channels;
+    private final DiscordMessages messages;
+    private final DiscordGateway gateway;
+    private final ExecutorService inbound = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("discord-inbound").factory());
+    private final CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
+    private volatile InboundSink sink;
+
+    public DiscordAdapter(DiscordSettings settings, Clock clock) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        ObjectMapper json = new ObjectMapper();
+        this.http = HttpClient.newBuilder().connectTimeout(settings.timing().connectTimeout()).build();
+        this.rest = new DiscordRest(settings, http, json);
+        this.channels = new ChannelDirectory(rest::channel);
+        this.messages = new DiscordMessages(settings, channels, clock);
+        this.gateway = new DiscordGateway(settings, http, json, new Events());
+    }
+
+    @Override
+    public Platform platform() {
+        return PLATFORM;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public void start(InboundSink inboundSink) throws Exception {
+        this.sink = Objects.requireNonNull(inboundSink, "sink");
+        log.info("discord - connecting ({})", settings);
+        gateway.start();
+        try {
+            firstAttempt.get(settings.timing().readyTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            close();
+            throw new IllegalStateException(e.getCause().getMessage(), null);
+        } catch (TimeoutException e) {
+            log.warn("discord - not ready after {} ms; still connecting in the background", settings.timing().readyTimeout().toMillis());
+        }
+    }
+
+    @Override
+    public SendResult send(OutboundMessage message) {
+        ChatTarget t = message.target();
+        return rest.createMessage(channelOf(t), message.text(), message.replyToMessageId());
+    }
+
+    @Override
+    public void typing(ChatTarget target) {
+        rest.typing(channelOf(target));
+    }
+
+    @Override
+    public void close() {
+        gateway.close();
+        inbound.shutdown();
+        try {
+            if (!inbound.awaitTermination(2, TimeUnit.SECONDS)) {
+                inbound.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        http.close();
+    }
+
+    /** A thread is its own channel in Discord: messages for it are posted to the thread's id. */
+    private static String channelOf(ChatTarget t) {
+        return t.hasThread() ? t.threadId() : t.chatId();
+    }
+
+    private void handle(String type, JsonNode d) {
+        channels.onDispatch(type, d);
+        if (!type.equals("MESSAGE_CREATE")) {
+            return;
+        }
+        Optional<MessageEvent> event = messages.normalise(d);
+        if (event.isEmpty()) {
+            return;
+        }
+        MessageEvent e = event.get();
+        try {
+            Admission a = sink.accept(e);
+            if (a == Admission.REJECTED_STOPPING) {
+                log.info("discord - message {} in channel {} arrived while Herald is stopping; not taken", e.messageId(), channelOf(e.source().target()));
+            } else {
+                log.debug("discord - message {} in channel {}: {}", e.messageId(), channelOf(e.source().target()), a);
+            }
+        } catch (RuntimeException ex) {
+            log.warn("discord - the gateway failed to accept message {} in channel {}", e.messageId(), channelOf(e.source().target()), ex);
+        }
+    }
+
+    /** The gateway's reports, moved onto the inbound worker so they keep their order and never block the gateway loop. */
+    private final class Events implements DiscordGateway.Handler {
+        @Override
+        public void ready(String selfId, String selfName) {
+            messages.self(selfId);
+        }
+
+        @Override
+        public void dispatch(String type, JsonNode data) {
+            submit(() -> handle(type, data));
+        }
+
+        @Override
+        public void connection(ConnectionState state, String detail) {
+            submit(() -> {
+                sink.connectionChanged(PLATFORM, state, detail);
+                if (state != ConnectionState.CONNECTING) {
+                    firstAttempt.complete(null);
+                }
+            });
+        }
+
+        @Override
+        public void failed(String message) {
+            submit(() -> sink.connectionChanged(PLATFORM, ConnectionState.STOPPED, message));
+            firstAttempt.completeExceptionally(new IllegalStateException(message));
+        }
+
+        private void submit(Runnable task) {
+            try {
+                inbound.execute(task);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                log.debug("discord - event after close ignored");
+            }
+        }
+    }
+}

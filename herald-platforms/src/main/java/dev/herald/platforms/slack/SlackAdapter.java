@@ -1,0 +1,165 @@
+package dev.herald.platforms.slack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.core.platform.Admission;
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.SendResult;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Slack as a Herald platform ({@code slack}): Socket Mode for events ({@link SocketModeClient}), the Web API
+ * for sends ({@link SlackWebApi}), normalisation at the edge ({@link SlackMessages}).
+ *
+ * <p>Acknowledgement: an {@code events_api} envelope is acknowledged only after {@link InboundSink#accept}
+ * returned, i.e. after the message is stored (or refused, answered, or found to be a duplicate). Storing
+ * takes milliseconds; should it ever take longer than Slack's 3-second window, Slack redelivers the
+ * envelope (with {@code retry_attempt} &gt; 0), the redelivery carries the same channel and {@code ts}, and
+ * the gateway's durable dedupe drops it, so a late ack costs a duplicate delivery, never a second turn. An
+ * envelope refused because Herald is stopping is not acknowledged, so that Slack redelivers it, possibly
+ * to the restarted process. Envelopes Herald does not handle (slash commands, interactivity) and messages
+ * it ignores are acknowledged at once.
+ *
+ * <p>Replies: {@code chat.postMessage} into the message's thread (see {@link SlackMessages} for where
+ * threads come from), with {@code &}, {@code <} and {@code >} escaped as Slack requires (the model's
+ * Markdown is sent as it is; Slack's mrkdwn shows code blocks, most of the rest reads as plain text).
+ * Slack has no typing indicator for bots and no reply-to besides threads.
+ */
+public final class SlackAdapter implements PlatformAdapter {
+    private static final Logger log = LoggerFactory.getLogger(SlackAdapter.class);
+
+    public static final Platform PLATFORM = Platform.of("slack");
+    /** Slack truncates a message's text past 40,000 characters; Herald splits below that with a margin. */
+    public static final int MAX_TEXT = 39_000;
+    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, true, false, MAX_TEXT);
+
+    private final SlackSettings settings;
+    private final HttpClient http;
+    private final SlackWebApi web;
+    private final SlackMessages messages;
+    private final SocketModeClient socket;
+    private final CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
+    private volatile InboundSink sink;
+    private volatile SlackWebApi.Identity identity;
+
+    public SlackAdapter(SlackSettings settings, Clock clock) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        ObjectMapper json = new ObjectMapper();
+        this.http = HttpClient.newBuilder().connectTimeout(settings.timing().connectTimeout()).build();
+        this.web = new SlackWebApi(settings, http, json);
+        this.messages = new SlackMessages(settings, clock);
+        this.socket = new SocketModeClient(settings, web, http, json, new Events());
+    }
+
+    @Override
+    public Platform platform() {
+        return PLATFORM;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public void start(InboundSink inboundSink) throws Exception {
+        this.sink = Objects.requireNonNull(inboundSink, "sink");
+        log.info("slack - connecting ({})", settings);
+        socket.start();
+        try {
+            firstAttempt.get(settings.timing().connectTimeout().multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            close();
+            throw new IllegalStateException(e.getCause().getMessage(), null);
+        } catch (TimeoutException e) {
+            log.warn("slack - not connected yet; still connecting in the background");
+        }
+    }
+
+    @Override
+    public SendResult send(OutboundMessage message) {
+        return web.postMessage(message.target().chatId(), SlackMessages.escape(message.text()), message.target().threadId());
+    }
+
+    @Override
+    public void close() {
+        socket.close();
+        http.close();
+    }
+
+    /** Handles one envelope on its connection's reader thread; acknowledges it as the class comment says. */
+    private void onEnvelope(JsonNode envelope, Runnable ack) {
+        String type = envelope.path("type").asText("");
+        if (!"events_api".equals(type)) {
+            ack.run();
+            log.debug("slack - {} envelope acknowledged and ignored (Herald handles events_api only)", type);
+            return;
+        }
+        Optional<MessageEvent> event = messages.normalise(envelope.path("payload").path("event"));
+        if (event.isEmpty()) {
+            ack.run();
+            return;
+        }
+        MessageEvent e = event.get();
+        Admission a;
+        try {
+            a = sink.accept(e);
+        } catch (RuntimeException ex) {
+            log.warn("slack - the gateway failed to accept message {}; not acknowledged, Slack will redeliver it", e.messageId(), ex);
+            return;
+        }
+        if (a == Admission.REJECTED_STOPPING) {
+            log.info("slack - message {} arrived while Herald is stopping; not acknowledged, so Slack redelivers it", e.messageId());
+            return;
+        }
+        ack.run();
+        int retry = envelope.path("retry_attempt").asInt(0);
+        log.debug("slack - message {}: {}{}", e.messageId(), a, retry > 0 ? " (Slack's retry " + retry + ")" : "");
+    }
+
+    private final class Events implements SocketModeClient.Handler {
+        @Override
+        public void beforeConnect() {
+            if (identity == null) {
+                SlackWebApi.Identity id = web.authTest();
+                identity = id;
+                messages.self(id.userId(), id.botId());
+                log.info("slack - bot user {} in workspace {}", id.userId(), id.team());
+            }
+        }
+
+        @Override
+        public void envelope(JsonNode envelope, Runnable ack) {
+            onEnvelope(envelope, ack);
+        }
+
+        @Override
+        public void connection(ConnectionState state, String detail) {
+            sink.connectionChanged(PLATFORM, state, detail);
+            if (state != ConnectionState.CONNECTING) {
+                firstAttempt.complete(null);
+            }
+        }
+
+        @Override
+        public void failed(String message) {
+            sink.connectionChanged(PLATFORM, ConnectionState.STOPPED, message);
+            firstAttempt.completeExceptionally(new IllegalStateException(message));
+        }
+    }
+}

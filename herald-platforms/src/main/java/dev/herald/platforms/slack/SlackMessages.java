@@ -1,0 +1,131 @@
+package dev.herald.platforms.slack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.session.SessionSource;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns an Events API {@code message} event into a {@link MessageEvent}, or into nothing for what Herald
+ * ignores.
+ *
+ * <p>Where a message lands. A DM ({@code channel_type: im}): chat = the DM channel, no thread unless the
+ * message is inside one. A channel (public, private or a group DM): the conversation lives in a thread; a
+ * message inside a thread has thread = its {@code thread_ts}, and a top-level message has thread = its own
+ * {@code ts}, because Herald answers it in a thread under it. Both are chat type {@code thread}, so the
+ * top-level message and the replies in its thread share one lane, shared by everyone in the thread.
+ *
+ * <p>Ignored: edits, deletions and every subtype but {@code file_share} and {@code thread_broadcast}; the
+ * bot's own messages; other bots unless allowed; and, when mentions are required, top-level channel
+ * messages that do not mention the bot. Slack's {@code ts} is unique only inside a channel, so the message
+ * id is {@code <channel>:<ts>}. Slack's client keeps slash commands for itself, so {@code !status} (and the
+ * other gateway commands) are read as {@code /status}.
+ */
+final class SlackMessages {
+    private static final Set<String> TAKEN_SUBTYPES = Set.of("file_share", "thread_broadcast");
+    private static final Set<String> COMMANDS = Set.of("new", "reset", "stop", "status", "queue", "q", "restart", "approve", "deny",
+            "compress", "sethome", "set-home", "help", "commands");
+    private static final Pattern BANG = Pattern.compile("^\\s*!([a-z-]+)(?=\\s|$)");
+
+    private final SlackSettings settings;
+    private final Clock clock;
+    private volatile String selfUserId = "";
+    private volatile String selfBotId = "";
+
+    SlackMessages(SlackSettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    void self(String userId, String botId) {
+        this.selfUserId = userId == null ? "" : userId;
+        this.selfBotId = botId == null ? "" : botId;
+    }
+
+    Optional<MessageEvent> normalise(JsonNode event) {
+        if (!"message".equals(event.path("type").asText()) || ignoredSubtype(event) || fromIgnoredBot(event)) {
+            return Optional.empty();
+        }
+        String user = event.path("user").asText("");
+        String channel = event.path("channel").asText("");
+        String ts = event.path("ts").asText("");
+        if (user.isEmpty() || user.equals(selfUserId) || channel.isEmpty() || ts.isEmpty()) {
+            return Optional.empty();
+        }
+        String text = event.path("text").asText("");
+        List<MessageEvent.MediaRef> media = files(event);
+        if (text.isBlank() && media.isEmpty()) {
+            return Optional.empty();
+        }
+        String threadTs = event.path("thread_ts").asText(null);
+        boolean inThread = threadTs != null && !threadTs.equals(ts);
+        SessionSource source;
+        if ("im".equals(event.path("channel_type").asText())) {
+            source = new SessionSource(SlackAdapter.PLATFORM, channel, ChatType.DM, user, null, inThread ? threadTs : null, null);
+        } else {
+            if (!inThread && settings.requireMention() && !mentionsSelf(text)) {
+                return Optional.empty();
+            }
+            source = new SessionSource(SlackAdapter.PLATFORM, channel, ChatType.THREAD, user, null, inThread ? threadTs : ts, null);
+        }
+        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, clean(text), channel + ":" + ts, null, media,
+                MessageEvent.Origin.USER, clock.instant()));
+    }
+
+    private static boolean ignoredSubtype(JsonNode event) {
+        String subtype = event.path("subtype").asText("");
+        return !subtype.isEmpty() && !TAKEN_SUBTYPES.contains(subtype);
+    }
+
+    private boolean fromIgnoredBot(JsonNode event) {
+        String botId = event.path("bot_id").asText("");
+        if (botId.isEmpty()) {
+            return false;
+        }
+        return botId.equals(selfBotId) || !settings.allowBots();
+    }
+
+    private boolean mentionsSelf(String text) {
+        return !selfUserId.isEmpty() && text.contains("<@" + selfUserId + ">");
+    }
+
+    /** Slack escapes these three in message text; the model reads them plain. */
+    static String unescape(String text) {
+        return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+    }
+
+    /** What Slack requires escaped in text it should show as written. */
+    static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    /** The text without the bot's mention, unescaped, with {@code !command} read as {@code /command}. */
+    private String clean(String text) {
+        String t = selfUserId.isEmpty() ? text : text.replace("<@" + selfUserId + ">", "");
+        t = unescape(t).strip();
+        Matcher m = BANG.matcher(t);
+        if (m.find() && COMMANDS.contains(m.group(1))) {
+            t = "/" + t.substring(m.start(1));
+        }
+        return t;
+    }
+
+    private static List<MessageEvent.MediaRef> files(JsonNode event) {
+        List<MessageEvent.MediaRef> out = new ArrayList<>();
+        for (JsonNode f : event.path("files")) {
+            String url = f.path("url_private").asText("");
+            if (!url.isEmpty()) {
+                out.add(new MessageEvent.MediaRef("file", url, f.path("mimetype").asText(null)));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,178 @@
+package dev.herald.platforms.slack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.core.platform.SendResult;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * Slack's Web API, the calls Herald makes: {@code auth.test} (who the bot is; checks the bot token),
+ * {@code apps.connections.open} (a Socket Mode URL; checks the app token) and {@code chat.postMessage}.
+ *
+ * <p>Slack answers HTTP 200 with {@code ok:false} and an error code for most failures; those come back as
+ * {@link Reply.Failed} with the code. HTTP 429 carries {@code Retry-After} in seconds. Tokens travel only in
+ * the Authorization header and never appear in a message.
+ */
+final class SlackWebApi {
+    /** Error codes after which the same call may succeed later. */
+    private static final Set<String> TRANSIENT = Set.of("ratelimited", "internal_error", "fatal_error", "service_unavailable",
+            "request_timeout", "http_5xx", "io_error");
+    /** Error codes that mean the token itself is bad. */
+    private static final Set<String> BAD_TOKEN = Set.of("invalid_auth", "not_authed", "account_inactive", "token_revoked",
+            "token_expired", "not_allowed_token_type");
+
+    /** One call's result. */
+    sealed interface Reply {
+        record Ok(JsonNode body) implements Reply {
+        }
+
+        /**
+         * @param error      Slack's error code ({@code channel_not_found}), or {@code http_<status>} / {@code io_error}
+         * @param needed     the scope Slack says is missing, or null
+         * @param retryAfter Slack's Retry-After for a 429, or null
+         */
+        record Failed(String error, String needed, Duration retryAfter) implements Reply {
+            boolean retryable() {
+                return retryAfter != null || TRANSIENT.contains(error);
+            }
+
+            boolean badToken() {
+                return BAD_TOKEN.contains(error);
+            }
+        }
+    }
+
+    /** The bot's identity from {@code auth.test}. */
+    record Identity(String userId, String botId, String team) {
+    }
+
+    private final SlackSettings settings;
+    private final HttpClient http;
+    private final ObjectMapper json;
+
+    SlackWebApi(SlackSettings settings, HttpClient http, ObjectMapper json) {
+        this.settings = settings;
+        this.http = http;
+        this.json = json;
+    }
+
+    /** Who the bot is; fails with an operator message when the bot token is rejected or Slack cannot be reached. */
+    Identity authTest() {
+        Reply r = call("auth.test", settings.botToken(), json.createObjectNode());
+        if (r instanceof Reply.Ok ok) {
+            return new Identity(ok.body().path("user_id").asText(""), ok.body().path("bot_id").asText(""), ok.body().path("team").asText(""));
+        }
+        Reply.Failed f = (Reply.Failed) r;
+        if (f.badToken()) {
+            throw new IllegalStateException("slack - the bot token was rejected by auth.test (" + f.error() + "); check platforms.slack.bot_token");
+        }
+        throw new SlackCallException("slack - auth.test failed (" + f.error() + ")", f.retryable());
+    }
+
+    /** A fresh Socket Mode URL (single use); fails naming the problem when the app token is rejected. */
+    URI openConnection() {
+        Reply r = call("apps.connections.open", settings.appToken(), null);
+        if (r instanceof Reply.Ok ok && ok.body().hasNonNull("url")) {
+            return URI.create(ok.body().get("url").asText());
+        }
+        if (r instanceof Reply.Failed f && (f.badToken() || "missing_scope".equals(f.error()))) {
+            throw new IllegalStateException("slack - the app-level token was rejected by apps.connections.open (" + f.error()
+                    + "); check platforms.slack.app_token (an xapp- token with the connections:write scope, Socket Mode enabled)");
+        }
+        String error = r instanceof Reply.Failed f ? f.error() : "no url in the answer";
+        throw new SlackCallException("slack - apps.connections.open failed (" + error + ")",
+                !(r instanceof Reply.Failed f) || f.retryable());
+    }
+
+    /** Posts {@code text} in {@code channel}, in the thread {@code threadTs} when given. */
+    SendResult postMessage(String channel, String text, String threadTs) {
+        ObjectNode body = json.createObjectNode();
+        body.put("channel", channel);
+        body.put("text", text);
+        if (threadTs != null) {
+            body.put("thread_ts", threadTs);
+        }
+        Reply r = call("chat.postMessage", settings.botToken(), body);
+        if (r instanceof Reply.Ok ok) {
+            return SendResult.sent(ok.body().path("channel").asText(channel) + ":" + ok.body().path("ts").asText(""));
+        }
+        Reply.Failed f = (Reply.Failed) r;
+        String what = "slack - chat.postMessage to " + channel + " failed (" + f.error() + ")";
+        if (f.retryAfter() != null) {
+            return SendResult.rateLimited(what + "; Slack asked to wait " + f.retryAfter().toSeconds() + " s", f.retryAfter());
+        }
+        if (f.badToken()) {
+            return SendResult.failed(what + "; check platforms.slack.bot_token", false);
+        }
+        if (f.needed() != null) {
+            return SendResult.failed(what + "; add the " + f.needed() + " scope under OAuth & Permissions and reinstall the app", false);
+        }
+        return SendResult.failed(what, f.retryable());
+    }
+
+    /** POSTs to {@code method}: a JSON body, or an empty form when {@code body} is null. */
+    Reply call(String method, String token, ObjectNode body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(settings.apiBase() + "/" + method))
+                .timeout(settings.timing().requestTimeout())
+                .header("Authorization", "Bearer " + token);
+        if (body == null) {
+            b.header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.noBody());
+        } else {
+            b.header("Content-Type", "application/json; charset=utf-8").POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+        }
+        HttpResponse<String> r;
+        try {
+            r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return new Reply.Failed("io_error", null, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Reply.Failed("io_error", null, null);
+        }
+        if (r.statusCode() == 429) {
+            long seconds = r.headers().firstValue("Retry-After").map(SlackWebApi::parseLong).orElse(1L);
+            return new Reply.Failed("ratelimited", null, Duration.ofSeconds(Math.max(1, seconds)));
+        }
+        if (r.statusCode() >= 500) {
+            return new Reply.Failed("http_5xx", null, null);
+        }
+        try {
+            JsonNode n = json.readTree(r.body());
+            if (n.path("ok").asBoolean(false)) {
+                return new Reply.Ok(n);
+            }
+            return new Reply.Failed(n.path("error").asText("http_" + r.statusCode()), n.path("needed").asText(null), null);
+        } catch (IOException e) {
+            return new Reply.Failed("http_" + r.statusCode(), null, null);
+        }
+    }
+
+    private static long parseLong(String s) {
+        try {
+            return Long.parseLong(s.strip());
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
+    /** A Web API call that failed; says whether trying again later may help. */
+    static final class SlackCallException extends RuntimeException {
+        private final boolean retryable;
+
+        SlackCallException(String message, boolean retryable) {
+            super(message);
+            this.retryable = retryable;
+        }
+
+        boolean retryable() {
+            return retryable;
+        }
+    }
+}

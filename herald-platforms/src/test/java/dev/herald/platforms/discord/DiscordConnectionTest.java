@@ -1,0 +1,140 @@
+package dev.herald.platforms.discord;
+
+import static dev.herald.platforms.GatewayFixture.WAIT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.core.platform.Admission;
+import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.Platform;
+import dev.herald.platforms.GatewayFixture;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Discord Gateway lifecycle: resume after drops, RECONNECT, zombied connections, invalid sessions, a bad token. */
+class DiscordConnectionTest {
+    @TempDir
+    Path dir;
+    FakeDiscord discord;
+    GatewayFixture herald;
+
+    @BeforeEach
+    void setUp() {
+        discord = new FakeDiscord();
+        herald = new GatewayFixture(dir, "u1");
+    }
+
+    @AfterEach
+    void tearDown() {
+        herald.close();
+        discord.close();
+    }
+
+    private void startHerald() {
+        herald.start(new DiscordAdapter(discord.settings(FakeDiscord.TOKEN), herald.clock));
+        await().atMost(WAIT).until(() -> !discord.sent(2).isEmpty() && discord.connected());
+    }
+
+    @Test
+    void aDroppedConnection_isResumedWithTheSessionIdAndLastSequence_andTheMissedMessageIsAnswered() {
+        startHerald();
+        long lastSeen = discord.lastSeq();
+        discord.lostInFlight("MESSAGE_CREATE", discord.messageJson("6001", "dm-1", null, "u1", "sent while the line was down"));
+
+        discord.drop();
+
+        await().atMost(WAIT).until(() -> discord.postsTo("dm-1").size() == 1);
+        assertThat(discord.sent(6)).singleElement().satisfies(resume -> {
+            assertThat(resume.path("d").path("session_id").asText()).isEqualTo("session-1");
+            assertThat(resume.path("d").path("seq").asLong()).isEqualTo(lastSeen);
+            assertThat(resume.path("d").path("token").asText()).isEqualTo(FakeDiscord.TOKEN);
+        });
+        assertThat(discord.connectedPaths).as("the resume goes to resume_gateway_url").containsExactly("/gateway", "/resume");
+        assertThat(discord.sent(2)).as("no second IDENTIFY").hasSize(1);
+        assertThat(herald.agent.messages()).containsExactly("sent while the line was down");
+        assertThat(herald.gateway.status().platforms().get(DiscordAdapter.PLATFORM).state()).isEqualTo(ConnectionState.CONNECTED);
+    }
+
+    @Test
+    void aReconnectRequest_closesAndResumes_withoutLosingTheSession() {
+        startHerald();
+
+        discord.requestReconnect();
+
+        await().atMost(WAIT).until(() -> discord.sent(6).size() == 1 && discord.connected());
+        discord.message("6101", "dm-1", null, "u1", "still there?");
+        await().atMost(WAIT).until(() -> discord.postsTo("dm-1").size() == 1);
+        assertThat(discord.sent(2)).hasSize(1);
+    }
+
+    @Test
+    void aHeartbeatThatIsNeverAcknowledged_makesTheAdapterReconnectAndResume() {
+        discord.heartbeatInterval = 100;
+        startHerald();
+        await().atMost(WAIT).until(() -> !discord.sent(1).isEmpty());
+        JsonNode beat = discord.sent(1).getFirst();
+        assertThat(beat.path("d").asLong()).as("a heartbeat carries the last sequence").isEqualTo(discord.lastSeq());
+
+        discord.ackHeartbeats = false;
+
+        await().atMost(WAIT).until(() -> discord.sent(6).size() == 1);
+        discord.ackHeartbeats = true;
+        await().atMost(WAIT).until(discord::connected);
+        discord.message("6201", "dm-1", null, "u1", "after the zombie");
+        await().atMost(WAIT).until(() -> discord.postsTo("dm-1").size() == 1);
+    }
+
+    @Test
+    void aSessionDiscordWillNotResume_isReplacedByAFreshIdentify() {
+        startHerald();
+        discord.invalidateNextResume = true;
+
+        discord.drop();
+
+        await().atMost(WAIT).until(() -> discord.sent(2).size() == 2 && discord.connected());
+        assertThat(discord.sent(6)).as("it tried to resume first").hasSize(1);
+        discord.message("6301", "dm-1", null, "u1", "new session, same chat");
+        await().atMost(WAIT).until(() -> discord.postsTo("dm-1").size() == 1);
+    }
+
+    @Test
+    void aRejectedToken_failsStartNamingTheKeyToCheck_andNeverTheToken() {
+        String wrong = "not-the-right-token-Qq7";
+        DiscordAdapter adapter = new DiscordAdapter(discord.settings(wrong), herald.clock);
+        RecordingSink sink = new RecordingSink();
+
+        assertThatThrownBy(() -> adapter.start(sink))
+                .hasMessage("discord - the bot token was rejected (close 4004); check platforms.discord.token")
+                .hasNoCause();
+        assertThat(sink.states).last().isEqualTo(ConnectionState.STOPPED);
+        assertThat(sink.details).noneMatch(d -> d.contains(wrong));
+        assertThat(discord.sent(2)).as("it does not retry a rejected token").hasSize(1);
+        adapter.close();
+    }
+
+    /** Records connection changes; takes no messages. */
+    private static final class RecordingSink implements InboundSink {
+        final List<ConnectionState> states = new CopyOnWriteArrayList<>();
+        final List<String> details = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Admission accept(MessageEvent event) {
+            return Admission.REFUSED;
+        }
+
+        @Override
+        public void connectionChanged(Platform platform, ConnectionState state, String detail) {
+            states.add(state);
+            details.add(detail);
+        }
+    }
+}

@@ -1,0 +1,292 @@
+package dev.herald.platforms.discord;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.websocket.WsConfig;
+import io.javalin.websocket.WsContext;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * A local stand-in for Discord, written for these tests: the Gateway WebSocket (HELLO, IDENTIFY, READY with
+ * a resume URL, GUILD_CREATE, heartbeats and ACKs, RESUME with replay of missed dispatches, RESUMED,
+ * INVALID_SESSION, close 4004 for a bad token) and the REST endpoints Herald calls (create message, typing,
+ * get channel, with programmable 429s). Everything it receives is recorded for assertions.
+ */
+final class FakeDiscord implements AutoCloseable {
+    static final String TOKEN = "fake-discord-bot-token-Zx9";
+    static final String BOT_ID = "100000000000000001";
+    static final String GUILD = "200000000000000001";
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One REST message post. */
+    record Post(String channelId, String content, String replyTo, String authorization, JsonNode body) {
+    }
+
+    final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    final List<Post> posts = new CopyOnWriteArrayList<>();
+    final List<String> typing = new CopyOnWriteArrayList<>();
+    final List<String> connectedPaths = new CopyOnWriteArrayList<>();
+    final Deque<Double> rateLimitNext = new ConcurrentLinkedDeque<>();
+    final AtomicInteger messagePostAttempts = new AtomicInteger();
+    final Map<String, ObjectNode> channels = new ConcurrentHashMap<>();
+    volatile int heartbeatInterval = 1_000;
+    volatile boolean ackHeartbeats = true;
+    /** When set, RESUME is answered with INVALID_SESSION (d: false) once. */
+    volatile boolean invalidateNextResume;
+
+    private final Javalin app;
+    private final AtomicLong ids = new AtomicLong(300_000_000_000_000_000L);
+    private final AtomicInteger sessions = new AtomicInteger();
+    private final List<ObjectNode> history = new ArrayList<>();
+    private volatile WsContext current;
+    private String sessionId;
+    private long seq;
+
+    FakeDiscord() {
+        app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.routes.ws("/gateway", ws -> gateway(ws, "/gateway"));
+            config.routes.ws("/resume", ws -> gateway(ws, "/resume"));
+            config.routes.post("/api/v10/channels/{id}/messages", this::createMessage);
+            config.routes.post("/api/v10/channels/{id}/typing", ctx -> {
+                typing.add(ctx.pathParam("id"));
+                ctx.status(204);
+            });
+            config.routes.get("/api/v10/channels/{id}", ctx -> {
+                ObjectNode c = channels.get(ctx.pathParam("id"));
+                if (c == null) {
+                    ctx.status(404).result("{\"message\":\"Unknown Channel\",\"code\":10003}");
+                } else {
+                    ctx.contentType("application/json").result(c.toString());
+                }
+            });
+        }).start("127.0.0.1", 0);
+        textChannel("general-1", "general");
+    }
+
+    URI apiBase() {
+        return URI.create("http://127.0.0.1:" + app.port() + "/api/v10");
+    }
+
+    URI gatewayUrl() {
+        return URI.create("ws://127.0.0.1:" + app.port() + "/gateway");
+    }
+
+    DiscordSettings settings(String token) {
+        return DiscordSettings.of(token).withEndpoints(apiBase(), gatewayUrl()).withTiming(new DiscordSettings.Timing(
+                Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofMillis(20), Duration.ofSeconds(3), Duration.ofSeconds(5),
+                Duration.ofSeconds(3)));
+    }
+
+    // ---- channels -----------------------------------------------------------------------------
+
+    void textChannel(String id, String name) {
+        ObjectNode c = JSON.createObjectNode().put("id", id).put("type", 0).put("guild_id", GUILD).put("name", name);
+        channels.put(id, c);
+    }
+
+    void thread(String id, String parentId, String name) {
+        ObjectNode c = JSON.createObjectNode().put("id", id).put("type", 11).put("guild_id", GUILD).put("parent_id", parentId)
+                .put("name", name);
+        channels.put(id, c);
+    }
+
+    // ---- driving the gateway ------------------------------------------------------------------
+
+    /** Sends a dispatch with the next sequence number; kept for replay, and lost now when nobody is connected. */
+    synchronized long dispatch(String type, JsonNode d) {
+        seq++;
+        ObjectNode p = JSON.createObjectNode().put("op", 0).put("t", type).put("s", seq);
+        p.set("d", d);
+        history.add(p);
+        WsContext ws = current;
+        if (ws != null) {
+            send(ws, p);
+        }
+        return seq;
+    }
+
+    /** A dispatch that was sent but lost with the connection: only a RESUME replays it. */
+    synchronized long lostInFlight(String type, JsonNode d) {
+        seq++;
+        ObjectNode p = JSON.createObjectNode().put("op", 0).put("t", type).put("s", seq);
+        p.set("d", d);
+        history.add(p);
+        return seq;
+    }
+
+    synchronized long lastSeq() {
+        return seq;
+    }
+
+    /** A MESSAGE_CREATE from a user; {@code guild} null means a DM. */
+    long message(String id, String channelId, String guild, String userId, String content) {
+        return dispatch("MESSAGE_CREATE", messageJson(id, channelId, guild, userId, content));
+    }
+
+    ObjectNode messageJson(String id, String channelId, String guild, String userId, String content) {
+        ObjectNode d = JSON.createObjectNode().put("id", id).put("channel_id", channelId).put("content", content).put("type", 0);
+        if (guild != null) {
+            d.put("guild_id", guild);
+        }
+        d.putObject("author").put("id", userId).put("username", "user-" + userId);
+        ArrayNode mentions = d.putArray("mentions");
+        if (content.contains("<@" + BOT_ID + ">")) {
+            mentions.addObject().put("id", BOT_ID).put("username", "herald");
+        }
+        d.putArray("attachments");
+        return d;
+    }
+
+    /** The server drops the connection with a resumable close code. */
+    void drop() {
+        WsContext ws = current;
+        current = null;
+        if (ws != null) {
+            ws.closeSession(4000, "Unknown error");
+        }
+    }
+
+    void requestReconnect() {
+        WsContext ws = current;
+        if (ws != null) {
+            send(ws, JSON.createObjectNode().put("op", 7).putNull("d"));
+        }
+    }
+
+    boolean connected() {
+        return current != null;
+    }
+
+    // ---- what the client sent -----------------------------------------------------------------
+
+    List<JsonNode> sent(int op) {
+        return received.stream().filter(p -> p.path("op").asInt() == op).toList();
+    }
+
+    List<Post> postsTo(String channelId) {
+        return posts.stream().filter(p -> p.channelId().equals(channelId)).toList();
+    }
+
+    List<Post> postsMatching(Predicate<String> content) {
+        return posts.stream().filter(p -> content.test(p.content())).toList();
+    }
+
+    // ---- server side ----------------------------------------------------------------------------
+
+    private void gateway(WsConfig ws, String path) {
+        ws.onConnect(ctx -> {
+            connectedPaths.add(path);
+            current = ctx;
+            send(ctx, JSON.createObjectNode().put("op", 10).set("d", JSON.createObjectNode().put("heartbeat_interval", heartbeatInterval)));
+        });
+        ws.onMessage(ctx -> {
+            JsonNode p = JSON.readTree(ctx.message());
+            received.add(p);
+            switch (p.path("op").asInt()) {
+                case 1 -> {
+                    if (ackHeartbeats) {
+                        send(ctx, JSON.createObjectNode().put("op", 11));
+                    }
+                }
+                case 2 -> identify(ctx, p.path("d"));
+                case 6 -> resume(ctx, p.path("d"));
+                default -> {
+                }
+            }
+        });
+        ws.onClose(ctx -> {
+            if (current == ctx) {
+                current = null;
+            }
+        });
+    }
+
+    private void identify(WsContext ctx, JsonNode d) {
+        if (!TOKEN.equals(d.path("token").asText())) {
+            ctx.closeSession(4004, "Authentication failed.");
+            return;
+        }
+        synchronized (this) {
+            sessionId = "session-" + sessions.incrementAndGet();
+            history.clear();
+            seq = 0;
+        }
+        ObjectNode ready = JSON.createObjectNode().put("v", 10).put("session_id", sessionId)
+                .put("resume_gateway_url", "ws://127.0.0.1:" + app.port() + "/resume");
+        ready.putObject("user").put("id", BOT_ID).put("username", "herald").put("bot", true);
+        ready.putArray("guilds").addObject().put("id", GUILD).put("unavailable", true);
+        dispatch("READY", ready);
+        ObjectNode guild = JSON.createObjectNode().put("id", GUILD).put("name", "Test Guild");
+        ArrayNode list = guild.putArray("channels");
+        ArrayNode threads = guild.putArray("threads");
+        for (ObjectNode c : channels.values()) {
+            (c.path("type").asInt() == 11 ? threads : list).add(c);
+        }
+        dispatch("GUILD_CREATE", guild);
+    }
+
+    private void resume(WsContext ctx, JsonNode d) {
+        List<ObjectNode> replay;
+        synchronized (this) {
+            boolean valid = TOKEN.equals(d.path("token").asText()) && d.path("session_id").asText().equals(sessionId);
+            if (!valid || invalidateNextResume) {
+                invalidateNextResume = false;
+                send(ctx, JSON.createObjectNode().put("op", 9).put("d", false));
+                return;
+            }
+            long from = d.path("seq").asLong();
+            replay = history.stream().filter(p -> p.path("s").asLong() > from).toList();
+        }
+        for (ObjectNode p : replay) {
+            send(ctx, p);
+        }
+        dispatch("RESUMED", JSON.createObjectNode());
+    }
+
+    private void createMessage(Context ctx) throws Exception {
+        messagePostAttempts.incrementAndGet();
+        if (!("Bot " + TOKEN).equals(ctx.header("Authorization"))) {
+            ctx.status(401).result("{\"message\":\"401: Unauthorized\",\"code\":0}");
+            return;
+        }
+        Double retryAfter = rateLimitNext.poll();
+        if (retryAfter != null) {
+            ctx.status(429).header("Retry-After", "1").header("X-RateLimit-Global", "false")
+                    .result("{\"message\":\"You are being rate limited.\",\"retry_after\":" + retryAfter + ",\"global\":false}");
+            return;
+        }
+        JsonNode body = JSON.readTree(ctx.body());
+        String id = Long.toString(ids.incrementAndGet());
+        posts.add(new Post(ctx.pathParam("id"), body.path("content").asText(), body.path("message_reference").path("message_id").asText(null),
+                ctx.header("Authorization"), body));
+        ctx.status(200).contentType("application/json").result(JSON.createObjectNode().put("id", id).put("channel_id", ctx.pathParam("id"))
+                .toString());
+    }
+
+    private static void send(WsContext ctx, JsonNode payload) {
+        synchronized (ctx) {
+            ctx.send(payload.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

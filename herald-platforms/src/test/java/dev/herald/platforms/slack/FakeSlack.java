@@ -1,0 +1,214 @@
+package dev.herald.platforms.slack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.websocket.WsContext;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * A local stand-in for Slack, written for these tests: {@code auth.test}, {@code apps.connections.open}
+ * (a single-use ticket URL), the Socket Mode WebSocket ({@code hello}, envelopes, acks, {@code disconnect})
+ * and {@code chat.postMessage} (with programmable errors and 429s). Everything it receives is recorded.
+ */
+final class FakeSlack implements AutoCloseable {
+    static final String APP_TOKEN = "xapp-1-A111-fake-app-token";
+    static final String BOT_TOKEN = "xoxb-fake-bot-token-222";
+    static final String BOT_USER = "UBOT";
+    static final String BOT_ID = "BBOT";
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One chat.postMessage call that Slack accepted. */
+    record Post(String channel, String threadTs, String text, String ts) {
+    }
+
+    final List<Post> posts = new CopyOnWriteArrayList<>();
+    final List<String> acks = new CopyOnWriteArrayList<>();
+    final List<String> tickets = new CopyOnWriteArrayList<>();
+    final Deque<String> postErrors = new ConcurrentLinkedDeque<>();
+    final Deque<Integer> postRetryAfter = new ConcurrentLinkedDeque<>();
+    final AtomicInteger postAttempts = new AtomicInteger();
+    /** Called with each ack's envelope id as it arrives (before it is recorded). */
+    volatile Consumer<String> onAck = id -> {
+    };
+
+    private final Javalin app;
+    private final AtomicInteger ticketCount = new AtomicInteger();
+    private final AtomicInteger envelopes = new AtomicInteger();
+    private final AtomicLong ts = new AtomicLong(1_712_000_000_000_100L);
+    private final List<WsContext> open = new CopyOnWriteArrayList<>();
+    private volatile WsContext current;
+
+    FakeSlack() {
+        app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.routes.post("/api/auth.test", ctx -> {
+                if (bearer(ctx, BOT_TOKEN)) {
+                    json(ctx, JSON.createObjectNode().put("ok", true).put("user_id", BOT_USER).put("bot_id", BOT_ID).put("team", "Test Team"));
+                }
+            });
+            config.routes.post("/api/apps.connections.open", ctx -> {
+                if (bearer(ctx, APP_TOKEN)) {
+                    String ticket = "ticket-" + ticketCount.incrementAndGet();
+                    tickets.add(ticket);
+                    json(ctx, JSON.createObjectNode().put("ok", true).put("url", "ws://127.0.0.1:" + port() + "/link?ticket=" + ticket));
+                }
+            });
+            config.routes.post("/api/chat.postMessage", this::postMessage);
+            config.routes.ws("/link", ws -> {
+                ws.onConnect(ctx -> {
+                    open.add(ctx);
+                    current = ctx;
+                    send(ctx, "{\"type\":\"hello\",\"num_connections\":" + open.size() + ",\"connection_info\":{\"app_id\":\"A111\"}}");
+                });
+                ws.onMessage(ctx -> {
+                    JsonNode n = JSON.readTree(ctx.message());
+                    String id = n.path("envelope_id").asText("");
+                    if (!id.isEmpty()) {
+                        onAck.accept(id);
+                        acks.add(id);
+                    }
+                });
+                ws.onClose(ctx -> {
+                    open.remove(ctx);
+                    if (current == ctx) {
+                        current = null;
+                    }
+                });
+            });
+        }).start("127.0.0.1", 0);
+    }
+
+    int port() {
+        return app.port();
+    }
+
+    SlackSettings settings() {
+        return SlackSettings.of(APP_TOKEN, BOT_TOKEN).withApiBase(URI.create("http://127.0.0.1:" + app.port() + "/api"))
+                .withTiming(new SlackSettings.Timing(Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(3),
+                        Duration.ofSeconds(20), Duration.ofSeconds(70), Duration.ofSeconds(3)));
+    }
+
+    // ---- driving ------------------------------------------------------------------------------
+
+    /** Delivers a message event in an events_api envelope on the current connection; returns the envelope id. */
+    String deliver(ObjectNode event) {
+        return deliver(event, 0);
+    }
+
+    String deliver(ObjectNode event, int retryAttempt) {
+        String envelopeId = "env-" + envelopes.incrementAndGet();
+        ObjectNode env = JSON.createObjectNode().put("envelope_id", envelopeId).put("type", "events_api")
+                .put("accepts_response_payload", false).put("retry_attempt", retryAttempt).put("retry_reason", retryAttempt > 0 ? "timeout" : "");
+        ObjectNode payload = env.putObject("payload").put("type", "event_callback").put("event_id", "Ev" + envelopes.get());
+        payload.set("event", event);
+        send(requireCurrent(), env.toString());
+        return envelopeId;
+    }
+
+    /** A user's message event; {@code threadTs} null for a top-level message. */
+    ObjectNode message(String channel, String channelType, String user, String ts, String threadTs, String text) {
+        ObjectNode e = JSON.createObjectNode().put("type", "message").put("channel", channel).put("channel_type", channelType)
+                .put("user", user).put("ts", ts).put("text", text).put("event_ts", ts);
+        if (threadTs != null) {
+            e.put("thread_ts", threadTs);
+        }
+        return e;
+    }
+
+    /** Slack asks for a new connection on the current one. */
+    void disconnect(String reason) {
+        send(requireCurrent(), "{\"type\":\"disconnect\",\"reason\":\"" + reason + "\",\"debug_info\":{\"host\":\"fake\"}}");
+    }
+
+    /** The server closes the current connection without a disconnect message (a dropped link). */
+    void dropCurrent() {
+        WsContext ws = current;
+        current = null;
+        if (ws != null) {
+            ws.closeSession(1011, "server error");
+        }
+    }
+
+    /** Sends a raw frame on the current connection. */
+    void raw(String frame) {
+        send(requireCurrent(), frame);
+    }
+
+    int openConnections() {
+        return open.size();
+    }
+
+    boolean connected() {
+        return current != null;
+    }
+
+    List<Post> postsIn(String channel, String threadTs) {
+        return posts.stream().filter(p -> p.channel().equals(channel) && java.util.Objects.equals(p.threadTs(), threadTs)).toList();
+    }
+
+    // ---- server side --------------------------------------------------------------------------
+
+    private void postMessage(Context ctx) throws Exception {
+        postAttempts.incrementAndGet();
+        if (!bearer(ctx, BOT_TOKEN)) {
+            return;
+        }
+        Integer retryAfter = postRetryAfter.poll();
+        if (retryAfter != null) {
+            ctx.status(429).header("Retry-After", Integer.toString(retryAfter)).result("");
+            return;
+        }
+        String error = postErrors.poll();
+        if (error != null) {
+            json(ctx, JSON.createObjectNode().put("ok", false).put("error", error));
+            return;
+        }
+        JsonNode body = JSON.readTree(ctx.body());
+        String messageTs = Long.toString(ts.incrementAndGet()).replaceFirst("(\\d{10})(\\d{6})", "$1.$2");
+        String channel = body.path("channel").asText();
+        posts.add(new Post(channel, body.path("thread_ts").asText(null), body.path("text").asText(), messageTs));
+        json(ctx, JSON.createObjectNode().put("ok", true).put("channel", channel).put("ts", messageTs));
+    }
+
+    private static boolean bearer(Context ctx, String token) {
+        if (("Bearer " + token).equals(ctx.header("Authorization"))) {
+            return true;
+        }
+        json(ctx, JSON.createObjectNode().put("ok", false).put("error", "invalid_auth"));
+        return false;
+    }
+
+    private static void json(Context ctx, JsonNode body) {
+        ctx.status(200).contentType("application/json; charset=utf-8").result(body.toString());
+    }
+
+    private WsContext requireCurrent() {
+        WsContext ws = current;
+        if (ws == null) {
+            throw new IllegalStateException("no socket mode connection is open");
+        }
+        return ws;
+    }
+
+    private static void send(WsContext ctx, String text) {
+        synchronized (ctx) {
+            ctx.send(text);
+        }
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

@@ -1,0 +1,118 @@
+package dev.herald.platforms.slack;
+
+import static dev.herald.platforms.GatewayFixture.WAIT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.herald.core.platform.Admission;
+import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.Platform;
+import dev.herald.platforms.GatewayFixture;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Socket Mode lifecycle: Slack's disconnect requests, dropped links, rejected tokens. */
+class SlackConnectionTest {
+    @TempDir
+    Path dir;
+    FakeSlack slack;
+    GatewayFixture herald;
+
+    @BeforeEach
+    void setUp() {
+        slack = new FakeSlack();
+        herald = new GatewayFixture(dir, "U1");
+    }
+
+    @AfterEach
+    void tearDown() {
+        herald.close();
+        slack.close();
+    }
+
+    private void startHerald() {
+        herald.start(new SlackAdapter(slack.settings(), herald.clock));
+        await().atMost(WAIT).until(slack::connected);
+    }
+
+    @Test
+    void aDisconnectRequest_opensANewConnectionWithAFreshTicket_beforeClosingTheOldOne() {
+        startHerald();
+
+        slack.disconnect("refresh_requested");
+
+        await().atMost(WAIT).until(() -> slack.tickets.size() == 2 && slack.openConnections() == 1);
+        slack.deliver(slack.message("D1", "im", "U1", "1712000101.000100", null, "on the new connection"));
+        await().atMost(WAIT).until(() -> slack.postsIn("D1", null).size() == 1);
+        assertThat(herald.gateway.status().platforms().get(SlackAdapter.PLATFORM).state()).isEqualTo(ConnectionState.CONNECTED);
+    }
+
+    @Test
+    void aDroppedConnection_isReopenedAfterABackoff() {
+        startHerald();
+
+        slack.dropCurrent();
+
+        await().atMost(WAIT).until(() -> slack.tickets.size() == 2 && slack.connected());
+        slack.deliver(slack.message("D1", "im", "U1", "1712000102.000100", null, "back again"));
+        await().atMost(WAIT).until(() -> slack.postsIn("D1", null).size() == 1);
+    }
+
+    @Test
+    void aRejectedAppToken_failsStartNamingTheKey_andNeverTheToken() {
+        String wrong = "xapp-1-wrong-token-9";
+        SlackSettings s = slack.settings();
+        SlackAdapter adapter = new SlackAdapter(new SlackSettings(wrong, s.botToken(), s.apiBase(), true, false, s.timing()), herald.clock);
+        RecordingSink sink = new RecordingSink();
+
+        assertThatThrownBy(() -> adapter.start(sink))
+                .hasMessageStartingWith("slack - the app-level token was rejected by apps.connections.open (invalid_auth); check platforms.slack.app_token")
+                .message().doesNotContain(wrong);
+        assertThat(sink.states).last().isEqualTo(ConnectionState.STOPPED);
+    }
+
+    @Test
+    void aRejectedBotToken_failsStartNamingTheKey() {
+        SlackSettings s = slack.settings();
+        SlackAdapter adapter = new SlackAdapter(new SlackSettings(s.appToken(), "xoxb-wrong", s.apiBase(), true, false, s.timing()),
+                herald.clock);
+
+        assertThatThrownBy(() -> adapter.start(new RecordingSink()))
+                .hasMessage("slack - the bot token was rejected by auth.test (invalid_auth); check platforms.slack.bot_token");
+        assertThat(slack.tickets).as("no socket is opened with a bad bot token").isEmpty();
+    }
+
+    @Test
+    void socketModeSwitchedOff_stopsTheAdapterWithAnOperatorMessage() {
+        startHerald();
+
+        slack.disconnect("link_disabled");
+
+        await().atMost(WAIT).until(() -> herald.gateway.status().platforms().get(SlackAdapter.PLATFORM).state() == ConnectionState.STOPPED);
+        assertThat(herald.gateway.status().platforms().get(SlackAdapter.PLATFORM).detail()).contains("enable it under Settings > Socket Mode");
+        assertThat(slack.tickets).hasSize(1);
+    }
+
+    /** Records connection changes; takes no messages. */
+    private static final class RecordingSink implements InboundSink {
+        final List<ConnectionState> states = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Admission accept(MessageEvent event) {
+            return Admission.REFUSED;
+        }
+
+        @Override
+        public void connectionChanged(Platform platform, ConnectionState state, String detail) {
+            states.add(state);
+        }
+    }
+}

@@ -1,0 +1,256 @@
+package dev.herald.web.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.core.auth.AccessPolicy;
+import dev.herald.core.auth.Allowlists;
+import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewayMetrics;
+import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.gateway.PlatformRegistry;
+import dev.herald.core.gateway.StopKind;
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.loopback.LoopbackPlatform;
+import dev.herald.core.session.Storage;
+import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.TurnState;
+import dev.herald.store.sqlite.SqliteStorage;
+import dev.herald.testkit.MutableClock;
+import dev.herald.testkit.agent.ScriptedAgent;
+import dev.herald.web.WebServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The webhook platform on a real web server, with the real gateway on a real SQLite store, a scripted
+ * agent, and a loopback platform as the other platform replies are forwarded to.
+ */
+class WebhookPlatformTest {
+    static final String GITHUB_SECRET = "gh-webhook-secret-5731";
+    static final String GITLAB_TOKEN = "gl-webhook-token-8842";
+    static final Duration WAIT = Duration.ofSeconds(10);
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String ISSUE = """
+            {"action":"opened","issue":{"number":42,"title":"Crash on start","body":"It crashes."},"sender":{"login":"octocat"}}""";
+
+    @TempDir
+    Path dir;
+    final MutableClock clock = MutableClock.atNoon();
+    final ScriptedAgent agent = new ScriptedAgent();
+    final HttpClient http = HttpClient.newHttpClient();
+    final LogLines logs = new LogLines();
+    Storage storage;
+    WebServer web;
+    LoopbackPlatform ops;
+    Gateway gateway;
+
+    @BeforeEach
+    void setUp() {
+        ((Logger) LoggerFactory.getLogger("dev.herald")).addAppender(logs);
+        logs.start();
+        storage = SqliteStorage.open(dir.resolve("herald.db"), clock);
+        web = new WebServer(WebServer.Settings.ephemeral());
+        ops = new LoopbackPlatform(Platform.of("ops"), new Capabilities(true, false, false, false, false, 100), clock);
+        AtomicReference<PlatformRegistry> registry = new AtomicReference<>();
+        WebhookPlatform webhook = new WebhookPlatform(new WebhookPlatform.Settings(4096, List.of(
+                new WebhookRoute("github", GITHUB_SECRET, SignatureStyle.GITHUB,
+                        "New issue #{issue.number}: {issue.title} by {sender.login}. Missing: {issue.labels}", new Delivery.Log()),
+                new WebhookRoute("gitlab", GITLAB_TOKEN, SignatureStyle.GITLAB, "Merge request: {object_attributes.title}",
+                        Delivery.parse("ops:alerts")),
+                new WebhookRoute("raw", null, SignatureStyle.NONE, "", new Delivery.Log()),
+                new WebhookRoute("comments", null, SignatureStyle.NONE, "{comment}", new Delivery.Log()))),
+                web, p -> registry.get().adapter(p), clock);
+        registry.set(new PlatformRegistry(List.of(webhook, ops), List.of()));
+        Allowlists access = new Allowlists(Map.of(WebhookPlatform.PLATFORM, AccessPolicy.allowAll()), false);
+        gateway = new Gateway(storage, agent, access, registry.get(), GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(200)),
+                clock, GatewayMetrics.NONE);
+        web.start();
+        gateway.start(Gateway.StartOptions.normal());
+    }
+
+    @AfterEach
+    void tearDown() {
+        gateway.stop(StopKind.SHUTDOWN, false);
+        web.close();
+        storage.close();
+        ((Logger) LoggerFactory.getLogger("dev.herald")).detachAppender(logs);
+    }
+
+    @Test
+    void aCorrectlySignedGitHubDelivery_isAccepted_theModelGetsTheTemplatedPrompt_andTheReplyIsLogged() throws Exception {
+        agent.reply("Triage: " + "x".repeat(300));
+
+        HttpResponse<String> r = post("github", ISSUE, "X-Hub-Signature-256", githubSignature(ISSUE), "X-GitHub-Event", "issues");
+
+        assertThat(r.statusCode()).isEqualTo(202);
+        JsonNode body = JSON.readTree(r.body());
+        assertThat(body.path("status").asText()).isEqualTo("accepted");
+        assertThat(turns()).singleElement().extracting(TurnRecord::eventId).isEqualTo(body.path("event_id").asText());
+        assertThat(agent.awaitCalls(1, WAIT).getFirst().userMessage())
+                .isEqualTo("New issue #42: Crash on start by octocat. Missing: {issue.labels}");
+        String line = awaitLog("webhook - route github reply");
+        assertThat(line).contains("(308 chars)").contains("Triage: xxx").endsWith("x".repeat(192) + "...");
+        assertThat(logs.list).extracting(ILoggingEvent::getFormattedMessage).noneMatch(m -> m.contains(GITHUB_SECRET));
+    }
+
+    @Test
+    void aBadSignature_isRefusedWith401_andNothingIsStored() throws Exception {
+        String forged = "sha256=" + HexFormat.of().formatHex(SignatureCheck.hmac("not-the-secret", ISSUE.getBytes(StandardCharsets.UTF_8)));
+
+        HttpResponse<String> wrong = post("github", ISSUE, "X-Hub-Signature-256", forged);
+        HttpResponse<String> missing = post("github", ISSUE);
+        HttpResponse<String> tampered = post("github", ISSUE.replace("42", "43"), "X-Hub-Signature-256", githubSignature(ISSUE));
+
+        assertThat(List.of(wrong.statusCode(), missing.statusCode(), tampered.statusCode())).containsOnly(401);
+        assertThat(turns()).isEmpty();
+        assertThat(agent.calls()).isEmpty();
+        assertThat(storage.sessions().find(new dev.herald.core.session.SessionKey("agent:main:webhook:dm:github"))).isEmpty();
+    }
+
+    @Test
+    void aSignedBodyThatIsNotJson_isRefusedWith400_andNothingIsStored() throws Exception {
+        String broken = "{\"action\": \"opened\", ";
+
+        HttpResponse<String> r = post("github", broken, "X-Hub-Signature-256", githubSignature(broken));
+
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(turns()).isEmpty();
+    }
+
+    @Test
+    void anUnknownRoute_is404_andABodyOverTheLimit_is413_andNeitherStoresAnything() throws Exception {
+        String big = "{\"pad\":\"" + "y".repeat(5000) + "\"}";
+
+        assertThat(post("nope", ISSUE).statusCode()).isEqualTo(404);
+        assertThat(post("github", big, "X-Hub-Signature-256", githubSignature(big)).statusCode()).isEqualTo(413);
+        assertThat(turns()).isEmpty();
+    }
+
+    @Test
+    void aGitLabDeliveryWithTheRightToken_isForwardedToTheConfiguredChatOnAnotherPlatform_splitToItsLimit() throws Exception {
+        String mr = "{\"object_kind\":\"merge_request\",\"object_attributes\":{\"title\":\"Fix the flaky test\"}}";
+        agent.reply(("Reviewed. " + "All good. ".repeat(20)).strip());
+
+        assertThat(post("gitlab", mr, "X-Gitlab-Token", "wrong").statusCode()).isEqualTo(401);
+        HttpResponse<String> r = post("gitlab", mr, "X-Gitlab-Token", GITLAB_TOKEN);
+
+        assertThat(r.statusCode()).isEqualTo(202);
+        await().atMost(WAIT).until(() -> ops.sent().stream().anyMatch(s -> s.text().endsWith("All good.")));
+        assertThat(agent.messages()).containsExactly("Merge request: Fix the flaky test");
+        assertThat(ops.sent()).hasSizeGreaterThan(1).allSatisfy(s -> {
+            assertThat(s.target().chatId()).isEqualTo("alerts");
+            assertThat(s.text().length()).isLessThanOrEqualTo(100);
+        });
+        assertThat(turns()).singleElement().extracting(TurnRecord::state).isEqualTo(TurnState.DELIVERED);
+    }
+
+    @Test
+    void aRedeliveredWebhook_withTheSameDeliveryId_runsOneTurn() throws Exception {
+        String signature = githubSignature(ISSUE);
+
+        HttpResponse<String> first = post("github", ISSUE, "X-Hub-Signature-256", signature, "X-GitHub-Delivery", "d-72d3162e");
+        HttpResponse<String> again = post("github", ISSUE, "X-Hub-Signature-256", signature, "X-GitHub-Delivery", "d-72d3162e");
+
+        assertThat(first.statusCode()).isEqualTo(202);
+        assertThat(again.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(again.body()).path("status").asText()).isEqualTo("duplicate");
+        assertThat(turns()).singleElement().extracting(TurnRecord::platformMessageId).isEqualTo("github:d-72d3162e");
+    }
+
+    @Test
+    void githubsPingOnWebhookCreation_isAnsweredWithoutATurn() throws Exception {
+        String ping = "{\"zen\":\"Keep it logically awesome.\",\"hook_id\":1}";
+
+        HttpResponse<String> r = post("github", ping, "X-Hub-Signature-256", githubSignature(ping), "X-GitHub-Event", "ping");
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(r.body()).path("status").asText()).isEqualTo("pong");
+        assertThat(turns()).isEmpty();
+    }
+
+    @Test
+    void aPayloadThatReadsAsASlashCommand_startsAMarkedTurn_insteadOfRunningTheCommand() throws Exception {
+        HttpResponse<String> r = post("comments", "{\"comment\":\"/new\"}");
+
+        assertThat(r.statusCode()).isEqualTo(202);
+        assertThat(agent.awaitCalls(1, WAIT).getFirst().userMessage()).isEqualTo("[webhook comments] /new");
+    }
+
+    @Test
+    void anEmptyTemplate_givesTheModelThePrettyPrintedPayload() throws Exception {
+        post("raw", "{\"a\":{\"b\":[1,2]}}");
+
+        assertThat(agent.awaitCalls(1, WAIT).getFirst().userMessage()).isEqualTo("{\n  \"a\" : {\n    \"b\" : [ 1, 2 ]\n  }\n}");
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------
+
+    /** Every log event, kept in a list that tests may read while the server logs. */
+    static final class LogLines extends AppenderBase<ILoggingEvent> {
+        final List<ILoggingEvent> list = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        protected void append(ILoggingEvent e) {
+            list.add(e);
+        }
+    }
+
+    private HttpResponse<String> post(String route, String body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(web.baseUrl() + "/webhooks/" + route))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String githubSignature(String body) {
+        return "sha256=" + HexFormat.of().formatHex(SignatureCheck.hmac(GITHUB_SECRET, body.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Every stored turn once, in its latest state (states only move forward, in the enum's order). */
+    private List<TurnRecord> turns() {
+        Map<Long, TurnRecord> all = new java.util.TreeMap<>();
+        for (TurnState s : TurnState.values()) {
+            storage.turns().inState(s, 1000).forEach(t -> all.put(t.id(), t));
+        }
+        return new ArrayList<>(all.values());
+    }
+
+    private String awaitLog(String prefix) {
+        AtomicReference<String> found = new AtomicReference<>();
+        await().atMost(WAIT).until(() -> {
+            for (ILoggingEvent e : logs.list) {
+                if (e.getFormattedMessage().startsWith(prefix)) {
+                    found.set(e.getFormattedMessage());
+                    return true;
+                }
+            }
+            return false;
+        });
+        return found.get();
+    }
+}
