@@ -40,6 +40,7 @@ final class Harness implements AutoCloseable {
     final Path dir;
     final MutableClock clock;
     final Set<String> allowedUsers = ConcurrentHashMap.newKeySet();
+    final Set<String> adminUsers = ConcurrentHashMap.newKeySet();
     final Map<String, Boolean> interactive = new LinkedHashMap<>();
     final Map<String, HomeChannel> homes = new LinkedHashMap<>();
     final Set<String> startDisconnected = ConcurrentHashMap.newKeySet();
@@ -97,7 +98,7 @@ final class Harness implements AutoCloseable {
 
             @Override
             public boolean isAdmin(SessionSource source) {
-                return isAuthorized(source);
+                return adminUsers.isEmpty() ? isAuthorized(source) : adminUsers.contains(source.userId());
             }
         };
         gateway = new Gateway(storage, agentOverride != null ? agentOverride : agent, auth, registry, settings, clock, GatewayMetrics.NONE);
