@@ -32,7 +32,8 @@ final class BotApi {
 
         /** e.g. {@code sendMessage HTTP 400: Bad Request: chat not found}. */
         String problem() {
-            return method + " HTTP " + status + (description == null || description.isBlank() ? "" : ": " + description);
+            String d = description == null || description.length() <= 160 ? description : description.substring(0, 160) + "...";
+            return method + " HTTP " + status + (d == null || d.isBlank() ? "" : ": " + d);
         }
     }
 

@@ -71,7 +71,6 @@ public final class TelegramAdapter implements PlatformAdapter {
                 String username = me.result().path("username").asText(null);
                 normaliser.botUsername(username);
                 identified = true;
-                log.info("telegram - connected as @{} (polling {} every {} s at most)", username, apiHost(), settings.pollWait().toSeconds());
                 sink.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "bot @" + username);
             } else {
                 sink.connectionChanged(PLATFORM, ConnectionState.BACKING_OFF, me.problem());
@@ -146,9 +145,5 @@ public final class TelegramAdapter implements PlatformAdapter {
         } catch (NumberFormatException e) {
             return null;
         }
-    }
-
-    private String apiHost() {
-        return java.net.URI.create(settings.apiBase()).getHost();
     }
 }
