@@ -49,6 +49,7 @@ public final class GatewayHarness implements AutoCloseable {
             .withInterruptGrace(Duration.ofSeconds(5))
             .withStartupRestoreTimeout(Duration.ofSeconds(10));
     public ScriptedAgent agent = new ScriptedAgent();
+    private dev.herald.core.agent.Agent agentOverride;
     public Storage storage;
     public Gateway gateway;
     public PlatformAdapter current;
@@ -70,13 +71,19 @@ public final class GatewayHarness implements AutoCloseable {
         return this;
     }
 
+    /** Runs turns with {@code a} instead of the scripted agent. */
+    public GatewayHarness agentOverride(dev.herald.core.agent.Agent a) {
+        agentOverride = a;
+        return this;
+    }
+
     /** Builds and starts the gateway with a fresh adapter. */
     public GatewayHarness start() {
         current = adapter.get();
         PlatformRegistry registry = new PlatformRegistry(List.of(current), homes);
         Allowlists rules = new Allowlists(Map.of(platform, new AccessPolicy(false, allowedUsers, Set.of("u1"))), false);
         PairingAuthorizer auth = new PairingAuthorizer(rules, pairing, Set.of(platform));
-        gateway = new Gateway(storage, agent, auth, registry, settings, clock, GatewayMetrics.NONE);
+        gateway = new Gateway(storage, agentOverride != null ? agentOverride : agent, auth, registry, settings, clock, GatewayMetrics.NONE);
         gateway.start(Gateway.StartOptions.normal());
         return this;
     }

@@ -64,8 +64,7 @@ public final class TelegramAdapter implements PlatformAdapter {
             BotApi.Answer me = api.getMe();
             if (me.unauthorized()) {
                 throw new IllegalStateException("telegram - the bot token was rejected (HTTP " + me.status()
-                        + "); check platforms.telegram.token" + (settings.apiBase().equals(TelegramSettings.DEFAULT_API_BASE)
-                                ? "" : " and platforms.telegram.api_base"));
+                        + "); check platforms.telegram.token");
             }
             if (me.ok()) {
                 String username = me.result().path("username").asText(null);
