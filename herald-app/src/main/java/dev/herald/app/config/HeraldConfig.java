@@ -11,16 +11,17 @@ public record HeraldConfig(
         ModelConfig model,
         PlatformsConfig platforms,
         GatewayConfig gateway,
+        AuthConfig auth,
         StoreConfig store) {
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
-                StoreConfig.defaults());
+                AuthConfig.defaults(), StoreConfig.defaults());
     }
 
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
-        return new HeraldConfig(model, platforms, gateway, store.resolvedIn(home));
+        return new HeraldConfig(model, platforms, gateway, auth, store.resolvedIn(home));
     }
 }

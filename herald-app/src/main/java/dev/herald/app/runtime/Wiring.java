@@ -12,25 +12,18 @@ import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
 import dev.herald.app.config.ModelConfig;
 import dev.herald.core.agent.Agent;
-import dev.herald.core.auth.AccessPolicy;
-import dev.herald.core.auth.Allowlists;
+import dev.herald.core.auth.Pairing;
 import dev.herald.core.continuity.FreshnessWindow;
 import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
-import dev.herald.core.platform.Platform;
-import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.session.Storage;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.web.WebServer;
 import dev.herald.web.api.ApiServerPlatform;
+import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,26 +47,26 @@ public final class Wiring implements AutoCloseable {
         this.gateway = gateway;
     }
 
-    public static Wiring build(HeraldConfig config, boolean demo, Clock clock) {
+    public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock) {
         Storage storage = SqliteStorage.open(config.store().path(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);
             Agent agent = new ModelAgent(model, new AgentSettings(config.model().systemPromptText().orElse(null), null, null));
-            List<PlatformAdapter> adapters = new ArrayList<>();
-            Map<Platform, AccessPolicy> access = new HashMap<>();
+            PlatformSet platforms = new PlatformSet();
             Optional<WebServer> web = Optional.empty();
             ApiServerConfig api = config.platforms().apiServer();
             if (api.enabled()) {
                 ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), api.key().reveal().orElse(null),
                         api.maxBodyBytes(), api.requestTimeout(), "herald");
                 WebServer server = new WebServer(s.listen());
-                adapters.add(new ApiServerPlatform(s, agent, server, clock));
-                access.put(ApiServerPlatform.PLATFORM, AccessPolicy.allowAll());
+                platforms.trusted(new ApiServerPlatform(s, agent, server, clock));
                 web = Optional.of(server);
             }
-            PlatformRegistry registry = new PlatformRegistry(adapters, List.of());
-            Gateway gateway = new Gateway(storage, agent, new Allowlists(access, false), registry, settings(config.gateway()), clock,
-                    GatewayMetrics.NONE);
+            ChatPlatforms.add(config, home, clock, platforms);
+            Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
+            Gateway gateway = new Gateway(storage, agent, platforms.authorizer(config.auth().allowAllUsers(), pairing),
+                    platforms.registry(), settings(config.gateway()), clock, GatewayMetrics.NONE);
+            gateway.useHomeChannelStore(new FileHomeChannelStore(home.resolve("home_channels.json")));
             return new Wiring(storage, model, web, gateway);
         } catch (RuntimeException e) {
             storage.close();
