@@ -71,7 +71,7 @@ final class ConfigPrinter {
             return ConfigChecks.number(value.doubleValue());
         }
         if (value.isArray()) {
-            return value.isEmpty() ? "[]" : quote(value.toString());
+            return value.toString();
         }
         if (!value.isTextual()) {
             return value.asText();
