@@ -11,7 +11,7 @@ import java.util.Optional;
  * {@code $HERALD_HOME/home_channels.json}).
  */
 public record HomeChannelConfig(
-        @Doc("chat id of the home channel (Telegram: a number such as -1001234567890); not set = no home channel")
+        @Doc("chat id of the home channel (Telegram: a number such as -1001234567890; Weixin: a user id); not set = no home channel")
         String chatId,
         @Doc("thread or forum topic id inside that chat; not set = the chat itself")
         String threadId,
@@ -22,18 +22,18 @@ public record HomeChannelConfig(
         return new HomeChannelConfig(null, null, null);
     }
 
-    public boolean isSet() {
+    public boolean present() {
         return chatId != null && !chatId.isBlank();
     }
 
     /** The home channel on {@code platform}, when a chat id is configured. */
     public Optional<HomeChannel> on(Platform platform) {
-        return isSet() ? Optional.of(new HomeChannel(platform, new ChatTarget(chatId.strip(), threadId), name)) : Optional.empty();
+        return present() ? Optional.of(new HomeChannel(platform, new ChatTarget(chatId.strip(), threadId), name)) : Optional.empty();
     }
 
     @Override
     public void validate(ConfigChecks check) {
-        check.require(isSet() || (threadId == null && name == null), "chat_id",
+        check.require(present() || (threadId == null && name == null), "chat_id",
                 "is required when thread_id or name is given; set the chat id of the home channel");
     }
 }

@@ -53,6 +53,11 @@ public interface PlatformAccess {
         check.require(a.unauthorizedDm() != null, "unauthorized_dm", "must be pair or ignore");
     }
 
+    /** An unmodifiable copy of a configured id list; null entries stay, for {@link #validateAccess} to name. */
+    static List<String> ids(List<String> given) {
+        return given == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(given));
+    }
+
     private static Set<String> clean(List<String> ids) {
         Set<String> out = new HashSet<>();
         if (ids != null) {

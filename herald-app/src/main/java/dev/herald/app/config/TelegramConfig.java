@@ -32,8 +32,8 @@ public record TelegramConfig(
 
     public TelegramConfig {
         token = token == null ? Secret.NONE : token;
-        allowedUsers = allowedUsers == null ? List.of() : List.copyOf(allowedUsers);
-        admins = admins == null ? List.of() : List.copyOf(admins);
+        allowedUsers = PlatformAccess.ids(allowedUsers);
+        admins = PlatformAccess.ids(admins);
     }
 
     public static TelegramConfig defaults() {

@@ -26,8 +26,8 @@ public record WeixinConfig(
 
     public WeixinConfig {
         token = token == null ? Secret.NONE : token;
-        allowedUsers = allowedUsers == null ? List.of() : List.copyOf(allowedUsers);
-        admins = admins == null ? List.of() : List.copyOf(admins);
+        allowedUsers = PlatformAccess.ids(allowedUsers);
+        admins = PlatformAccess.ids(admins);
     }
 
     public static WeixinConfig defaults() {
