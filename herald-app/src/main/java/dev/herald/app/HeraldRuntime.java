@@ -46,7 +46,7 @@ public final class HeraldRuntime {
         boolean autoResume = new CrashLoopBreaker(home.resolve("unclean_starts.log")).allowAutoResume(clean, clock.instant());
         Optional<SessionSource> restartedFrom = files.consumeRestartRequest();
         StopRequests stops = new StopRequests();
-        try (Wiring wiring = Wiring.build(config, demo, clock)) {
+        try (Wiring wiring = Wiring.build(config, home, demo, clock)) {
             Signals.install(stops);
             Gateway gateway = wiring.gateway();
             gateway.onRestartRequested(src -> {

@@ -28,11 +28,17 @@ public final class Main {
         CommandLine config = new CommandLine(new ConfigCommand(cli))
                 .addSubcommand(new ConfigCheckCommand(cli))
                 .addSubcommand(new ConfigReferenceCommand(cli));
+        CommandLine pairing = new CommandLine(new PairingCommand(cli))
+                .addSubcommand(new PairingCommand.Approve(cli))
+                .addSubcommand(new PairingCommand.ListPairing(cli))
+                .addSubcommand(new PairingCommand.Revoke(cli));
         CommandLine herald = new CommandLine(new HeraldCommand(cli))
                 .addSubcommand(new RunCommand(cli))
                 .addSubcommand(new StatusCommand(cli))
                 .addSubcommand(new RestartCommand(cli))
-                .addSubcommand(config);
+                .addSubcommand(config)
+                .addSubcommand(pairing);
+        herald.registerConverter(dev.herald.core.platform.Platform.class, dev.herald.core.platform.Platform::of);
         herald.setOut(cli.out());
         herald.setErr(cli.err());
         herald.setParameterExceptionHandler((ex, args) -> {

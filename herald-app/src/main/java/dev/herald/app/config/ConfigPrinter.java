@@ -70,6 +70,9 @@ final class ConfigPrinter {
         if (value.isFloatingPointNumber()) {
             return ConfigChecks.number(value.doubleValue());
         }
+        if (value.isArray()) {
+            return value.toString();
+        }
         if (!value.isTextual()) {
             return value.asText();
         }

@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import java.util.List;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 
@@ -20,18 +22,31 @@ public record DiscordConfig(
         @Doc("in server channels, only messages that mention the bot start a turn (threads and DMs always do)")
         boolean requireMention,
         @Doc("messages from other bots and webhooks start turns too (the bot's own never do)")
-        boolean allowBots) implements Validated {
+        boolean allowBots,
+        @Doc("Discord user ids (snowflakes) allowed to talk to the agent; \"*\" = everyone")
+        List<String> allowedUsers,
+        @Doc("let any Discord user who can message the bot talk to the agent")
+        boolean allowAllUsers,
+        @Doc("user ids that may also use /restart and /sethome")
+        List<String> admins,
+        HomeChannelConfig homeChannel,
+        @Doc("what an unknown user's direct message gets: a pairing code, or nothing")
+        UnauthorizedDm unauthorizedDm) implements PlatformAccess, Validated {
 
     public DiscordConfig {
         token = token == null ? Secret.NONE : token;
+        allowedUsers = PlatformAccess.ids(allowedUsers);
+        admins = PlatformAccess.ids(admins);
     }
 
     public static DiscordConfig defaults() {
-        return new DiscordConfig(false, Secret.NONE, "https://discord.com/api/v10", "wss://gateway.discord.gg", true, false);
+        return new DiscordConfig(false, Secret.NONE, "https://discord.com/api/v10", "wss://gateway.discord.gg", true, false,
+                List.of(), false, List.of(), HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
     }
 
     @Override
     public void validate(ConfigChecks check) {
+        PlatformAccess.validateAccess(this, check);
         check.require(!enabled || token.isSet(), "token", "is required when " + check.path("enabled") + " is true: create a bot "
                 + "at https://discord.com/developers/applications and set token: ${DISCORD_BOT_TOKEN}");
         check.require(isUrl(apiBase, "http", "https"), "api_base", "must be an http(s) URL, was \"" + apiBase + "\"");

@@ -11,6 +11,7 @@ public record HeraldConfig(
         ModelConfig model,
         PlatformsConfig platforms,
         GatewayConfig gateway,
+        AuthConfig auth,
         AgentConfig agent,
         @Doc("MCP servers whose tools the agent may call")
         java.util.List<McpServerConfig> mcpServers,
@@ -23,11 +24,11 @@ public record HeraldConfig(
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
-                AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults());
+                AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults());
     }
 
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
-        return new HeraldConfig(model, platforms, gateway, agent.resolvedIn(home), mcpServers, store.resolvedIn(home));
+        return new HeraldConfig(model, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home));
     }
 }

@@ -6,11 +6,14 @@ package dev.herald.app.config;
  */
 public record PlatformsConfig(
         ApiServerConfig apiServer,
+        TelegramConfig telegram,
+        WeixinConfig weixin,
         DiscordConfig discord,
         SlackConfig slack,
         WebhookConfig webhook) {
 
     public static PlatformsConfig defaults() {
-        return new PlatformsConfig(ApiServerConfig.defaults(), DiscordConfig.defaults(), SlackConfig.defaults(), WebhookConfig.defaults());
+        return new PlatformsConfig(ApiServerConfig.defaults(), TelegramConfig.defaults(), WeixinConfig.defaults(),
+                DiscordConfig.defaults(), SlackConfig.defaults(), WebhookConfig.defaults());
     }
 }

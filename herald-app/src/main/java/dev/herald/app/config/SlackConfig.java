@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import java.util.List;
+
 /**
  * {@code platforms.slack:} a Slack app over Socket Mode (events) and the Web API (replies). Needs an
  * app-level token ({@code xapp-}, scope connections:write) and a bot token ({@code xoxb-}). Who may talk to
@@ -17,19 +19,32 @@ public record SlackConfig(
         @Doc("in channels, only top-level messages that mention the bot start a turn (threads and DMs always do)")
         boolean requireMention,
         @Doc("messages from other bots start turns too (the bot's own never do)")
-        boolean allowBots) implements Validated {
+        boolean allowBots,
+        @Doc("Slack member ids (U...) allowed to talk to the agent; \"*\" = everyone")
+        List<String> allowedUsers,
+        @Doc("let any Slack user who can message the bot talk to the agent")
+        boolean allowAllUsers,
+        @Doc("user ids that may also use /restart and /sethome")
+        List<String> admins,
+        HomeChannelConfig homeChannel,
+        @Doc("what an unknown user's direct message gets: a pairing code, or nothing")
+        UnauthorizedDm unauthorizedDm) implements PlatformAccess, Validated {
 
     public SlackConfig {
         appToken = appToken == null ? Secret.NONE : appToken;
         botToken = botToken == null ? Secret.NONE : botToken;
+        allowedUsers = PlatformAccess.ids(allowedUsers);
+        admins = PlatformAccess.ids(admins);
     }
 
     public static SlackConfig defaults() {
-        return new SlackConfig(false, Secret.NONE, Secret.NONE, "https://slack.com/api", true, false);
+        return new SlackConfig(false, Secret.NONE, Secret.NONE, "https://slack.com/api", true, false,
+                List.of(), false, List.of(), HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
     }
 
     @Override
     public void validate(ConfigChecks check) {
+        PlatformAccess.validateAccess(this, check);
         check.require(!enabled || appToken.isSet(), "app_token", "is required when " + check.path("enabled")
                 + " is true: an app-level token (xapp-...) with the connections:write scope");
         check.require(!enabled || botToken.isSet(), "bot_token", "is required when " + check.path("enabled")

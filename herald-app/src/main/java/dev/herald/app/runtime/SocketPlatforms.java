@@ -1,16 +1,13 @@
 package dev.herald.app.runtime;
 
 import dev.herald.app.config.DiscordConfig;
-import dev.herald.app.config.PlatformsConfig;
 import dev.herald.app.config.SlackConfig;
-import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.platforms.discord.DiscordAdapter;
 import dev.herald.platforms.discord.DiscordSettings;
 import dev.herald.platforms.slack.SlackAdapter;
 import dev.herald.platforms.slack.SlackSettings;
 import java.net.URI;
 import java.time.Clock;
-import java.util.List;
 
 /** Builds the adapters of the chat platforms reached over a WebSocket (Discord, Slack) from their configuration sections. */
 final class SocketPlatforms {
@@ -18,16 +15,6 @@ final class SocketPlatforms {
     }
 
     /** Adds an adapter for every enabled one of them to {@code adapters}. */
-    static void add(PlatformsConfig platforms, Clock clock, List<PlatformAdapter> adapters) {
-        if (platforms.discord().enabled()) {
-            adapters.add(discord(platforms.discord(), clock));
-        }
-        if (platforms.slack().enabled()) {
-            adapters.add(slack(platforms.slack(), clock));
-        }
-    }
-
-    /** The Discord adapter for an enabled (hence validated: the token is set) section. */
     static DiscordAdapter discord(DiscordConfig d, Clock clock) {
         return new DiscordAdapter(new DiscordSettings(d.token().reveal().orElseThrow(), URI.create(d.apiBase().strip()),
                 URI.create(d.gatewayUrl().strip()), d.requireMention(), d.allowBots(), DiscordSettings.Timing.defaults()), clock);

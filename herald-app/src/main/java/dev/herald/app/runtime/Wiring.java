@@ -22,25 +22,20 @@ import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
 import dev.herald.app.config.ModelConfig;
 import dev.herald.core.agent.Agent;
-import dev.herald.core.auth.AccessPolicy;
-import dev.herald.core.auth.Allowlists;
+import dev.herald.core.auth.Pairing;
 import dev.herald.core.continuity.FreshnessWindow;
 import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.gateway.PlatformRegistry;
-import dev.herald.core.platform.Platform;
-import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.session.Storage;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.web.WebServer;
 import dev.herald.web.api.ApiServerPlatform;
-import dev.herald.web.webhook.WebhookPlatform;
+import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -68,14 +63,13 @@ public final class Wiring implements AutoCloseable {
         this.gateway = gateway;
     }
 
-    public static Wiring build(HeraldConfig config, boolean demo, Clock clock) {
+    public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock) {
         Storage storage = SqliteStorage.open(config.store().path(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);
             McpTools mcp = new McpTools(config.mcpServers().stream().map(Wiring::mcpSettings).toList()).start();
             Agent agent = new ModelAgent(model, agentSettings(config), ToolRegistry.standard(toolSettings(config.agent()), mcp));
-            List<PlatformAdapter> adapters = new ArrayList<>();
-            Map<Platform, AccessPolicy> access = new HashMap<>();
+            PlatformSet platforms = new PlatformSet();
             Optional<WebServer> web = Optional.empty();
             ApiServerConfig api = config.platforms().apiServer();
             ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), api.key().reveal().orElse(null),
@@ -84,23 +78,24 @@ public final class Wiring implements AutoCloseable {
                 web = Optional.of(new WebServer(s.listen()));
             }
             if (api.enabled()) {
-                adapters.add(new ApiServerPlatform(s, agent, web.orElseThrow(), clock));
-                access.put(ApiServerPlatform.PLATFORM, AccessPolicy.allowAll());
+                platforms.trusted(new ApiServerPlatform(s, agent, web.orElseThrow(), clock));
             }
-            SocketPlatforms.add(config.platforms(), clock, adapters);
+            ChatPlatforms.add(config, home, clock, platforms);
             AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
             if (config.platforms().webhook().enabled()) {
-                adapters.add(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), p -> registryRef.get().adapter(p),
-                        adapters, clock));
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
-                access.put(WebhookPlatform.PLATFORM, AccessPolicy.allowAll());
+                platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(),
+                        p -> registryRef.get().adapter(p), platforms.adapters(), clock));
             }
-            PlatformRegistry registry = new PlatformRegistry(adapters, List.of());
+            PlatformRegistry registry = platforms.registry();
             registryRef.set(registry);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
-            Gateway gateway = new Gateway(storage, agent, new Allowlists(access, false), registry, settings, clock, GatewayMetrics.NONE);
+            Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
+            Gateway gateway = new Gateway(storage, agent, platforms.authorizer(config.auth().allowAllUsers(), pairing), registry,
+                    settings, clock, GatewayMetrics.NONE);
+            gateway.useHomeChannelStore(new FileHomeChannelStore(home.resolve("home_channels.json")));
             return new Wiring(storage, model, mcp, web, gateway);
         } catch (RuntimeException e) {
             storage.close();

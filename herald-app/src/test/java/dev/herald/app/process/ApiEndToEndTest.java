@@ -44,7 +44,7 @@ class ApiEndToEndTest {
                 + (key == null ? "" : "    key: " + key + "\n") + "agent:\n  tools: []\n";
         Path file = java.nio.file.Files.writeString(home.resolve("config.yaml"), yaml);
         HeraldConfig config = new ConfigLoader(java.util.Map.of()).load(file, true, home).config();
-        wiring = Wiring.build(config, false, Clock.systemUTC());
+        wiring = Wiring.build(config, home, false, Clock.systemUTC());
         wiring.web().orElseThrow().start();
         wiring.gateway().start(Gateway.StartOptions.normal());
     }

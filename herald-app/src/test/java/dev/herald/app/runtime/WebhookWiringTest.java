@@ -55,7 +55,7 @@ class WebhookWiringTest {
                         prompt: "build {status}"
                 """.formatted(port));
 
-        try (Wiring wiring = Wiring.build(config, true, Clock.systemUTC())) {
+        try (Wiring wiring = Wiring.build(config, home, true, Clock.systemUTC())) {
             wiring.web().orElseThrow().start();
             Gateway gateway = wiring.gateway();
             gateway.start(Gateway.StartOptions.normal());
@@ -81,7 +81,7 @@ class WebhookWiringTest {
                         deliver: slack:C0123
                 """);
 
-        assertThatThrownBy(() -> Wiring.build(config, true, Clock.systemUTC()))
+        assertThatThrownBy(() -> Wiring.build(config, home, true, Clock.systemUTC()))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("config - platforms.webhook.routes.ci.deliver names platform 'slack', which is not enabled; "
                         + "enable platforms.slack or deliver to log");

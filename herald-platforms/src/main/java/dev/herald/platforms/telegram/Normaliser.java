@@ -1,0 +1,153 @@
+package dev.herald.platforms.telegram;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.session.SessionSource;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Turns one Telegram update into Herald's {@link MessageEvent}, or nothing when the update is not for
+ * the agent (an edit, a service message, a command addressed to another bot).
+ *
+ * <ul>
+ *   <li>chat types: {@code private} is a DM; {@code group} and {@code supergroup} are groups; a
+ *       {@code channel} post is a channel (its author is the channel itself);</li>
+ *   <li>forum topics: a message with {@code is_topic_message} carries its topic's
+ *       {@code message_thread_id} as the thread, so a topic is its own conversation;</li>
+ *   <li>commands: {@code /cmd@thisbot args} becomes {@code /cmd args}; {@code /cmd@otherbot} is dropped;</li>
+ *   <li>text is the message text, else its caption; photos (largest size), documents, voice, audio,
+ *       video and stickers become media references by {@code file_id};</li>
+ *   <li>message ids are {@code <chat_id>:<message_id>} (Telegram's ids are unique per chat only).</li>
+ * </ul>
+ */
+final class Normaliser {
+    private final Platform platform;
+    private volatile String botUsername;
+
+    Normaliser(Platform platform) {
+        this.platform = platform;
+    }
+
+    /** The bot's own username (from getMe), to recognise commands addressed to it. */
+    void botUsername(String username) {
+        this.botUsername = username == null ? null : username.toLowerCase(Locale.ROOT);
+    }
+
+    Optional<MessageEvent> event(JsonNode update, Instant receivedAt) {
+        JsonNode m = update.has("message") ? update.get("message") : update.get("channel_post");
+        if (m == null || !m.has("chat")) {
+            return Optional.empty();
+        }
+        JsonNode chat = m.get("chat");
+        String chatId = chat.path("id").asText("");
+        if (chatId.isEmpty()) {
+            return Optional.empty();
+        }
+        String text = m.hasNonNull("text") ? m.get("text").asText() : m.path("caption").asText("");
+        List<MessageEvent.MediaRef> media = media(m);
+        if (text.isBlank() && media.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> addressed = addressed(text);
+        if (addressed.isEmpty()) {
+            return Optional.empty();
+        }
+        SessionSource source = new SessionSource(platform, chatId, chatType(chat.path("type").asText()), userId(m), userName(m),
+                thread(m), chatName(chat));
+        String messageId = m.has("message_id") ? chatId + ":" + m.get("message_id").asText() : null;
+        JsonNode reply = m.path("reply_to_message").path("message_id");
+        String replyTo = reply.canConvertToLong() && !isTopicRoot(m) ? chatId + ":" + reply.asText() : null;
+        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, addressed.get(), messageId, replyTo, media,
+                MessageEvent.Origin.USER, receivedAt));
+    }
+
+    /** The text with this bot's {@code @username} removed from a leading command; empty when it names another bot. */
+    private Optional<String> addressed(String text) {
+        String t = text.stripLeading();
+        if (!t.startsWith("/")) {
+            return Optional.of(text);
+        }
+        int end = 0;
+        while (end < t.length() && !Character.isWhitespace(t.charAt(end))) {
+            end++;
+        }
+        String word = t.substring(0, end);
+        int at = word.indexOf('@');
+        if (at < 0) {
+            return Optional.of(text);
+        }
+        String target = word.substring(at + 1).toLowerCase(Locale.ROOT);
+        if (botUsername != null && !target.equals(botUsername)) {
+            return Optional.empty();
+        }
+        return Optional.of(word.substring(0, at) + t.substring(end));
+    }
+
+    private static ChatType chatType(String type) {
+        return switch (type) {
+            case "private" -> ChatType.DM;
+            case "channel" -> ChatType.CHANNEL;
+            default -> ChatType.GROUP;
+        };
+    }
+
+    private static String thread(JsonNode m) {
+        JsonNode t = m.path("message_thread_id");
+        return m.path("is_topic_message").asBoolean(false) && t.canConvertToLong() ? t.asText() : null;
+    }
+
+    /** In a forum, a message that starts a reply chain points at the topic's creation message; that is not a reply. */
+    private static boolean isTopicRoot(JsonNode m) {
+        return m.path("is_topic_message").asBoolean(false)
+                && m.path("reply_to_message").path("message_id").asText().equals(m.path("message_thread_id").asText());
+    }
+
+    private static String userId(JsonNode m) {
+        if (m.path("from").has("id")) {
+            return m.get("from").get("id").asText();
+        }
+        return m.path("sender_chat").has("id") ? m.get("sender_chat").get("id").asText() : null;
+    }
+
+    private static String userName(JsonNode m) {
+        JsonNode from = m.has("from") ? m.get("from") : m.path("sender_chat");
+        for (String field : List.of("username", "first_name", "title")) {
+            if (from.hasNonNull(field) && !from.get(field).asText().isBlank()) {
+                return from.get(field).asText();
+            }
+        }
+        return null;
+    }
+
+    private static String chatName(JsonNode chat) {
+        for (String field : List.of("title", "username", "first_name")) {
+            if (chat.hasNonNull(field) && !chat.get(field).asText().isBlank()) {
+                return chat.get(field).asText();
+            }
+        }
+        return null;
+    }
+
+    private static List<MessageEvent.MediaRef> media(JsonNode m) {
+        List<MessageEvent.MediaRef> out = new ArrayList<>();
+        JsonNode photos = m.path("photo");
+        if (photos.isArray() && !photos.isEmpty()) {
+            out.add(new MessageEvent.MediaRef("photo", photos.get(photos.size() - 1).path("file_id").asText(), "image/jpeg"));
+        }
+        for (String kind : List.of("document", "voice", "audio", "video", "sticker")) {
+            JsonNode item = m.path(kind);
+            if (item.hasNonNull("file_id")) {
+                out.add(new MessageEvent.MediaRef(kind, item.get("file_id").asText(),
+                        item.hasNonNull("mime_type") ? item.get("mime_type").asText() : null));
+            }
+        }
+        return out;
+    }
+}

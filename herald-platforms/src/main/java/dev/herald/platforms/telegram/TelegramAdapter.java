@@ -1,0 +1,148 @@
+package dev.herald.platforms.telegram;
+
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.SendResult;
+import dev.herald.core.platform.StreamEvent;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Telegram through the Bot API: long polling with {@code getUpdates} for inbound messages,
+ * {@code sendMessage} for replies (in the forum topic they belong to, as a reply to the message they
+ * answer), {@code editMessageText} for streamed replies, {@code sendChatAction} for typing.
+ *
+ * <p>Start calls {@code getMe}: a rejected token fails start with a message naming the config key; a
+ * network failure lets start return with the platform backing off while the poller keeps trying.
+ * Messages are sent as plain text (no parse mode), so model output never fails Telegram's entity parser.
+ */
+public final class TelegramAdapter implements PlatformAdapter {
+    public static final Platform PLATFORM = Platform.of("telegram");
+    /** Telegram's limit for one message's text. */
+    public static final int MAX_TEXT = 4096;
+
+    private static final Logger log = LoggerFactory.getLogger(TelegramAdapter.class);
+
+    private final TelegramSettings settings;
+    private final Clock clock;
+    private final BotApi api;
+    private final Normaliser normaliser = new Normaliser(PLATFORM);
+    private final StreamDrafts drafts;
+    private final AtomicBoolean typingWarned = new AtomicBoolean();
+    private volatile Poller poller;
+
+    public TelegramAdapter(TelegramSettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+        this.api = new BotApi(settings.apiBase(), settings.token());
+        this.drafts = new StreamDrafts(api, settings.editInterval());
+    }
+
+    @Override
+    public Platform platform() {
+        return PLATFORM;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return new Capabilities(true, true, true, true, settings.streaming(), MAX_TEXT);
+    }
+
+    @Override
+    public void start(InboundSink sink) {
+        boolean identified = false;
+        try {
+            BotApi.Answer me = api.getMe();
+            if (me.unauthorized()) {
+                throw new IllegalStateException("telegram - the bot token was rejected (HTTP " + me.status()
+                        + "); check platforms.telegram.token");
+            }
+            if (me.ok()) {
+                String username = me.result().path("username").asText(null);
+                normaliser.botUsername(username);
+                identified = true;
+                sink.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "bot @" + username);
+            } else {
+                sink.connectionChanged(PLATFORM, ConnectionState.BACKING_OFF, me.problem());
+            }
+        } catch (IOException e) {
+            sink.connectionChanged(PLATFORM, ConnectionState.BACKING_OFF, "getMe failed: " + api.describe(e));
+        }
+        poller = new Poller(PLATFORM, api, normaliser, sink, settings, clock, identified).start();
+    }
+
+    @Override
+    public SendResult send(OutboundMessage m) {
+        if (settings.streaming()) {
+            Optional<SendResult> edited = drafts.finish(m);
+            if (edited.isPresent()) {
+                return edited.get();
+            }
+        }
+        try {
+            BotApi.Answer a = api.sendMessage(m.target().chatId(), number(m.target().threadId()), m.text(), number(m.replyToMessageId()));
+            if (a.ok()) {
+                return SendResult.sent(a.result().path("message_id").asText(null));
+            }
+            if (a.status() == 429) {
+                return SendResult.rateLimited(a.problem(), a.retryAfter());
+            }
+            return SendResult.failed(a.problem(), a.retryable());
+        } catch (IOException e) {
+            return SendResult.failed("sendMessage: " + api.describe(e), true);
+        }
+    }
+
+    @Override
+    public void typing(ChatTarget target) {
+        try {
+            BotApi.Answer a = api.sendChatAction(target.chatId(), number(target.threadId()), "typing");
+            if (!a.ok() && typingWarned.compareAndSet(false, true)) {
+                log.info("telegram - typing indicator not shown ({}); carrying on without it", a.problem());
+            }
+        } catch (IOException e) {
+            log.debug("telegram - typing indicator failed: {}", api.describe(e));
+        }
+    }
+
+    @Override
+    public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        if (settings.streaming() && event instanceof StreamEvent.TextDelta d) {
+            drafts.delta(target, correlationId, d.text());
+        }
+    }
+
+    @Override
+    public void close() {
+        Poller p = poller;
+        poller = null;
+        if (p != null) {
+            p.stop();
+        }
+    }
+
+    /**
+     * The number in a Telegram id: thread ids are numbers, message ids are {@code <chat>:<message>}; null
+     * when absent or not numeric.
+     */
+    static Long number(String id) {
+        if (id == null) {
+            return null;
+        }
+        String tail = id.substring(id.lastIndexOf(':') + 1);
+        try {
+            return Long.parseLong(tail);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

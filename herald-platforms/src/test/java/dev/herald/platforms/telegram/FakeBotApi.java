@@ -1,0 +1,172 @@
+package dev.herald.platforms.telegram;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A small Bot API server for what the emulator cannot do: real offset semantics (updates stay until a
+ * later getUpdates offset confirms them, so a new process reads unconfirmed ones again), scripted failures
+ * (429 with retry_after, 5xx, 401 for a wrong token) and a record of every call with its arrival time.
+ */
+final class FakeBotApi implements AutoCloseable {
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    /** One call the bot made. */
+    record Call(String method, JsonNode body, long atNanos) {
+    }
+
+    private final HttpServer server;
+    private final String token;
+    private final List<ObjectNode> updates = new CopyOnWriteArrayList<>();
+    private final List<Call> calls = new CopyOnWriteArrayList<>();
+    private final Map<String, ConcurrentLinkedQueue<Integer>> failures = new ConcurrentHashMap<>();
+    private final AtomicInteger nextUpdateId = new AtomicInteger(10);
+    private final AtomicInteger nextMessageId = new AtomicInteger(500);
+    private volatile boolean pollsFail;
+
+    FakeBotApi(String token) throws IOException {
+        this.token = token;
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", this::handle);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.start();
+    }
+
+    String apiBase() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** Queues an update carrying a private message from {@code userId}; returns it (to redeliver later). */
+    ObjectNode userSays(long userId, String text) {
+        ObjectNode u = JSON.createObjectNode();
+        u.put("update_id", nextUpdateId.getAndIncrement());
+        ObjectNode m = u.putObject("message");
+        m.put("message_id", nextMessageId.getAndIncrement());
+        m.putObject("from").put("id", userId).put("is_bot", false).put("first_name", "U" + userId);
+        m.putObject("chat").put("id", userId).put("type", "private");
+        m.put("date", System.currentTimeMillis() / 1000);
+        m.put("text", text);
+        updates.add(u);
+        return u;
+    }
+
+    /** Queues an update again under its own update id, as Telegram does for an unconfirmed one. */
+    void redeliver(ObjectNode update) {
+        updates.add(update);
+    }
+
+    /** Queues the same message under a new update id. */
+    void resendAsNewUpdate(ObjectNode update) {
+        ObjectNode copy = update.deepCopy();
+        copy.put("update_id", nextUpdateId.getAndIncrement());
+        updates.add(copy);
+    }
+
+    /** The next call of {@code method} answers {@code status} (429 with retry_after 1 s; others plain). */
+    void failNext(String method, int status) {
+        failures.computeIfAbsent(method, k -> new ConcurrentLinkedQueue<>()).add(status);
+    }
+
+    /** Every getUpdates answers 502 until switched off. */
+    void failPolls(boolean fail) {
+        pollsFail = fail;
+    }
+
+    List<Call> calls(String method) {
+        List<Call> out = new ArrayList<>();
+        for (Call c : calls) {
+            if (c.method().equals(method)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            String path = ex.getRequestURI().getPath();
+            int slash = path.indexOf('/', 1);
+            String botPart = slash < 0 ? path : path.substring(1, slash);
+            String method = slash < 0 ? "" : path.substring(slash + 1);
+            byte[] raw = ex.getRequestBody().readAllBytes();
+            JsonNode body = raw.length == 0 ? JSON.createObjectNode() : JSON.readTree(raw);
+            if (!botPart.equals("bot" + token)) {
+                reply(ex, 401, error(401, "Unauthorized"));
+                return;
+            }
+            calls.add(new Call(method, body, System.nanoTime()));
+            Integer fail = failures.getOrDefault(method, new ConcurrentLinkedQueue<>()).poll();
+            if (fail == null && method.equals("getUpdates") && pollsFail) {
+                fail = 502;
+            }
+            if (fail != null) {
+                ObjectNode e = error(fail, fail == 429 ? "Too Many Requests: retry after 1" : "Bad Gateway");
+                if (fail == 429) {
+                    e.putObject("parameters").put("retry_after", 1);
+                }
+                reply(ex, fail, e);
+                return;
+            }
+            reply(ex, 200, answer(method, body));
+        }
+    }
+
+    private ObjectNode answer(String method, JsonNode body) throws IOException {
+        ObjectNode ok = JSON.createObjectNode().put("ok", true);
+        switch (method) {
+            case "getMe" -> ok.putObject("result").put("id", 42).put("is_bot", true).put("username", "herald_test_bot");
+            case "getUpdates" -> ok.set("result", pending(body.path("offset").asLong(0)));
+            case "sendMessage" -> ok.putObject("result").put("message_id", nextMessageId.getAndIncrement())
+                    .put("text", body.path("text").asText());
+            default -> ok.put("result", true);
+        }
+        return ok;
+    }
+
+    /** Drops updates the offset confirms; returns the rest (after a short wait when there are none). */
+    private ArrayNode pending(long offset) {
+        updates.removeIf(u -> u.path("update_id").asLong() < offset);
+        if (updates.isEmpty()) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        ArrayNode out = JSON.createArrayNode();
+        updates.stream().filter(u -> u.path("update_id").asLong() >= offset).forEach(out::add);
+        return out;
+    }
+
+    private static ObjectNode error(int code, String description) {
+        return JSON.createObjectNode().put("ok", false).put("error_code", code).put("description", description);
+    }
+
+    private static void reply(HttpExchange ex, int status, JsonNode body) throws IOException {
+        byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, bytes.length);
+        ex.getResponseBody().write(bytes);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

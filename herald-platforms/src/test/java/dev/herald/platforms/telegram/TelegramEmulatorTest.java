@@ -1,0 +1,209 @@
+package dev.herald.platforms.telegram;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.core.auth.Pairing;
+import dev.herald.core.gateway.StopKind;
+import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.HomeChannel;
+import dev.herald.core.turn.TurnState;
+import dev.herald.platforms.GatewayHarness;
+import dev.herald.platforms.telegram.Emulator.BotMessage;
+import dev.herald.testkit.agent.ScriptedAgent;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Telegram adapter against an independent Bot API emulator (npm telegram-test-api 4.2.1): the real
+ * adapter and its HTTP client, the real gateway on SQLite, a scripted agent; the test acts as the user
+ * through the emulator's client API and reads what the bot sent there.
+ */
+class TelegramEmulatorTest {
+    private static final Duration WAIT = GatewayHarness.WAIT;
+    private static final long USER = 100;
+    private static Emulator emulator;
+    private static int tokens;
+
+    @TempDir
+    Path dir;
+
+    private String token;
+    private GatewayHarness h;
+
+    @BeforeAll
+    static void startEmulator() throws Exception {
+        emulator = Emulator.start();
+    }
+
+    @AfterAll
+    static void stopEmulator() {
+        if (emulator != null) {
+            emulator.close();
+        }
+    }
+
+    /** Each test is its own bot (its own token), so tests never see each other's updates. */
+    private GatewayHarness harness() {
+        token = "1" + (++tokens) + ":emulator-token-" + System.nanoTime();
+        TelegramSettings s = new TelegramSettings(emulator.apiBase(), token, Duration.ofSeconds(1), Duration.ofMillis(50), false,
+                Duration.ofMillis(100), Duration.ofMillis(50), Duration.ofMillis(500));
+        h = new GatewayHarness(dir, TelegramAdapter.PLATFORM, () -> new TelegramAdapter(s, Clock.systemUTC())).allow(Long.toString(USER));
+        return h;
+    }
+
+    @AfterEach
+    void close() {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    @Test
+    void userMessage_getsExactlyOneReply() throws Exception {
+        harness().start().agent.reply("hello from the agent");
+
+        emulator.userSays(token, USER, "hi");
+
+        List<BotMessage> sent = emulator.awaitBot(token, USER, m -> !m.isEmpty(), WAIT);
+        Thread.sleep(500);
+        assertThat(emulator.botMessages(token, USER)).extracting(BotMessage::text).containsExactly("hello from the agent");
+        assertThat(sent.get(0).body().path("reply_parameters").path("message_id").asLong()).isPositive();
+        assertThat(h.agent.messages()).containsExactly("hi");
+    }
+
+    @Test
+    void forumTopic_replyLandsInTheTopic() throws Exception {
+        harness().start().agent.reply("answer in the topic");
+        long group = -1001234;
+
+        emulator.userSays(token, group, "supergroup", USER, "question in topic 7",
+                Map.of("message_thread_id", 7, "is_topic_message", true));
+
+        List<BotMessage> sent = emulator.awaitBot(token, group, m -> !m.isEmpty(), WAIT);
+        assertThat(sent).hasSize(1);
+        assertThat(sent.get(0).text()).isEqualTo("answer in the topic");
+        assertThat(sent.get(0).threadId()).isEqualTo(7L);
+        assertThat(h.agent.calls().get(0).sessionKey()).endsWith(":group:-1001234:7");
+    }
+
+    @Test
+    void longReply_isSplitAtTheLimitWithoutBreakingTheCodeBlock() throws Exception {
+        StringBuilder code = new StringBuilder("Here is the program:\n```java\n");
+        for (int i = 0; code.length() < 7000; i++) {
+            code.append("System.out.println(\"line ").append(i).append("\");\n");
+        }
+        code.append("```\nDone.");
+        harness().start().agent.reply(code.toString());
+
+        emulator.userSays(token, USER, "write a long program");
+
+        List<BotMessage> sent = emulator.awaitBot(token, USER, m -> m.size() >= 2 && m.get(m.size() - 1).text().endsWith("Done."), WAIT);
+        assertThat(sent).hasSizeBetween(2, 3);
+        for (BotMessage m : sent) {
+            assertThat(m.text().length()).isLessThanOrEqualTo(TelegramAdapter.MAX_TEXT);
+            assertThat(countFences(m.text()) % 2).as("fences balanced in part: %s", m.text().substring(0, 40)).isZero();
+        }
+        assertThat(sent.get(1).text()).startsWith("```java\n");
+    }
+
+    @Test
+    void unauthorizedDmUser_getsAPairingCodeAndNoTurn_thenATurnOnceApproved() throws Exception {
+        harness().start();
+        long stranger = 200;
+
+        emulator.userSays(token, stranger, "let me in");
+
+        List<BotMessage> sent = emulator.awaitBot(token, stranger, m -> !m.isEmpty(), WAIT);
+        Matcher code = Pattern.compile("pairing code: ([" + Pairing.ALPHABET + "]{8})").matcher(sent.get(0).text());
+        assertThat(code.find()).as("a code in: %s", sent.get(0).text()).isTrue();
+        assertThat(sent.get(0).text()).contains("herald pairing approve telegram " + code.group(1));
+        assertThat(h.agent.calls()).isEmpty();
+        assertThat(h.turns(TurnState.RECEIVED)).isEmpty();
+
+        assertThat(h.pairing.approve(TelegramAdapter.PLATFORM, code.group(1)).approved()).isTrue();
+        h.agent.reply("welcome");
+        emulator.userSays(token, stranger, "hello again");
+
+        emulator.awaitBot(token, stranger, m -> m.size() == 2, WAIT);
+        assertThat(emulator.botMessages(token, stranger).get(1).text()).isEqualTo("welcome");
+        assertThat(h.agent.messages()).containsExactly("hello again");
+    }
+
+    @Test
+    void unauthorizedUserInAGroup_getsNoReplyAndNoTurn() throws Exception {
+        harness().start();
+        long group = -100777;
+
+        emulator.userSays(token, group, "group", 300, "hello bot", Map.of());
+        emulator.userSays(token, group, "group", USER, "/status", Map.of());
+
+        emulator.awaitBot(token, group, m -> !m.isEmpty(), WAIT);
+        assertThat(emulator.botMessages(token, group)).hasSize(1).allMatch(m -> !m.text().contains("pairing code"));
+        assertThat(h.agent.calls()).isEmpty();
+    }
+
+    @Test
+    void commandAddressedToThisBot_isAnsweredInline() throws Exception {
+        harness().start();
+
+        emulator.userSays(token, USER, "/status@TestNameBot");
+
+        List<BotMessage> sent = emulator.awaitBot(token, USER, m -> !m.isEmpty(), WAIT);
+        assertThat(sent.get(0).text()).isNotBlank();
+        assertThat(h.agent.calls()).isEmpty();
+    }
+
+    @Test
+    void shutdown_bannerReachesTheHomeChannelAndTheActiveChat() throws Exception {
+        long home = -100555;
+        harness().home(new HomeChannel(TelegramAdapter.PLATFORM, ChatTarget.of(Long.toString(home)), "Ops")).start();
+        ScriptedAgent.Hold hold = h.agent.hold("never sent");
+
+        emulator.userSays(token, USER, "a long task");
+        hold.awaitArrival(WAIT);
+        h.stop(StopKind.SHUTDOWN);
+
+        assertThat(emulator.awaitBot(token, home, m -> !m.isEmpty(), WAIT)).extracting(BotMessage::text)
+                .containsExactly(StopKind.SHUTDOWN.banner());
+        assertThat(emulator.botMessages(token, USER)).extracting(BotMessage::text).containsExactly(StopKind.SHUTDOWN.banner());
+    }
+
+    @Test
+    void restartMidTurn_isResumedAndAnsweredExactlyOnce() throws Exception {
+        harness().start();
+        ScriptedAgent.Hold hold = h.agent.hold("cut off");
+        emulator.userSays(token, USER, "summarise the logs");
+        hold.awaitArrival(WAIT);
+
+        h.stop(StopKind.RESTART);
+        h.restart();
+
+        h.agent.awaitCalls(1, WAIT);
+        emulator.awaitBot(token, USER, m -> m.size() >= 2, WAIT);
+        Thread.sleep(700);
+        List<String> texts = emulator.botMessages(token, USER).stream().map(BotMessage::text).toList();
+        assertThat(texts).hasSize(2);
+        assertThat(texts.get(0)).isEqualTo(StopKind.RESTART.banner());
+        assertThat(texts.get(1)).startsWith("echo:");
+        assertThat(h.agent.calls()).hasSize(1);
+        assertThat(h.turns(TurnState.AWAITING_DELIVERY)).isEmpty();
+    }
+
+    private static int countFences(String s) {
+        int n = 0;
+        for (int i = s.indexOf("```"); i >= 0; i = s.indexOf("```", i + 3)) {
+            n++;
+        }
+        return n;
+    }
+}
