@@ -291,7 +291,8 @@ public final class WebChatPlatform implements PlatformAdapter {
         }
     }
 
-    SessionKey keyOf(String conversation) {
+    /** The session key of a conversation (its lane). */
+    public SessionKey keyOf(String conversation) {
         return SessionKey.of(new SessionSource(PLATFORM, conversation, ChatType.DM, USER_ID, null, null, null), keyPolicy);
     }
 

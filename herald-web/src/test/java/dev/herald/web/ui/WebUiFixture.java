@@ -92,6 +92,45 @@ final class WebUiFixture implements AutoCloseable {
         return send(b.build());
     }
 
+    /** Sends a chat message as the page does. */
+    HttpResponse<String> chat(String conversation, String clientId, String text) {
+        return post("/chat/api/send", "{\"conversation\":\"" + conversation + "\",\"clientId\":\"" + clientId + "\",\"text\":"
+                + quote(text) + "}");
+    }
+
+    /** Waits until the conversation's transcript has an assistant row with this text; returns the transcript. */
+    JsonNode awaitReply(String conversation, String text) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        JsonNode t = null;
+        while (System.nanoTime() < deadline) {
+            t = json(get("/chat/api/transcript?c=" + conversation));
+            for (JsonNode row : t.path("rows")) {
+                if (row.path("role").asText().equals("assistant") && row.path("text").asText().equals(text)) {
+                    return t;
+                }
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new AssertionError("no assistant row '" + text + "' in " + conversation + " within 20 s: " + t);
+    }
+
+    dev.herald.core.session.SessionKey key(String conversation) {
+        return ui.chat().keyOf(conversation);
+    }
+
+    static String quote(String s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     HttpResponse<String> send(HttpRequest request) {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofString());
