@@ -24,11 +24,16 @@ public final class PageRoutes implements Routes {
     }
 
     private final WebGuard guard;
+    private final boolean withChat;
     private final Map<String, Asset> assets = new LinkedHashMap<>();
 
-    public PageRoutes(WebGuard guard) {
+    /** @param withChat serve the chat page at {@code /} (else {@code /} redirects to the admin page) */
+    public PageRoutes(WebGuard guard, boolean withChat) {
         this.guard = guard;
-        page("/", "chat.html");
+        this.withChat = withChat;
+        if (withChat) {
+            page("/", "chat.html");
+        }
         page("/admin", "admin.html");
         for (String name : new String[] {"herald.css", "common.js", "chat.js", "admin.js", "favicon.svg"}) {
             page("/assets/" + name, name);
@@ -44,6 +49,9 @@ public final class PageRoutes implements Routes {
     public void register(RoutesConfig routes) {
         for (String path : assets.keySet()) {
             routes.get(path, guard.open(false, ctx -> serve(ctx, assets.get(path))));
+        }
+        if (!withChat) {
+            routes.get("/", guard.open(false, ctx -> ctx.redirect("/admin")));
         }
         routes.get("/favicon.ico", guard.open(false, ctx -> serve(ctx, assets.get("/assets/favicon.svg"))));
     }

@@ -12,6 +12,7 @@ import dev.herald.web.metrics.HeraldMetrics;
 import dev.herald.web.metrics.MetricsRoutes;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The browser side of Herald on one {@link WebServer}: the web chat ({@code /}), the admin page
@@ -24,12 +25,12 @@ import java.util.Objects;
 public final class WebUi {
     private final WebServer server;
     private final WebGuard guard;
-    private final WebChatPlatform chat;
+    private final Optional<WebChatPlatform> chat;
     private final HeraldMetrics metrics;
     private final Clock clock;
     private boolean attached;
 
-    private WebUi(WebServer server, WebGuard guard, WebChatPlatform chat, HeraldMetrics metrics, Clock clock) {
+    private WebUi(WebServer server, WebGuard guard, Optional<WebChatPlatform> chat, HeraldMetrics metrics, Clock clock) {
         this.server = server;
         this.guard = guard;
         this.chat = chat;
@@ -38,18 +39,25 @@ public final class WebUi {
     }
 
     /**
-     * Adds the pages, the login and the web chat to {@code server}.
+     * Adds the pages, the login and (when {@code withChat}) the web chat to {@code server}.
      *
-     * @param key the configured key ({@code platforms.api_server.key}), or null: then only this machine is served
+     * @param key      the configured key ({@code platforms.api_server.key}), or null: then only this machine is served
+     * @param withChat serve the web chat at {@code /} ({@code platforms.webchat.enabled}); the admin page is served either way
      */
     public static WebUi create(WebServer server, String key, Storage storage, SessionKey.KeyPolicy keyPolicy, HeraldMetrics metrics,
-            Clock clock) {
+            Clock clock, boolean withChat) {
         Objects.requireNonNull(server, "server");
         WebGuard guard = new WebGuard(new WebAccess(key, clock));
-        server.add(new PageRoutes(guard));
+        server.add(new PageRoutes(guard, withChat));
         server.add(new AuthRoutes(guard));
-        WebChatPlatform chat = new WebChatPlatform(storage, keyPolicy, guard, server, clock);
+        Optional<WebChatPlatform> chat = withChat ? Optional.of(new WebChatPlatform(storage, keyPolicy, guard, server, clock)) : Optional.empty();
         return new WebUi(server, guard, chat, Objects.requireNonNull(metrics, "metrics"), clock);
+    }
+
+    /** The web UI with the chat ({@link #create(WebServer, String, Storage, SessionKey.KeyPolicy, HeraldMetrics, Clock, boolean)}). */
+    public static WebUi create(WebServer server, String key, Storage storage, SessionKey.KeyPolicy keyPolicy, HeraldMetrics metrics,
+            Clock clock) {
+        return create(server, key, storage, keyPolicy, metrics, clock, true);
     }
 
     /** Adds the admin API and the metrics for {@code gateway}, and binds the metrics' gauges to its status. */
@@ -66,6 +74,11 @@ public final class WebUi {
 
     /** The web chat platform, to register with the gateway. */
     public WebChatPlatform chat() {
+        return chat.orElseThrow(() -> new IllegalStateException("web - the web chat is disabled (platforms.webchat.enabled: false)"));
+    }
+
+    /** The web chat platform, when enabled. */
+    public Optional<WebChatPlatform> chatPlatform() {
         return chat;
     }
 

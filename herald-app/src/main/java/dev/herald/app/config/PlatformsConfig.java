@@ -5,9 +5,10 @@ package dev.herald.app.config;
  * here and its {@code defaults()} in {@link #defaults()}; the loader finds everything else by reflection.
  */
 public record PlatformsConfig(
-        ApiServerConfig apiServer) {
+        ApiServerConfig apiServer,
+        WebChatConfig webchat) {
 
     public static PlatformsConfig defaults() {
-        return new PlatformsConfig(ApiServerConfig.defaults());
+        return new PlatformsConfig(ApiServerConfig.defaults(), WebChatConfig.defaults());
     }
 }

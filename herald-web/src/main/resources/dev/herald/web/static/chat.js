@@ -71,10 +71,21 @@
   }
 
   // ---- rendering stored rows ------------------------------------------------------------------
+  /** Stored rows go before the messages still waiting to be stored (they were written after them). */
+  function place(node) {
+    const firstWaiting = messages.querySelector(".msg.user.pending");
+    const attached = node.parentNode === messages;
+    if (firstWaiting && (!attached || firstWaiting.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING)) {
+      messages.insertBefore(node, firstWaiting);
+    } else if (!attached) {
+      messages.append(node);
+    }
+  }
+
   function renderRow(row) {
     if (row.role === "system" || row.role === "session_meta") return;
     if (row.role === "user" && row.note) {
-      systemLine("↻ The gateway restarted during this turn; Herald picks it up where it was cut off.", "resume");
+      place(el("div", { class: "sys resume" }, "↻ The gateway restarted during this turn; Herald picks it up where it was cut off."));
       return;
     }
     if (row.role === "user") {
@@ -83,23 +94,24 @@
         pending.classList.remove("pending", "queued");
         pending.dataset.seq = row.seq;
         pending.querySelector(".state")?.remove();
+        place(pending);
       } else {
-        messages.append(bubble("user", row.text, { dataset: { seq: row.seq } }));
+        place(bubble("user", row.text, { dataset: { seq: row.seq } }));
       }
       return;
     }
     if (row.role === "assistant") {
-      for (const t of row.tools || []) messages.append(toolLine(t.name, t.args, t.id));
+      for (const t of row.tools || []) place(toolLine(t.name, t.args, t.id));
       if (row.text && row.text.trim()) {
         if (!(row.tools || []).length) clearDrafts();
-        messages.append(bubble("assistant", row.text, { dataset: { seq: row.seq } }));
+        place(bubble("assistant", row.text, { dataset: { seq: row.seq } }));
       }
       return;
     }
     if (row.role === "tool") {
       const line = view.tools.get(row.toolCallId);
       if (line) finishTool(line, !/^\[(interrupted|denied|error)/i.test(row.text), row.text);
-      else messages.append(finishTool(toolLine(row.toolName || "tool", "", row.toolCallId), true, row.text));
+      else place(finishTool(toolLine(row.toolName || "tool", "", row.toolCallId), true, row.text));
     }
   }
 
