@@ -3,7 +3,7 @@
 import { BASE_URL, step, run, check, countText, say, screenshot } from './lib.mjs';
 
 await run(async (newPage) => {
-  const page = await newPage();
+  const page = await newPage({ viewport: { width: 1280, height: 940 } });
   await page.goto(BASE_URL + '/');
   await page.waitForSelector('#connection.connected');
   step('connected');

@@ -120,8 +120,10 @@ public final class HeraldMetrics implements GatewayMetrics {
         Counter reconnects = Counter.builder("herald.platform.reconnects")
                 .description("connections of a platform after its first one in this process").tag("platform", platform.id())
                 .register(registry);
-        Gauge.builder("herald.platform.connected", connections, m -> m.get(platform) == ConnectionState.CONNECTED ? 1 : 0)
-                .description("1 while the platform is connected").tag("platform", platform.id()).register(registry);
+        if (before == null) {
+            Gauge.builder("herald.platform.connected", connections, m -> m.get(platform) == ConnectionState.CONNECTED ? 1 : 0)
+                    .description("1 while the platform is connected").tag("platform", platform.id()).register(registry);
+        }
         if (s == ConnectionState.CONNECTED && before != ConnectionState.CONNECTED
                 && everConnected.putIfAbsent(platform, Boolean.TRUE) != null) {
             reconnects.increment();

@@ -104,7 +104,7 @@
   $("restart").addEventListener("click", async () => {
     if (!confirm("Restart Herald? Running turns drain first; interrupted ones resume after the restart.")) return;
     const res = await api("/admin/api/restart", { method: "POST" });
-    flash(res.ok ? "Restarting: this page refreshes when Herald is back." : (res.data && res.data.error) || "restart failed");
+    flash(res.ok ? "Restarting: running turns drain first; the figures come back when Herald is up again." : (res.data && res.data.error) || "restart failed");
   });
 
   (async () => {

@@ -43,7 +43,7 @@
   let view = null;
 
   function resetView(id) {
-    view = { id, sessionId: null, lastSeq: 0, drafts: new Map(), tools: new Map(), syncing: null, again: false };
+    view = { id, sessionId: null, lastSeq: 0, drafts: new Map(), tools: new Map(), turns: new Set(), syncing: null, again: false };
     messages.replaceChildren();
     const c = conversation(id);
     $("title").textContent = (c && c.title) || "New conversation";
@@ -190,6 +190,10 @@
   }
 
   function onFrame(frame) {
+    if ((frame.type === "delta" || frame.type === "tool") && !view.turns.has(frame.turn)) {
+      view.turns.add(frame.turn); // a turn started: its user row is stored now, so confirm the sent bubble
+      sync();
+    }
     switch (frame.type) {
       case "hello":
         connected();
