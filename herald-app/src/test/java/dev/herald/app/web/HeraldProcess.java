@@ -76,9 +76,10 @@ final class HeraldProcess implements AutoCloseable {
         throw new AssertionError("herald was not ready within " + max.toSeconds() + " s; log:\n" + logText());
     }
 
-    /** Sends a signal by name (USR1, TERM) with kill(1). */
+    /** Sends a signal by name (USR1, TERM). */
     void signal(String name) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        // the shell's built-in kill, so no procps package is needed
+        Process kill = new ProcessBuilder("sh", "-c", "kill -" + name + " " + process.pid()).inheritIO().start();
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
         }

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,15 +18,17 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Replies need no keeping here: the transcript holds them and the page fetches what it lacks when it
  * (re)connects. What the transcript does not hold (command answers, notices, errors, approval
- * questions) is kept per conversation when no page is connected ({@link #MAILBOX_LIMIT} frames, newest
- * kept) and handed to the next stream that opens for it. An approval question stays open until the
- * conversation gets its next answer, so a page that reconnects meanwhile still shows its buttons.
+ * questions) is kept per conversation when no page is connected ({@link #MAILBOX_LIMIT} frames and
+ * {@link #MAILBOXES} conversations, the newest kept) and handed to the next stream that opens for it.
+ * An approval question stays open until the conversation gets its next answer, so a page that
+ * reconnects meanwhile still shows its buttons.
  *
  * <p>All methods are synchronized on this object: publishing and subscribing must not interleave, or a
  * kept frame could be delivered twice or not at all. Each frame is pre-encoded JSON.
  */
 final class ChatStreams {
     static final int MAILBOX_LIMIT = 50;
+    static final int MAILBOXES = 1_000;
     private static final int QUEUE_LIMIT = 10_000;
     /** Put on a subscriber's queue to end its stream. */
     static final byte[] END = new byte[0];
@@ -50,7 +53,8 @@ final class ChatStreams {
     }
 
     private final Map<String, Set<Subscriber>> open = new HashMap<>();
-    private final Map<String, Deque<byte[]>> mailbox = new HashMap<>();
+    /** Kept frames by conversation, oldest conversation first; at most {@link #MAILBOXES} conversations are kept. */
+    private final Map<String, Deque<byte[]>> mailbox = new LinkedHashMap<>();
     private final Map<String, byte[]> openPrompts = new HashMap<>();
     private boolean closed;
 
@@ -105,6 +109,11 @@ final class ChatStreams {
             while (kept.size() > MAILBOX_LIMIT) {
                 kept.removeFirst();
             }
+            var oldest = mailbox.keySet().iterator();
+            while (mailbox.size() > MAILBOXES && oldest.hasNext()) {
+                oldest.next();
+                oldest.remove();
+            }
         }
         return n;
     }
@@ -116,10 +125,6 @@ final class ChatStreams {
         } else {
             openPrompts.put(conversation, frame);
         }
-    }
-
-    synchronized boolean hasOpenPrompt(String conversation) {
-        return openPrompts.containsKey(conversation);
     }
 
     synchronized int openStreams() {
