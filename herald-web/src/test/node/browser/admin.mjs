@@ -22,7 +22,8 @@ await run(async (newPage) => {
   await screenshot(page, 'admin.png');
 
   await row.locator('button', { hasText: 'Transcript' }).click();
-  await page.waitForSelector('#transcript-panel:not([hidden]) >> text=Tell me slowly how streaming works');
+  await page.waitForSelector('#transcript-panel:not([hidden])');
+  await page.waitForSelector('#transcript-key >> text=' + conversation);
   step('transcript');
 
   await row.locator('button', { hasText: 'Clear resume mark' }).click();

@@ -39,4 +39,12 @@ await run(async (newPage) => {
   await page.locator('#messages').evaluate((m) => { m.scrollTop = 0; });
   await screenshot(page, 'webchat.png');
   step('conversation', { id: await page.evaluate(() => JSON.parse(localStorage.getItem('herald.chat.v1')).current) });
+
+  // 4. the buttons for /stop and /new
+  await page.click('#cmd-stop');
+  await page.waitForSelector('.msg.command >> text=Nothing was running');
+  await page.click('#cmd-new');
+  await page.waitForSelector('.msg.command >> text=New session started');
+  await page.waitForSelector('.sys.divider');
+  step('buttons');
 });

@@ -40,6 +40,7 @@ class WebChatBrowserTest {
                 chat.awaitStep("tool-shown", STEP);
                 chat.awaitStep("approved", STEP);
                 conversation = chat.awaitStep("conversation", STEP).path("id").asText();
+                chat.awaitStep("buttons", STEP);
                 chat.awaitDone(STEP);
             }
             assertThat(agent.count("Tell me slowly how streaming works")).isEqualTo(1);
