@@ -60,7 +60,9 @@ public final class HeraldRuntime {
             wiring.web().ifPresent(web -> web.start());
             Thread writer = status.startWriter(gateway::status, pid, clock);
             gateway.start(new Gateway.StartOptions(autoResume, restartedFrom));
-            wiring.web().ifPresent(web -> LOG.info("runtime - Herald is ready: OpenAI-compatible API at {}/v1", web.baseUrl()));
+            wiring.web().ifPresent(web -> LOG.info("runtime - Herald is ready: open {} (admin at {}/admin, metrics at {}/metrics); "
+                    + "OpenAI-compatible API at {}/v1", wiring.pageUrl().orElse(web.baseUrl() + "/"), web.baseUrl(), web.baseUrl(),
+                    web.baseUrl()));
             StopRequests.Request request = stops.await();
             StopReport report = gateway.stop(request.kind(), request.fromChat());
             writer.interrupt();

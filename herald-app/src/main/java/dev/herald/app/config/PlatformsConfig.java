@@ -10,10 +10,11 @@ public record PlatformsConfig(
         WeixinConfig weixin,
         DiscordConfig discord,
         SlackConfig slack,
-        WebhookConfig webhook) {
+        WebhookConfig webhook,
+        WebChatConfig webchat) {
 
     public static PlatformsConfig defaults() {
         return new PlatformsConfig(ApiServerConfig.defaults(), TelegramConfig.defaults(), WeixinConfig.defaults(),
-                DiscordConfig.defaults(), SlackConfig.defaults(), WebhookConfig.defaults());
+                DiscordConfig.defaults(), SlackConfig.defaults(), WebhookConfig.defaults(), WebChatConfig.defaults());
     }
 }

@@ -26,13 +26,15 @@ import dev.herald.core.auth.Pairing;
 import dev.herald.core.continuity.FreshnessWindow;
 import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.session.Storage;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.web.WebServer;
+import dev.herald.web.WebUi;
 import dev.herald.web.api.ApiServerPlatform;
+import dev.herald.web.metrics.HeraldMetrics;
+import dev.herald.web.metrics.MeteredAgent;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -53,13 +55,15 @@ public final class Wiring implements AutoCloseable {
     private final ModelClient model;
     private final McpTools mcp;
     private final Optional<WebServer> web;
+    private final Optional<WebUi> ui;
     private final Gateway gateway;
 
-    private Wiring(Storage storage, ModelClient model, McpTools mcp, Optional<WebServer> web, Gateway gateway) {
+    private Wiring(Storage storage, ModelClient model, McpTools mcp, Optional<WebServer> web, Optional<WebUi> ui, Gateway gateway) {
         this.storage = storage;
         this.model = model;
         this.mcp = mcp;
         this.web = web;
+        this.ui = ui;
         this.gateway = gateway;
     }
 
@@ -67,18 +71,32 @@ public final class Wiring implements AutoCloseable {
         Storage storage = SqliteStorage.open(config.store().path(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);
+            HeraldMetrics metrics = new HeraldMetrics();
             McpTools mcp = new McpTools(config.mcpServers().stream().map(Wiring::mcpSettings).toList()).start();
-            Agent agent = new ModelAgent(model, agentSettings(config), ToolRegistry.standard(toolSettings(config.agent()), mcp));
+            Agent agent = new MeteredAgent(
+                    new ModelAgent(model, agentSettings(config), ToolRegistry.standard(toolSettings(config.agent()), mcp)), metrics);
+            GatewaySettings settings = settings(config.gateway()).withApprovals(
+                    Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
+                    config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
             PlatformSet platforms = new PlatformSet();
+            Optional<WebUi> ui = Optional.empty();
             Optional<WebServer> web = Optional.empty();
             ApiServerConfig api = config.platforms().apiServer();
-            ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), api.key().reveal().orElse(null),
+            String key = api.key().reveal().orElse(null);
+            ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), key,
                     api.maxBodyBytes(), api.requestTimeout(), "herald");
             if (api.enabled() || config.platforms().webhook().enabled()) {
                 web = Optional.of(new WebServer(s.listen()));
             }
             if (api.enabled()) {
                 platforms.trusted(new ApiServerPlatform(s, agent, web.orElseThrow(), clock));
+                WebUi webUi = WebUi.create(web.orElseThrow(), key, storage, settings.keyPolicy(), metrics, clock,
+                        config.platforms().webchat().enabled());
+                webUi.chatPlatform().ifPresent(platforms::trusted);
+                ui = Optional.of(webUi);
+            } else if (config.platforms().webchat().enabled()) {
+                log.warn("runtime - platforms.webchat is enabled but platforms.api_server is not; the web chat, /admin and /metrics "
+                        + "are served on the API server's port, so they are off");
             }
             ChatPlatforms.add(config, home, clock, platforms);
             AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
@@ -89,14 +107,12 @@ public final class Wiring implements AutoCloseable {
             }
             PlatformRegistry registry = platforms.registry();
             registryRef.set(registry);
-            GatewaySettings settings = settings(config.gateway()).withApprovals(
-                    Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
-                    config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
             Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
             Gateway gateway = new Gateway(storage, agent, platforms.authorizer(config.auth().allowAllUsers(), pairing), registry,
-                    settings, clock, GatewayMetrics.NONE);
+                    settings, clock, metrics);
             gateway.useHomeChannelStore(new FileHomeChannelStore(home.resolve("home_channels.json")));
-            return new Wiring(storage, model, mcp, web, gateway);
+            ui.ifPresent(u -> u.attach(gateway));
+            return new Wiring(storage, model, mcp, web, ui, gateway);
         } catch (RuntimeException e) {
             storage.close();
             throw e;
@@ -152,6 +168,11 @@ public final class Wiring implements AutoCloseable {
 
     public Optional<WebServer> web() {
         return web;
+    }
+
+    /** The address a person opens: the web chat ({@code /}) or, with the chat off, the admin page. */
+    public Optional<String> pageUrl() {
+        return web.flatMap(w -> ui.map(u -> w.baseUrl() + (u.chatPlatform().isPresent() ? "/" : "/admin")));
     }
 
     public Storage storage() {

@@ -1,0 +1,15 @@
+package dev.herald.app.config;
+
+/**
+ * {@code platforms.webchat:} the browser chat at {@code /}, served on the API server's port next to the admin
+ * page ({@code /admin}) and {@code /metrics}. It follows the API server's access rule: loopback only without
+ * {@code platforms.api_server.key}, the key (once per browser session) with it.
+ */
+public record WebChatConfig(
+        @Doc("serve the web chat at / on the api_server port (needs platforms.api_server.enabled; /admin and /metrics are served either way)")
+        boolean enabled) {
+
+    public static WebChatConfig defaults() {
+        return new WebChatConfig(true);
+    }
+}

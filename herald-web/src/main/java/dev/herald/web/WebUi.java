@@ -1,0 +1,92 @@
+package dev.herald.web;
+
+import dev.herald.core.gateway.Gateway;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.Storage;
+import dev.herald.web.access.AuthRoutes;
+import dev.herald.web.access.WebAccess;
+import dev.herald.web.access.WebGuard;
+import dev.herald.web.admin.AdminRoutes;
+import dev.herald.web.chat.WebChatPlatform;
+import dev.herald.web.metrics.HeraldMetrics;
+import dev.herald.web.metrics.MetricsRoutes;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The browser side of Herald on one {@link WebServer}: the web chat ({@code /}), the admin page
+ * ({@code /admin}), their login ({@code /auth/...}), {@code /metrics} and {@code /health/ready}.
+ *
+ * <p>Two steps, because the chat is a platform the gateway must know when it is built, while the admin
+ * API and the metrics read the gateway: {@link #create} (before the gateway; gives {@link #chat()} to
+ * register as an adapter), then {@link #attach} (after it). Both before the server starts.
+ */
+public final class WebUi {
+    private final WebServer server;
+    private final WebGuard guard;
+    private final Optional<WebChatPlatform> chat;
+    private final HeraldMetrics metrics;
+    private final Clock clock;
+    private boolean attached;
+
+    private WebUi(WebServer server, WebGuard guard, Optional<WebChatPlatform> chat, HeraldMetrics metrics, Clock clock) {
+        this.server = server;
+        this.guard = guard;
+        this.chat = chat;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /**
+     * Adds the pages, the login and (when {@code withChat}) the web chat to {@code server}.
+     *
+     * @param key      the configured key ({@code platforms.api_server.key}), or null: then only this machine is served
+     * @param withChat serve the web chat at {@code /} ({@code platforms.webchat.enabled}); the admin page is served either way
+     */
+    public static WebUi create(WebServer server, String key, Storage storage, SessionKey.KeyPolicy keyPolicy, HeraldMetrics metrics,
+            Clock clock, boolean withChat) {
+        Objects.requireNonNull(server, "server");
+        WebGuard guard = new WebGuard(new WebAccess(key, clock));
+        server.add(new PageRoutes(guard, withChat));
+        server.add(new AuthRoutes(guard));
+        Optional<WebChatPlatform> chat = withChat ? Optional.of(new WebChatPlatform(storage, keyPolicy, guard, server, clock)) : Optional.empty();
+        return new WebUi(server, guard, chat, Objects.requireNonNull(metrics, "metrics"), clock);
+    }
+
+    /** The web UI with the chat ({@link #create(WebServer, String, Storage, SessionKey.KeyPolicy, HeraldMetrics, Clock, boolean)}). */
+    public static WebUi create(WebServer server, String key, Storage storage, SessionKey.KeyPolicy keyPolicy, HeraldMetrics metrics,
+            Clock clock) {
+        return create(server, key, storage, keyPolicy, metrics, clock, true);
+    }
+
+    /** Adds the admin API and the metrics for {@code gateway}, and binds the metrics' gauges to its status. */
+    public synchronized WebUi attach(Gateway gateway) {
+        if (attached) {
+            throw new IllegalStateException("web - the web UI is already attached to a gateway");
+        }
+        attached = true;
+        metrics.bind(gateway::status);
+        server.add(new AdminRoutes(gateway, metrics, guard, clock));
+        server.add(new MetricsRoutes(metrics, gateway::status, guard));
+        return this;
+    }
+
+    /** The web chat platform, to register with the gateway. */
+    public WebChatPlatform chat() {
+        return chat.orElseThrow(() -> new IllegalStateException("web - the web chat is disabled (platforms.webchat.enabled: false)"));
+    }
+
+    /** The web chat platform, when enabled. */
+    public Optional<WebChatPlatform> chatPlatform() {
+        return chat;
+    }
+
+    public HeraldMetrics metrics() {
+        return metrics;
+    }
+
+    public boolean keyRequired() {
+        return guard.access().keyRequired();
+    }
+}

@@ -1,0 +1,231 @@
+package dev.herald.web.access;
+
+import java.nio.charset.StandardCharsets;
+import java.security.InvalidKeyException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Locale;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Who may use the web pages (chat, admin) and their JSON endpoints: the one decision, as a pure function
+ * of the request's facts ({@link Request}), so it can be tested without a network.
+ *
+ * <p>Rules.
+ * <ul>
+ *   <li><b>No key configured</b>: only this machine. The client's address must be loopback and the
+ *       {@code Host} header must name a loopback host (a page on another site that rebinds its DNS name to
+ *       127.0.0.1 sends its own name and is refused).</li>
+ *   <li><b>Key configured</b> ({@code platforms.api_server.key}): any address, but every data endpoint
+ *       needs a session cookie obtained by presenting the key once ({@link #issue}). The cookie is a
+ *       signed, expiring token (HMAC-SHA256 with a secret derived from the key), so it survives a
+ *       gateway restart and dies when the key changes. The key itself is compared in constant time
+ *       (digests of both sides) and never stored, echoed or logged.</li>
+ *   <li><b>Every state-changing request</b> (POST) must come from the page itself: the custom header
+ *       {@value #CSRF_HEADER} (a cross-site form cannot send it, and a cross-site script cannot without a
+ *       CORS preflight this server never grants), {@code Sec-Fetch-Site} when present must be
+ *       {@code same-origin}, and {@code Origin} when present must match {@code Host}.</li>
+ * </ul>
+ */
+public final class WebAccess {
+    /** The session cookie's name. */
+    public static final String COOKIE = "herald_session";
+    /** The header every state-changing request must carry (any non-empty value; the page sends {@code 1}). */
+    public static final String CSRF_HEADER = "X-Herald-Csrf";
+    /** How long a session token stays valid after login (the cookie itself ends with the browser session). */
+    public static final Duration SESSION_LIFETIME = Duration.ofDays(7);
+    private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** The facts of one request that the decision needs. Header values may be null when absent. */
+    public record Request(String remoteAddress, String host, String origin, String secFetchSite, String sessionCookie,
+            String csrfHeader, String bearer, boolean stateChanging, String scheme) {
+    }
+
+    /** The decision: allowed, or refused with a status and a message that names what to do. */
+    public record Verdict(int status, String message) {
+        static final Verdict ALLOWED = new Verdict(200, "");
+
+        public boolean allowed() {
+            return status == 200;
+        }
+    }
+
+    private final byte[] keyDigest;
+    private final byte[] signingSecret;
+    private final Clock clock;
+
+    /** @param key the configured key, or null (then only loopback clients are served) */
+    public WebAccess(String key, Clock clock) {
+        String k = key == null || key.isBlank() ? null : key.strip();
+        this.keyDigest = k == null ? null : sha256(k.getBytes(StandardCharsets.UTF_8));
+        this.signingSecret = k == null ? null : hmac(keyDigest, "herald web session v1".getBytes(StandardCharsets.US_ASCII));
+        this.clock = clock;
+    }
+
+    public boolean keyRequired() {
+        return keyDigest != null;
+    }
+
+    /** Whether a request may reach a data endpoint (JSON API, event stream, metrics). */
+    public Verdict check(Request r) {
+        Verdict client = checkClient(r);
+        if (!client.allowed()) {
+            return client;
+        }
+        if (r.stateChanging()) {
+            Verdict origin = checkSameOrigin(r);
+            if (!origin.allowed()) {
+                return origin;
+            }
+        }
+        if (keyRequired() && !validToken(r.sessionCookie()) && !keyMatches(r.bearer())) {
+            return new Verdict(401, "login required: enter the key configured as platforms.api_server.key");
+        }
+        return Verdict.ALLOWED;
+    }
+
+    /** Whether a request may load a page or log in: the loopback rule, and the same-origin rule for writes. */
+    public Verdict checkPublic(Request r) {
+        Verdict client = checkClient(r);
+        if (!client.allowed() || !r.stateChanging()) {
+            return client;
+        }
+        return checkSameOrigin(r);
+    }
+
+    /** True when {@code presented} is the configured key. */
+    public boolean keyMatches(String presented) {
+        return keyDigest != null && presented != null
+                && MessageDigest.isEqual(keyDigest, sha256(presented.strip().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** A new session token, valid for {@link #SESSION_LIFETIME}; only when a key is configured. */
+    public String issue() {
+        if (!keyRequired()) {
+            throw new IllegalStateException("web - no key is configured, so there are no sessions to issue");
+        }
+        byte[] nonce = new byte[16];
+        RANDOM.nextBytes(nonce);
+        long expires = clock.instant().plus(SESSION_LIFETIME).getEpochSecond();
+        String payload = expires + "." + B64.encodeToString(nonce);
+        return payload + "." + sign(payload);
+    }
+
+    /** The {@code Set-Cookie} value for a token: HttpOnly, SameSite=Strict, Path=/, Secure over TLS; no expiry (browser session). */
+    public static String cookie(String token, boolean secure) {
+        return COOKIE + "=" + token + "; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
+    }
+
+    /** The {@code Set-Cookie} value that removes the session cookie. */
+    public static String expiredCookie(boolean secure) {
+        return COOKIE + "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
+    }
+
+    boolean validToken(String token) {
+        if (token == null || signingSecret == null) {
+            return false;
+        }
+        int last = token.lastIndexOf('.');
+        int first = token.indexOf('.');
+        if (first <= 0 || last <= first) {
+            return false;
+        }
+        String payload = token.substring(0, last);
+        byte[] expected = sign(payload).getBytes(StandardCharsets.US_ASCII);
+        if (!MessageDigest.isEqual(expected, token.substring(last + 1).getBytes(StandardCharsets.US_ASCII))) {
+            return false;
+        }
+        try {
+            return Long.parseLong(token.substring(0, first)) > clock.instant().getEpochSecond();
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private Verdict checkClient(Request r) {
+        if (keyRequired()) {
+            return Verdict.ALLOWED;
+        }
+        if (!isLoopbackAddress(r.remoteAddress())) {
+            return new Verdict(403, "the web pages answer only this machine while no key is set; set platforms.api_server.key "
+                    + "to allow other machines");
+        }
+        if (!isLoopbackHost(r.host())) {
+            return new Verdict(403, "the Host header does not name this machine (127.0.0.1, localhost or [::1]); open the page "
+                    + "by that address, or set platforms.api_server.key");
+        }
+        return Verdict.ALLOWED;
+    }
+
+    private static Verdict checkSameOrigin(Request r) {
+        if (r.csrfHeader() == null || r.csrfHeader().isBlank()) {
+            return new Verdict(403, "cross-site request refused: state-changing requests must send the " + CSRF_HEADER + " header");
+        }
+        if (r.secFetchSite() != null && !r.secFetchSite().equalsIgnoreCase("same-origin")) {
+            return new Verdict(403, "cross-site request refused (Sec-Fetch-Site: " + r.secFetchSite() + ")");
+        }
+        if (r.origin() != null && !sameOrigin(r.origin(), r.host())) {
+            return new Verdict(403, "cross-site request refused: Origin does not match this server");
+        }
+        return Verdict.ALLOWED;
+    }
+
+    private static boolean sameOrigin(String origin, String host) {
+        if (host == null) {
+            return false;
+        }
+        String o = origin.toLowerCase(Locale.ROOT);
+        String h = host.toLowerCase(Locale.ROOT);
+        return o.equals("http://" + h) || o.equals("https://" + h);
+    }
+
+    static boolean isLoopbackAddress(String address) {
+        if (address == null) {
+            return false;
+        }
+        String a = address.startsWith("[") && address.endsWith("]") ? address.substring(1, address.length() - 1) : address;
+        return a.startsWith("127.") || a.equals("::1") || a.equals("0:0:0:0:0:0:0:1") || a.startsWith("::ffff:127.");
+    }
+
+    static boolean isLoopbackHost(String hostHeader) {
+        if (hostHeader == null || hostHeader.isBlank()) {
+            return false;
+        }
+        String h = hostHeader.strip().toLowerCase(Locale.ROOT);
+        if (h.startsWith("[")) {
+            int end = h.indexOf(']');
+            return end > 0 && isLoopbackAddress(h.substring(1, end));
+        }
+        int colon = h.indexOf(':');
+        String name = colon >= 0 ? h.substring(0, colon) : h;
+        return name.equals("localhost") || name.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    }
+
+    private String sign(String payload) {
+        return B64.encodeToString(hmac(signingSecret, payload.getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    private static byte[] hmac(byte[] secret, byte[] data) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            return mac.doFinal(data);
+        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+            throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
+        }
+    }
+
+    private static byte[] sha256(byte[] data) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+}

@@ -1,0 +1,325 @@
+package dev.herald.web.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.core.platform.Admission;
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.MessageKind;
+import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.SendResult;
+import dev.herald.core.platform.StreamEvent;
+import dev.herald.core.session.SessionEntry;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SessionQuery;
+import dev.herald.core.session.SessionSource;
+import dev.herald.core.session.Storage;
+import dev.herald.core.turn.TurnState;
+import dev.herald.web.Routes;
+import dev.herald.web.TranscriptView;
+import dev.herald.web.WebJson;
+import dev.herald.web.WebJson.BadRequest;
+import dev.herald.web.WebServer;
+import dev.herald.web.access.WebGuard;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The web chat as a Herald platform ({@code webchat}): interactive, streaming, no typing indicator. Each
+ * browser conversation (an id the page makes) is one chat, so one session lane.
+ *
+ * <p>Wire (all JSON, on the API server's port, guarded by {@link WebGuard}):
+ * <ul>
+ *   <li>{@code POST /chat/api/send} {@code {conversation, clientId, text, title}}: one message. The page's
+ *       {@code clientId} becomes the event's platform message id, so the gateway's durable dedupe drops a
+ *       repeat (a message retried after a reconnect is delivered once).</li>
+ *   <li>{@code GET /chat/api/stream?c=ID}: a server-sent event stream of {@code hello}, {@code delta},
+ *       {@code tool}, {@code reply}, {@code error}, {@code command}, {@code notice} and {@code prompt}
+ *       frames for one conversation, with a comment line every {@value #HEARTBEAT_MS} ms.</li>
+ *   <li>{@code GET /chat/api/transcript?c=ID&after=SEQ}: the stored rows after {@code SEQ} of the
+ *       conversation's current session, and its session id.</li>
+ *   <li>{@code GET /chat/api/conversations}: the web chat conversations the store knows.</li>
+ * </ul>
+ *
+ * <p>Delivery. The transcript is the source of truth: a final reply is stored before it is sent, so
+ * {@link #send} only tells open streams that one arrived, and a page that was not connected (the gateway
+ * restarted, the laptop slept) fetches the rows it lacks when it reconnects, by sequence number, so
+ * nothing is lost or shown twice. What the transcript does not hold is kept by {@link ChatStreams}.
+ *
+ * <p>Lifecycle: NEW (streams and reads work; sends answer 503 "starting") → RUNNING (after the gateway
+ * calls {@link #start}) → CLOSED (every stream ends; sends answer 503 "stopping").
+ */
+public final class WebChatPlatform implements PlatformAdapter {
+    private static final Logger log = LoggerFactory.getLogger(WebChatPlatform.class);
+
+    /** The platform id, {@code webchat}. */
+    public static final Platform PLATFORM = Platform.of("webchat");
+    /** The user id of every web chat message: whoever passes the page's access rule. */
+    public static final String USER_ID = "web";
+    static final long HEARTBEAT_MS = 15_000;
+    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false, true, 100_000);
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{6,64}");
+    private static final int MAX_TEXT = 32_000;
+    private static final int MAX_ROWS = 500;
+    private static final int MAX_TOOL_TEXT = 400;
+
+    private enum State { NEW, RUNNING, CLOSED }
+
+    private final Storage storage;
+    private final SessionKey.KeyPolicy keyPolicy;
+    private final Clock clock;
+    private final WebGuard guard;
+    private final ChatStreams streams = new ChatStreams();
+    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+    private final AtomicLong sent = new AtomicLong();
+    private volatile InboundSink sink;
+
+    /** Creates the adapter and adds its routes to {@code server} (which must not have started). */
+    public WebChatPlatform(Storage storage, SessionKey.KeyPolicy keyPolicy, WebGuard guard, WebServer server, Clock clock) {
+        this.storage = Objects.requireNonNull(storage, "storage");
+        this.keyPolicy = Objects.requireNonNull(keyPolicy, "keyPolicy");
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        server.add(Routes.of(PLATFORM.id(), this::register));
+    }
+
+    @Override
+    public Platform platform() {
+        return PLATFORM;
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public void start(InboundSink inbound) {
+        Objects.requireNonNull(inbound, "sink");
+        this.sink = inbound;
+        if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+            throw new IllegalStateException("webchat - start() called while " + state.get().name().toLowerCase());
+        }
+        inbound.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "serving the web chat at /");
+    }
+
+    @Override
+    public SendResult send(OutboundMessage message) {
+        String conversation = message.target().chatId();
+        ObjectNode frame = WebJson.MAPPER.createObjectNode().put("text", message.text()).put("part", message.part())
+                .put("parts", message.parts());
+        if (message.correlationId() != null) {
+            frame.put("turn", message.correlationId());
+        }
+        switch (message.kind()) {
+            case REPLY -> {
+                streams.prompt(conversation, null);
+                streams.publish(conversation, encode(frame.put("type", "reply")));
+            }
+            case PROMPT -> {
+                byte[] prompt = encode(frame.put("type", "prompt"));
+                streams.prompt(conversation, prompt);
+                streams.publishOrKeep(conversation, prompt);
+            }
+            case ERROR, COMMAND_RESPONSE, NOTICE -> {
+                if (message.kind() != MessageKind.NOTICE) {
+                    streams.prompt(conversation, null);
+                }
+                streams.publishOrKeep(conversation, encode(frame.put("type", typeOf(message))));
+            }
+        }
+        return SendResult.sent("webchat-" + sent.incrementAndGet());
+    }
+
+    @Override
+    public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        ObjectNode frame = WebJson.MAPPER.createObjectNode();
+        if (correlationId != null) {
+            frame.put("turn", correlationId);
+        }
+        switch (event) {
+            case StreamEvent.TextDelta d -> frame.put("type", "delta").put("text", d.text());
+            case StreamEvent.ToolStarted t -> frame.put("type", "tool").put("phase", "started").put("name", t.toolName())
+                    .put("summary", t.summary());
+            case StreamEvent.ToolFinished t -> frame.put("type", "tool").put("phase", "finished").put("name", t.toolName())
+                    .put("ok", t.ok());
+        }
+        streams.publish(target.chatId(), encode(frame));
+    }
+
+    @Override
+    public void close() {
+        State was = state.getAndSet(State.CLOSED);
+        if (was == State.CLOSED) {
+            return;
+        }
+        int open = streams.openStreams();
+        streams.closeAll();
+        log.info("webchat - stopped ({} open stream(s) ended; pages reconnect by themselves)", open);
+        InboundSink s = sink;
+        if (s != null) {
+            s.connectionChanged(PLATFORM, ConnectionState.STOPPED, "closed");
+        }
+    }
+
+    private static String typeOf(OutboundMessage m) {
+        return switch (m.kind()) {
+            case ERROR -> "error";
+            case COMMAND_RESPONSE -> "command";
+            default -> "notice";
+        };
+    }
+
+    // ---- routes ---------------------------------------------------------------------------------
+
+    private void register(RoutesConfig routes) {
+        routes.get("/chat/api/conversations", guard.read(this::conversations));
+        routes.get("/chat/api/transcript", guard.read(this::transcript));
+        routes.get("/chat/api/stream", guard.read(this::stream));
+        routes.post("/chat/api/send", guard.write(this::sendFromPage));
+    }
+
+    private void sendFromPage(Context ctx) {
+        JsonNode body = WebJson.body(ctx);
+        String conversation = id(body.path("conversation").asText(null), "conversation");
+        String clientId = id(body.path("clientId").asText(null), "clientId");
+        String text = body.path("text").asText("");
+        if (text.isBlank() || text.length() > MAX_TEXT) {
+            throw new BadRequest(400, "text must be 1-" + MAX_TEXT + " characters, was " + text.length());
+        }
+        String title = shortTitle(body.path("title").asText(""));
+        InboundSink inbound = sink;
+        switch (state.get()) {
+            case NEW -> {
+                retryLater(ctx, "starting", "Herald is starting; the message is kept and sent again shortly");
+                return;
+            }
+            case CLOSED -> {
+                retryLater(ctx, "stopping", "Herald is stopping; the message is kept and sent again after it restarts");
+                return;
+            }
+            case RUNNING -> {
+            }
+        }
+        SessionSource source = new SessionSource(PLATFORM, conversation, ChatType.DM, USER_ID, "you", null, title);
+        MessageEvent event = MessageEvent.text(source, text, conversation + ":" + clientId, clock.instant());
+        Admission admission = inbound.accept(event);
+        switch (admission) {
+            case ACCEPTED, ANSWERED, DUPLICATE -> WebJson.write(ctx, 200, Map.of("status", admission.name().toLowerCase(),
+                    "turn", event.eventId()));
+            case REFUSED -> WebJson.error(ctx, 403, "the gateway refused this message: web chat users are not authorized "
+                    + "(check the authorization settings)");
+            case REJECTED_STOPPING -> retryLater(ctx, "stopping", "Herald is stopping; the message is kept and sent again after it restarts");
+        }
+    }
+
+    private static void retryLater(Context ctx, String status, String message) {
+        ctx.header("Retry-After", "2");
+        WebJson.write(ctx, 503, Map.of("status", status, "error", message));
+    }
+
+    private void transcript(Context ctx) {
+        String conversation = id(ctx.queryParam("c"), "c");
+        long after = number(ctx.queryParam("after"));
+        SessionKey key = keyOf(conversation);
+        Optional<SessionEntry> entry = storage.sessions().find(key);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("conversation", conversation);
+        if (entry.isEmpty()) {
+            out.put("sessionId", null);
+            out.put("rows", List.of());
+            out.put("running", false);
+            WebJson.write(ctx, 200, out);
+            return;
+        }
+        String sessionId = storage.transcripts().compressionTip(entry.get().sessionId());
+        out.put("sessionId", sessionId);
+        out.put("rows", TranscriptView.rows(storage.transcripts().load(sessionId), after, MAX_ROWS, MAX_TOOL_TEXT));
+        out.put("running", running(key));
+        out.put("resumePending", entry.get().resumePending());
+        WebJson.write(ctx, 200, out);
+    }
+
+    private boolean running(SessionKey key) {
+        return storage.turns().inState(TurnState.RUNNING, 1_000).stream().anyMatch(t -> t.sessionKey().equals(key));
+    }
+
+    private void conversations(Context ctx) {
+        SessionQuery query = new SessionQuery(SessionQuery.State.ALL, Optional.of(PLATFORM), Optional.empty(), 200, 0);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (SessionEntry e : storage.sessions().search(query)) {
+            if (e.origin() == null) {
+                continue;
+            }
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("id", e.origin().chatId());
+            c.put("title", e.origin().chatName() != null ? e.origin().chatName() : e.displayName());
+            c.put("updatedAt", e.updatedAt().toString());
+            c.put("resumePending", e.resumePending());
+            out.add(c);
+        }
+        WebJson.write(ctx, 200, Map.of("conversations", out));
+    }
+
+    private void stream(Context ctx) {
+        String conversation = id(ctx.queryParam("c"), "c");
+        ObjectNode hello = WebJson.MAPPER.createObjectNode().put("type", "hello").put("conversation", conversation)
+                .put("state", state.get().name().toLowerCase());
+        ChatStreams.Subscriber subscriber = streams.subscribe(conversation, encode(hello));
+        try {
+            new EventStreamWriter(ctx.res(), HEARTBEAT_MS).pump(subscriber);
+        } finally {
+            streams.unsubscribe(subscriber);
+        }
+    }
+
+    /** The session key of a conversation (its lane). */
+    public SessionKey keyOf(String conversation) {
+        return SessionKey.of(new SessionSource(PLATFORM, conversation, ChatType.DM, USER_ID, null, null, null), keyPolicy);
+    }
+
+    private static String id(String value, String name) {
+        if (value == null || !ID.matcher(value).matches()) {
+            throw new BadRequest(400, name + " must be 6-64 letters, digits, '_' or '-'");
+        }
+        return value;
+    }
+
+    private static long number(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Long.parseLong(value));
+        } catch (NumberFormatException e) {
+            throw new BadRequest(400, "after must be a whole number, was '" + (value.length() > 20 ? value.substring(0, 20) + "..." : value) + "'");
+        }
+    }
+
+    private static String shortTitle(String title) {
+        String line = title.strip().lines().findFirst().orElse("");
+        return line.length() <= 80 ? line : line.substring(0, 80);
+    }
+
+    private static byte[] encode(ObjectNode frame) {
+        return WebJson.bytes(frame);
+    }
+}

@@ -1,0 +1,118 @@
+/* Herald admin dashboard: status, platforms, figures, sessions and their actions, transcripts. */
+"use strict";
+
+(() => {
+  const { el, api } = Herald;
+  const $ = (id) => document.getElementById(id);
+  const REFRESH_MS = 5000;
+
+  function flash(text) {
+    $("flash").textContent = text;
+  }
+
+  function duration(seconds) {
+    const d = Math.floor(seconds / 86400), h = Math.floor((seconds % 86400) / 3600), m = Math.floor((seconds % 3600) / 60);
+    return d ? d + " d " + h + " h" : h ? h + " h " + m + " min" : m ? m + " min" : seconds + " s";
+  }
+
+  async function loadStatus() {
+    const res = await api("/admin/api/status");
+    if (!res.ok) {
+      $("gateway-state").className = "pill bad";
+      $("gateway-state").textContent = res.status === 0 ? "unreachable" : "error " + res.status;
+      return;
+    }
+    const s = res.data;
+    $("gateway-state").className = "pill " + s.state;
+    $("gateway-state").textContent = s.state + (s.restoring ? " (restoring)" : "");
+    $("gateway-meta").textContent = "up " + duration(s.uptimeSeconds) + " · agent " + s.agent
+      + (s.autoResume ? "" : " · auto-resume OFF (crash-loop breaker)");
+    const f = s.figures;
+    $("fig-turns-per-minute").textContent = f.turnsPerMinute;
+    $("fig-active").textContent = f.activeTurns;
+    $("fig-waiting").textContent = f.waitingTurns;
+    $("fig-claimed").textContent = f.claimedLanes;
+    $("fig-resume").textContent = f.resumePending;
+    $("fig-sessions").textContent = f.sessionsStored;
+    $("platforms").replaceChildren(...s.platforms.map((p) => el("tr", {},
+      el("td", {}, p.id),
+      el("td", {}, el("span", { class: "pill " + p.state }, p.state.replace("_", " "))),
+      el("td", {}, p.detail || ""))));
+  }
+
+  function stateCell(s) {
+    const badge = el("span", { class: "pill " + (s.state === "resume_pending" ? "warn" : s.state) }, s.state.replace("_", " "));
+    const reasons = [];
+    if (s.resumePending) reasons.push("resume: " + s.resumeReason + " · marked " + Herald.ago(s.resumeAgeSeconds));
+    if (s.suspended) reasons.push(s.suspendReason || "suspended (reason not recorded by the store)");
+    if (s.interruptedRestarts) reasons.push(s.interruptedRestarts + " interrupted restart(s) in a row");
+    return el("td", {}, badge, reasons.map((r) => el("span", { class: "reason" }, r)));
+  }
+
+  function actionsCell(s) {
+    const b = (label, onclick, enabled = true) => el("button", { type: "button", onclick, disabled: !enabled, "aria-label": label + " " + s.key }, label);
+    return el("td", { class: "row-actions" },
+      b("Transcript", () => showTranscript(s.key)),
+      b("Resume now", () => act("resume-now", s.key), s.resumePending && !s.running),
+      b("Clear resume mark", () => act("clear-resume", s.key), s.resumePending),
+      b("Suspend", () => act("suspend", s.key), !s.suspended));
+  }
+
+  async function loadSessions() {
+    const q = $("search").value.trim();
+    const state = $("state-filter").value;
+    const res = await api("/admin/api/sessions?state=" + encodeURIComponent(state) + "&q=" + encodeURIComponent(q));
+    if (!res.ok) {
+      flash("Sessions could not be loaded: " + ((res.data && res.data.error) || res.status));
+      return;
+    }
+    const rows = res.data.sessions.map((s) => el("tr", { dataset: { key: s.key } },
+      el("td", {}, el("div", {}, s.title || s.chatId || "(untitled)"), el("div", { class: "key" }, s.key)),
+      stateCell(s),
+      el("td", {}, Herald.since(s.updatedAt)),
+      actionsCell(s)));
+    $("sessions").replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 4, class: "empty" }, "No sessions match."))]));
+  }
+
+  async function act(action, key) {
+    const res = await api("/admin/api/sessions/" + action, { method: "POST", body: { key } });
+    flash(res.ok ? action.replace("-", " ") + ": done for " + key : (res.data && (res.data.message || res.data.error)) || "failed (" + res.status + ")");
+    await Promise.all([loadSessions(), loadStatus()]);
+  }
+
+  async function showTranscript(key) {
+    const res = await api("/admin/api/transcript?key=" + encodeURIComponent(key));
+    if (!res.ok) {
+      flash((res.data && res.data.error) || "transcript failed (" + res.status + ")");
+      return;
+    }
+    $("transcript-key").textContent = key + " · session " + res.data.sessionId;
+    $("transcript").replaceChildren(...(res.data.rows.length ? res.data.rows.map((r) => el("div", { class: "row " + r.role },
+      el("span", { class: "role" }, r.role + (r.toolName ? " · " + r.toolName : "") + " · #" + r.seq),
+      r.text || "",
+      (r.tools || []).map((t) => el("div", {}, el("code", {}, t.name + " " + t.args))))) : [el("p", { class: "empty" }, "No messages yet.")]));
+    $("transcript-panel").hidden = false;
+    $("transcript").focus();
+  }
+
+  $("transcript-close").addEventListener("click", () => ($("transcript-panel").hidden = true));
+  $("filters").addEventListener("submit", (e) => {
+    e.preventDefault();
+    loadSessions();
+  });
+  $("state-filter").addEventListener("change", loadSessions);
+  $("restart").addEventListener("click", async () => {
+    if (!confirm("Restart Herald? Running turns drain first; interrupted ones resume after the restart.")) return;
+    const res = await api("/admin/api/restart", { method: "POST" });
+    flash(res.ok ? "Restarting: running turns drain first; the figures come back when Herald is up again." : (res.data && res.data.error) || "restart failed");
+  });
+
+  (async () => {
+    await Herald.ensureAccess();
+    await Promise.all([loadStatus(), loadSessions()]);
+    setInterval(() => {
+      loadStatus();
+      if (document.activeElement !== $("search")) loadSessions();
+    }, REFRESH_MS);
+  })();
+})();

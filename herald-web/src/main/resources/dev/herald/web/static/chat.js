@@ -1,0 +1,493 @@
+/*
+ * Herald web chat.
+ *
+ * Delivery rules (see WebChatPlatform): the server's transcript is the source of truth. The page renders
+ * stored rows by sequence number (each at most once) and fetches the rows after the last one it has
+ * whenever its event stream (re)connects or a reply arrives. Streamed deltas are drafts, replaced by the
+ * stored row. Messages typed while disconnected wait in localStorage with a client id and are sent once
+ * connected; the server drops a repeat of the same id, so a retry never delivers twice.
+ */
+"use strict";
+
+(() => {
+  const { el, api } = Herald;
+  const STORE_KEY = "herald.chat.v1";
+  const $ = (id) => document.getElementById(id);
+  const messages = $("messages");
+
+  // ---- local state (localStorage) -------------------------------------------------------------
+  function load() {
+    try {
+      const s = JSON.parse(localStorage.getItem(STORE_KEY));
+      if (s && Array.isArray(s.conversations) && Array.isArray(s.outbox)) return s;
+    } catch (e) {
+      /* a broken entry starts over */
+    }
+    return { conversations: [], current: null, outbox: [] };
+  }
+  const store = load();
+  const save = () => localStorage.setItem(STORE_KEY, JSON.stringify(store));
+
+  function conversation(id) {
+    return store.conversations.find((c) => c.id === id);
+  }
+
+  function newConversation() {
+    const c = { id: Herald.randomId("c"), title: "", updatedAt: new Date().toISOString() };
+    store.conversations.unshift(c);
+    save();
+    return c;
+  }
+
+  // ---- the view of the open conversation ------------------------------------------------------
+  let view = null;
+
+  function resetView(id) {
+    view = { id, sessionId: null, lastSeq: 0, drafts: new Map(), tools: new Map(), turns: new Set(), syncing: null, again: false };
+    messages.replaceChildren();
+    const c = conversation(id);
+    $("title").textContent = (c && c.title) || "New conversation";
+    setWorking(false);
+  }
+
+  function scrollDown() {
+    messages.scrollTop = messages.scrollHeight;
+  }
+
+  function setWorking(on) {
+    $("working").hidden = !on;
+  }
+
+  function bubble(role, text, extra = {}) {
+    const who = { user: "You", assistant: "Herald", command: "Herald", error: "Error" }[role] || role;
+    return el("div", { class: "msg " + role + (extra.cls ? " " + extra.cls : ""), dataset: extra.dataset || {} },
+      el("div", { class: "who" }, who),
+      el("div", { class: "text" }, text));
+  }
+
+  function systemLine(text, cls) {
+    messages.append(el("div", { class: "sys " + (cls || "") }, text));
+    scrollDown();
+  }
+
+  // ---- rendering stored rows ------------------------------------------------------------------
+  /** Stored rows go before the messages still waiting to be stored (they were written after them). */
+  function place(node) {
+    const firstWaiting = messages.querySelector(".msg.user.pending");
+    const attached = node.parentNode === messages;
+    if (firstWaiting && (!attached || firstWaiting.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING)) {
+      messages.insertBefore(node, firstWaiting);
+    } else if (!attached) {
+      messages.append(node);
+    }
+  }
+
+  function renderRow(row) {
+    if (row.role === "system" || row.role === "session_meta") return;
+    if (row.role === "user" && row.note) {
+      place(el("div", { class: "sys resume" }, "↻ The gateway restarted during this turn; Herald picks it up where it was cut off."));
+      return;
+    }
+    if (row.role === "user") {
+      const pending = [...messages.querySelectorAll(".msg.user.pending")].find((b) => b.dataset.text === row.text);
+      if (pending) {
+        pending.classList.remove("pending", "queued");
+        pending.dataset.seq = row.seq;
+        pending.querySelector(".state")?.remove();
+        place(pending);
+      } else {
+        place(bubble("user", row.text, { dataset: { seq: row.seq } }));
+      }
+      return;
+    }
+    if (row.role === "assistant") {
+      for (const t of row.tools || []) place(toolLine(t.name, t.args, t.id));
+      if (row.text && row.text.trim()) {
+        if (!(row.tools || []).length) clearDrafts();
+        place(bubble("assistant", row.text, { dataset: { seq: row.seq } }));
+      }
+      return;
+    }
+    if (row.role === "tool") {
+      const line = view.tools.get(row.toolCallId);
+      if (line) finishTool(line, !/^\[(interrupted|denied|error)/i.test(row.text), row.text);
+      else place(finishTool(toolLine(row.toolName || "tool", "", row.toolCallId), true, row.text));
+    }
+  }
+
+  function toolLine(name, args, callId) {
+    const line = el("div", { class: "tool", dataset: { call: callId || "" } },
+      el("span", { class: "tool-icon", "aria-hidden": "true" }, "⚙"),
+      el("span", { class: "tool-name" }, name),
+      args ? el("code", { class: "tool-args" }, args) : null,
+      el("span", { class: "tool-state" }, "running…"));
+    if (callId) view.tools.set(callId, line);
+    return line;
+  }
+
+  function finishTool(line, ok, detail) {
+    line.classList.add(ok ? "ok" : "failed");
+    line.querySelector(".tool-state").textContent = ok ? "done" : "failed";
+    if (detail) line.title = detail;
+    return line;
+  }
+
+  /** Fetches the rows after the last one shown; one fetch at a time, repeated when asked meanwhile. */
+  function sync() {
+    if (view.syncing) {
+      view.again = true;
+      return view.syncing;
+    }
+    const v = view;
+    v.syncing = (async () => {
+      do {
+        v.again = false;
+        const res = await api("/chat/api/transcript?c=" + encodeURIComponent(v.id) + "&after=" + v.lastSeq);
+        if (v !== view || !res.ok) break;
+        const data = res.data;
+        if (data.sessionId && v.sessionId && data.sessionId !== v.sessionId) {
+          v.sessionId = data.sessionId;
+          v.lastSeq = 0;
+          systemLine("— new session —", "divider");
+          v.again = true;
+          continue;
+        }
+        v.sessionId = data.sessionId || v.sessionId;
+        for (const row of data.rows) {
+          if (row.seq > v.lastSeq) {
+            renderRow(row);
+            v.lastSeq = row.seq;
+          }
+        }
+        setWorking(data.running && v.drafts.size === 0);
+        scrollDown();
+      } while (v.again);
+      v.syncing = null;
+    })();
+    return v.syncing;
+  }
+
+  // ---- live frames ----------------------------------------------------------------------------
+  function draft(turn) {
+    let d = view.drafts.get(turn);
+    if (!d) {
+      d = bubble("assistant", "", { cls: "draft", dataset: { turn } });
+      view.drafts.set(turn, d);
+      messages.append(d);
+    }
+    return d;
+  }
+
+  function clearDrafts() {
+    for (const d of view.drafts.values()) d.remove();
+    view.drafts.clear();
+  }
+
+  function dropDraft(turn) {
+    const d = view.drafts.get(turn);
+    if (d) d.remove();
+    view.drafts.delete(turn);
+  }
+
+  function onFrame(frame) {
+    if ((frame.type === "delta" || frame.type === "tool") && !view.turns.has(frame.turn)) {
+      view.turns.add(frame.turn); // a turn started: its user row is stored now, so confirm the sent bubble
+      sync();
+    }
+    switch (frame.type) {
+      case "hello":
+        connected();
+        return;
+      case "delta":
+        setWorking(false);
+        draft(frame.turn).querySelector(".text").append(frame.text);
+        break;
+      case "tool": {
+        const d = draft(frame.turn);
+        const id = frame.turn + ":" + frame.name;
+        let line = d.querySelector('.tool[data-live="' + CSS.escape(id) + '"]');
+        if (!line) {
+          line = toolLine(frame.name, frame.summary || "", null);
+          line.dataset.live = id;
+          d.insertBefore(line, d.querySelector(".text"));
+        }
+        if (frame.phase === "finished") finishTool(line, frame.ok);
+        break;
+      }
+      case "reply":
+        dropDraft(frame.turn);
+        setWorking(false);
+        sync();
+        refreshConversations();
+        return;
+      case "error":
+        dropDraft(frame.turn);
+        setWorking(false);
+        messages.append(bubble("error", frame.text));
+        sync();
+        break;
+      case "command":
+        answerPrompts();
+        messages.append(bubble("command", frame.text));
+        sync();
+        break;
+      case "notice":
+        systemLine(frame.text, "notice");
+        break;
+      case "prompt":
+        showPrompt(frame.text);
+        break;
+    }
+    scrollDown();
+  }
+
+  function showPrompt(text) {
+    const open = [...messages.querySelectorAll(".prompt:not(.answered)")].find((p) => p.dataset.text === text);
+    if (open) return;
+    const choices = [["Approve", "/approve"], ["Approve always", "/approve always"], ["Deny", "/deny"]];
+    const card = el("div", { class: "prompt", role: "group", "aria-label": "Approval needed", dataset: { text } },
+      el("div", { class: "text" }, text),
+      el("div", { class: "prompt-actions" }, choices.map(([label, command]) =>
+        el("button", { type: "button", class: command === "/deny" ? "danger" : "primary", onclick: () => answer(card, command) }, label))));
+    messages.append(card);
+    setWorking(false);
+  }
+
+  function answer(card, command) {
+    if (!command || sendCommand(command)) {
+      card.classList.add("answered");
+      card.querySelectorAll("button").forEach((b) => (b.disabled = true));
+    }
+  }
+
+  function answerPrompts() {
+    messages.querySelectorAll(".prompt:not(.answered)").forEach((card) => answer(card, null));
+  }
+
+  // ---- the event stream and reconnection ------------------------------------------------------
+  let stream = null;
+  let attempt = 0;
+  let isConnected = false;
+  let retryTimer = null;
+
+  function setConnection(state, text) {
+    const pill = $("connection");
+    pill.className = "pill " + state;
+    pill.textContent = text;
+    document.body.dataset.connection = state;
+  }
+
+  function connected() {
+    isConnected = true;
+    attempt = 0;
+    setConnection("connected", "connected");
+    clearDrafts();
+    sync().then(flushOutbox);
+  }
+
+  function disconnected() {
+    isConnected = false;
+    setConnection("reconnecting", "reconnecting…");
+    markQueued();
+    const delay = Math.min(8000, 400 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
+    attempt++;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, delay);
+  }
+
+  async function connect() {
+    if (stream) stream.abort();
+    const ctrl = new AbortController();
+    stream = ctrl;
+    const id = view.id;
+    let res;
+    try {
+      res = await fetch("/chat/api/stream?c=" + encodeURIComponent(id), {
+        signal: ctrl.signal, credentials: "same-origin", headers: { Accept: "text/event-stream" },
+      });
+      if (res.status === 401) {
+        await Herald.login();
+        if (stream === ctrl) connect();
+        return;
+      }
+      if (!res.ok || !res.body) throw new Error("HTTP " + res.status);
+      await readEvents(res.body, ctrl);
+    } catch (e) {
+      /* reconnect below */
+    }
+    if (stream === ctrl && !ctrl.signal.aborted) disconnected();
+  }
+
+  async function readEvents(body, ctrl) {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    while (!ctrl.signal.aborted) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = event.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+        if (data && stream === ctrl) onFrame(JSON.parse(data));
+      }
+    }
+  }
+
+  // ---- sending --------------------------------------------------------------------------------
+  function pendingBubble(msg) {
+    const b = bubble("user", msg.text, { cls: "pending", dataset: { client: msg.clientId, text: msg.text } });
+    b.append(el("div", { class: "state" }, isConnected ? "sending…" : "queued: sent when Herald is back"));
+    if (!isConnected) b.classList.add("queued");
+    messages.append(b);
+    scrollDown();
+  }
+
+  function markQueued() {
+    for (const m of store.outbox) {
+      const b = messages.querySelector('.msg.user.pending[data-client="' + m.clientId + '"]');
+      if (b) {
+        b.classList.add("queued");
+        const s = b.querySelector(".state");
+        if (s) s.textContent = "queued: sent when Herald is back";
+      }
+    }
+  }
+
+  function submit(text) {
+    const c = conversation(view.id);
+    if (!c.title) {
+      c.title = text.slice(0, 60);
+      $("title").textContent = c.title;
+    }
+    c.updatedAt = new Date().toISOString();
+    const msg = { clientId: Herald.randomId("m"), conversation: view.id, text, title: c.title };
+    store.outbox.push(msg);
+    save();
+    renderConversations();
+    pendingBubble(msg);
+    if (isConnected) flushOutbox();
+  }
+
+  let flushing = false;
+  async function flushOutbox() {
+    if (flushing || !isConnected) return;
+    flushing = true;
+    try {
+      while (store.outbox.length && isConnected) {
+        const msg = store.outbox[0];
+        const res = await api("/chat/api/send", { method: "POST", body: msg });
+        if (res.status === 0 || res.status === 503 || res.status >= 500) {
+          if (res.status === 503) setTimeout(flushOutbox, 2000);
+          break; // kept; sent again when the stream is back (the server drops a repeat)
+        }
+        store.outbox.shift();
+        save();
+        const b = messages.querySelector('.msg.user.pending[data-client="' + msg.clientId + '"]');
+        if (b) {
+          b.classList.remove("queued");
+          const s = b.querySelector(".state");
+          if (!res.ok) {
+            b.classList.add("failed");
+            if (s) s.textContent = "not sent: " + ((res.data && res.data.error) || res.status);
+          } else if (s) {
+            s.textContent = "sent";
+          }
+        }
+        if (res.ok && msg.conversation === view.id) {
+          setWorking(true);
+          sync();
+        }
+      }
+    } finally {
+      flushing = false;
+    }
+  }
+
+  /** Commands are answered at once and never queued: they need a connection. */
+  function sendCommand(command) {
+    if (!isConnected) {
+      systemLine("Herald is not connected; " + command + " was not sent.", "notice");
+      return false;
+    }
+    api("/chat/api/send", { method: "POST", body: { conversation: view.id, clientId: Herald.randomId("k"), text: command } })
+      .then((res) => {
+        if (!res.ok) systemLine(command + " failed: " + ((res.data && res.data.error) || res.status), "notice");
+      });
+    return true;
+  }
+
+  // ---- the conversation list ------------------------------------------------------------------
+  function renderConversations() {
+    const list = $("conversations");
+    list.replaceChildren(...store.conversations.map((c) => el("li", {},
+      el("button", {
+        type: "button", class: "conversation", "aria-current": c.id === view.id ? "page" : null,
+        onclick: () => open(c.id),
+      }, el("span", { class: "conv-title" }, c.title || "New conversation"),
+      el("span", { class: "conv-time" }, Herald.since(c.updatedAt))))));
+  }
+
+  async function refreshConversations() {
+    const res = await api("/chat/api/conversations");
+    if (!res.ok) return;
+    for (const s of res.data.conversations) {
+      const c = conversation(s.id);
+      if (c) {
+        c.updatedAt = s.updatedAt;
+        if (!c.title && s.title) c.title = s.title;
+      } else {
+        store.conversations.push({ id: s.id, title: s.title || "", updatedAt: s.updatedAt });
+      }
+    }
+    store.conversations.sort((a, b) => (b.updatedAt || "").localeCompare(a.updatedAt || ""));
+    save();
+    renderConversations();
+  }
+
+  function open(id) {
+    store.current = id;
+    save();
+    resetView(id);
+    renderConversations();
+    for (const m of store.outbox) if (m.conversation === id) pendingBubble(m);
+    isConnected = false;
+    setConnection("connecting", "connecting…");
+    sync();
+    connect();
+    $("composer-text").focus();
+  }
+
+  // ---- start ----------------------------------------------------------------------------------
+  $("composer").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const box = $("composer-text");
+    const text = box.value.trim();
+    if (!text) return;
+    box.value = "";
+    if (text.startsWith("/") && !store.outbox.length) {
+      sendCommand(text);
+    } else {
+      submit(text);
+    }
+  });
+  $("composer-text").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      $("composer").requestSubmit();
+    }
+  });
+  $("new-conversation").addEventListener("click", () => open(newConversation().id));
+  $("cmd-new").addEventListener("click", () => sendCommand("/new"));
+  $("cmd-stop").addEventListener("click", () => sendCommand("/stop"));
+
+  (async () => {
+    await Herald.ensureAccess();
+    const start = store.current && conversation(store.current) ? store.current
+      : (store.conversations[0] && store.conversations[0].id) || newConversation().id;
+    open(start);
+    refreshConversations();
+  })();
+})();

@@ -1,0 +1,92 @@
+package dev.herald.web.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.core.session.ResumeReason;
+import dev.herald.core.session.SessionKey;
+import dev.herald.testkit.browser.BrowserScript;
+import dev.herald.web.chat.WebChatPlatform;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The web chat and the admin page in headless Chromium (Playwright scripts in {@code src/test/node/browser}),
+ * against a real gateway, store and web server in this JVM. Screenshots go to {@code target/screenshots}.
+ * Needs {@code npm ci} in {@code src/test/node} and Debian's chromium ({@code .ci/run} installs both).
+ */
+class WebChatBrowserTest {
+    static final Path MODULE = moduleDir();
+    static final Path NODE_DIR = MODULE.resolve("src/test/node");
+    static final Path SHOTS = MODULE.resolve("target/screenshots");
+    private static final Duration STEP = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void chatAndAdmin_streamToolApprovalThenClearResumeMark_inChromium() throws Exception {
+        BrowserAgent agent = new BrowserAgent();
+        try (WebUiFixture fx = WebUiFixture.start(dir, agent)) {
+            String conversation;
+            try (BrowserScript chat = BrowserScript.start(NODE_DIR, "browser/chat.mjs", env(fx))) {
+                JsonNode partial = chat.awaitStep("streamed-partial", STEP);
+                assertThat(partial.path("partial").asText()).startsWith("Streaming this answer slowly").doesNotContain("word.");
+                assertThat(chat.awaitStep("round-trip", STEP).path("answers").asInt()).isEqualTo(1);
+                chat.awaitStep("tool-shown", STEP);
+                chat.awaitStep("approved", STEP);
+                conversation = chat.awaitStep("conversation", STEP).path("id").asText();
+                chat.awaitStep("buttons", STEP);
+                chat.awaitDone(STEP);
+            }
+            assertThat(agent.count("Tell me slowly how streaming works")).isEqualTo(1);
+            assertThat(Files.size(SHOTS.resolve("webchat.png"))).isGreaterThan(10_000);
+
+            SessionKey key = SessionKey.of(dev.herald.core.session.SessionSource.dm(WebChatPlatform.PLATFORM, conversation, "web"));
+            assertThat(fx.storage.sessions().markResumePending(key, ResumeReason.RESTART_TIMEOUT)).isTrue();
+            Map<String, String> env = new java.util.HashMap<>(env(fx));
+            env.put("HERALD_CONVERSATION", conversation);
+            try (BrowserScript admin = BrowserScript.start(NODE_DIR, "browser/admin.mjs", env)) {
+                assertThat(admin.awaitStep("listed", STEP).path("text").asText()).contains("restart_timeout");
+                admin.awaitStep("cleared", STEP);
+                admin.awaitDone(STEP);
+            }
+            assertThat(fx.storage.sessions().find(key).orElseThrow().resumePending()).isFalse();
+            assertThat(Files.size(SHOTS.resolve("admin.png"))).isGreaterThan(10_000);
+        }
+    }
+
+    @Test
+    void keySet_pageAsksForTheKeyOnce_refusesWithoutIt_andSetsAStrictHttpOnlyCookie() throws Exception {
+        String key = "sk-browser-test-key-0815";
+        try (WebUiFixture fx = WebUiFixture.withKey(dir, new BrowserAgent(), key);
+                BrowserScript login = BrowserScript.start(NODE_DIR, "browser/login.mjs", withKey(env(fx), key))) {
+            assertThat(login.awaitStep("refused", STEP).path("status").asInt()).isEqualTo(401);
+            login.awaitStep("wrong-key", STEP);
+            login.awaitStep("logged-in", STEP);
+            login.awaitStep("chatted", STEP);
+            login.awaitDone(STEP);
+            assertThat(login.output()).doesNotContain(key);
+        }
+    }
+
+    static Map<String, String> env(WebUiFixture fx) {
+        return Map.of("HERALD_URL", fx.baseUrl(), "HERALD_SHOTS", SHOTS.toString());
+    }
+
+    private static Map<String, String> withKey(Map<String, String> env, String key) {
+        Map<String, String> out = new java.util.HashMap<>(env);
+        out.put("HERALD_KEY", key);
+        return out;
+    }
+
+    static Path moduleDir() {
+        String basedir = System.getProperty("basedir");
+        Path d = Path.of(basedir != null ? basedir : System.getProperty("user.dir"));
+        return Files.isDirectory(d.resolve("src/test/node")) ? d : d.resolve("herald-web");
+    }
+}

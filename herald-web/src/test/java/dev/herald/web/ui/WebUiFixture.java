@@ -1,0 +1,159 @@
+package dev.herald.web.ui;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.herald.core.agent.Agent;
+import dev.herald.core.auth.AccessPolicy;
+import dev.herald.core.auth.Allowlists;
+import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.gateway.PlatformRegistry;
+import dev.herald.core.gateway.StopKind;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.Storage;
+import dev.herald.store.sqlite.SqliteStorage;
+import dev.herald.web.WebServer;
+import dev.herald.web.WebUi;
+import dev.herald.web.access.WebAccess;
+import dev.herald.web.metrics.HeraldMetrics;
+import dev.herald.web.metrics.MeteredAgent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real Herald minus the process: SQLite store in a temporary folder, the real gateway, the web UI
+ * (chat, admin, metrics) on a free loopback port, an agent of the test's choosing behind the metering
+ * wrapper; plus a JDK HTTP client that keeps cookies.
+ */
+final class WebUiFixture implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    final Storage storage;
+    final HeraldMetrics metrics = new HeraldMetrics();
+    final WebServer web = new WebServer(WebServer.Settings.ephemeral());
+    final WebUi ui;
+    final Gateway gateway;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .cookieHandler(new java.net.CookieManager()).build();
+
+    private WebUiFixture(Path dir, Agent agent, String key) {
+        Clock clock = Clock.systemUTC();
+        storage = SqliteStorage.open(dir.resolve("herald.db"), clock);
+        ui = WebUi.create(web, key, storage, SessionKey.KeyPolicy.defaults(), metrics, clock);
+        PlatformRegistry registry = new PlatformRegistry(List.of(ui.chat()), List.of());
+        gateway = new Gateway(storage, new MeteredAgent(agent, metrics),
+                new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false), registry,
+                GatewaySettings.defaults().withApprovals(Duration.ofMinutes(5), false), clock, metrics);
+        ui.attach(gateway);
+        web.start();
+        gateway.start(Gateway.StartOptions.normal());
+    }
+
+    static WebUiFixture start(Path dir, Agent agent) {
+        return new WebUiFixture(dir, agent, null);
+    }
+
+    static WebUiFixture withKey(Path dir, Agent agent, String key) {
+        return new WebUiFixture(dir, agent, key);
+    }
+
+    String baseUrl() {
+        return web.baseUrl();
+    }
+
+    HttpResponse<String> get(String path, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(20)).GET();
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return send(b.build());
+    }
+
+    /** A POST as the page sends it: JSON with the anti-CSRF header. */
+    HttpResponse<String> post(String path, String json) {
+        return post(path, json, WebAccess.CSRF_HEADER, "1");
+    }
+
+    HttpResponse<String> post(String path, String json, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return send(b.build());
+    }
+
+    /** Sends a chat message as the page does. */
+    HttpResponse<String> chat(String conversation, String clientId, String text) {
+        return post("/chat/api/send", "{\"conversation\":\"" + conversation + "\",\"clientId\":\"" + clientId + "\",\"text\":"
+                + quote(text) + "}");
+    }
+
+    /** Waits until the conversation's transcript has an assistant row with this text; returns the transcript. */
+    JsonNode awaitReply(String conversation, String text) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        JsonNode t = null;
+        while (System.nanoTime() < deadline) {
+            t = json(get("/chat/api/transcript?c=" + conversation));
+            for (JsonNode row : t.path("rows")) {
+                if (row.path("role").asText().equals("assistant") && row.path("text").asText().equals(text)) {
+                    return t;
+                }
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new AssertionError("no assistant row '" + text + "' in " + conversation + " within 20 s: " + t);
+    }
+
+    dev.herald.core.session.SessionKey key(String conversation) {
+        return ui.chat().keyOf(conversation);
+    }
+
+    static String quote(String s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static JsonNode json(HttpResponse<String> response) {
+        try {
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + response.body(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        gateway.stop(StopKind.SHUTDOWN, false);
+        web.close();
+        storage.close();
+    }
+}
