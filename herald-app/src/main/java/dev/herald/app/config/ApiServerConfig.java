@@ -22,7 +22,11 @@ public record ApiServerConfig(
         @Doc("largest request body accepted, in bytes")
         long maxBodyBytes,
         @Doc("seconds one request may take, streaming included")
-        int requestTimeoutSeconds) implements Validated {
+        int requestTimeoutSeconds,
+        @Doc("let every caller with the key talk to the agent; false = only allowed_users, named by the X-Herald-User header")
+        boolean allowAllUsers,
+        @Doc("user names (X-Herald-User header, default \"api\") allowed when allow_all_users is false")
+        java.util.List<String> allowedUsers) implements Validated {
 
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
     private static final Pattern HOST_CHARS = Pattern.compile("[A-Za-z0-9.:\\[\\]%_-]+");
@@ -30,10 +34,17 @@ public record ApiServerConfig(
     public ApiServerConfig {
         key = key == null ? Secret.NONE : key;
         host = host == null ? null : host.strip();
+        allowedUsers = allowedUsers == null ? java.util.List.of() : java.util.List.copyOf(allowedUsers);
     }
 
     public static ApiServerConfig defaults() {
-        return new ApiServerConfig(true, "127.0.0.1", 8642, Secret.NONE, 1_048_576, 600);
+        return new ApiServerConfig(true, "127.0.0.1", 8642, Secret.NONE, 1_048_576, 600, true, java.util.List.of());
+    }
+
+    /** Who may talk to the agent through the API: everyone with the key, or only the listed users. */
+    public dev.herald.core.auth.AccessPolicy accessPolicy() {
+        return allowAllUsers ? dev.herald.core.auth.AccessPolicy.allowAll()
+                : dev.herald.core.auth.AccessPolicy.users(java.util.Set.copyOf(allowedUsers));
     }
 
     public Duration requestTimeout() {

@@ -35,6 +35,13 @@ public final class PlatformSet {
         return this;
     }
 
+    /** A platform whose callers are authenticated by it and then limited to {@code policy} (the API server's users). */
+    public PlatformSet restricted(PlatformAdapter adapter, AccessPolicy policy) {
+        adapters.add(adapter);
+        access.put(adapter.platform(), policy);
+        return this;
+    }
+
     /** A chat platform with its configured access keys (allowlist, admins, home channel, unknown DMs). */
     public PlatformSet chat(PlatformAdapter adapter, PlatformAccess config) {
         Platform p = adapter.platform();

@@ -89,7 +89,7 @@ public final class Wiring implements AutoCloseable {
                 web = Optional.of(new WebServer(s.listen()));
             }
             if (api.enabled()) {
-                platforms.trusted(new ApiServerPlatform(s, agent, web.orElseThrow(), clock));
+                platforms.restricted(new ApiServerPlatform(s, agent, web.orElseThrow(), clock), api.accessPolicy());
                 WebUi webUi = WebUi.create(web.orElseThrow(), key, storage, settings.keyPolicy(), metrics, clock,
                         config.platforms().webchat().enabled());
                 webUi.chatPlatform().ifPresent(platforms::trusted);

@@ -122,11 +122,19 @@ final class HeraldProcess implements AutoCloseable {
 
     /** Sends one message to a durable API session; completes with the HTTP response. */
     CompletableFuture<HttpResponse<String>> chat(String session, String text) {
+        return chat(session, text, null);
+    }
+
+    /** Sends one message to a durable API session on behalf of {@code user} (the X-Herald-User header). */
+    CompletableFuture<HttpResponse<String>> chat(String session, String text, String user) {
         String body = "{\"model\":\"herald\",\"messages\":[{\"role\":\"user\",\"content\":" + quote(text) + "}]}";
-        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
                 .header("Content-Type", "application/json").header("X-Herald-Session-Id", session)
-                .timeout(Duration.ofSeconds(120)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        return http.sendAsync(req, HttpResponse.BodyHandlers.ofString());
+                .timeout(Duration.ofSeconds(120)).POST(HttpRequest.BodyPublishers.ofString(body));
+        if (user != null) {
+            req.header("X-Herald-User", user);
+        }
+        return http.sendAsync(req.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** The assistant text of a chat completion response. */

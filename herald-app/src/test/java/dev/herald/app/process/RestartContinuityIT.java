@@ -131,6 +131,36 @@ class RestartContinuityIT {
     }
 
     @Test
+    void anOwnerRemovedFromTheAllowlistBeforeTheRestart_isNotResumedAndNothingIsClaimed() throws Exception {
+        configure("drain_timeout_seconds: 0.5");
+        herald.rewriteConfig("    port: " + herald.port + "\n",
+                "    port: " + herald.port + "\n    allow_all_users: false\n    allowed_users: [alice, bob]\n");
+        herald.start(false, Map.of()).awaitReady();
+        Hold hold = model.enqueueHeld(Reply.text("never sent"));
+        herald.chat("owned", "alice's long task", "alice");
+        hold.awaitArrived(WAIT);
+        herald.terminate();
+        assertThat(herald.awaitExit(WAIT)).isZero();
+        herald.rewriteConfig("allowed_users: [alice, bob]", "allowed_users: [bob]");
+
+        herald.start(false, Map.of()).awaitReady();
+        Thread.sleep(2_000);
+
+        assertThat(model.requests()).as("no resume turn for alice's session").hasSize(1);
+        assertThat(herald.chat("owned", "still there?", "alice").get().statusCode()).as("alice is refused now").isEqualTo(403);
+        herald.terminate();
+        herald.awaitExit(WAIT);
+        try (var storage = dev.herald.store.sqlite.SqliteStorage.open(home.resolve("herald.db"), java.time.Clock.systemUTC())) {
+            var entry = storage.sessions().search(dev.herald.core.session.SessionQuery.all(10)).getFirst();
+            assertThat(entry.resumePending()).as("left as it was").isTrue();
+            long resumeTurns = java.util.Arrays.stream(dev.herald.core.turn.TurnState.values())
+                    .flatMap(st -> storage.turns().inState(st, 100).stream())
+                    .filter(t -> t.origin() == dev.herald.core.platform.MessageEvent.Origin.RESUME).count();
+            assertThat(resumeTurns).as("nothing stored for the unauthorized owner").isZero();
+        }
+    }
+
+    @Test
     void threeRestartsInterruptingOneSession_suspendItAndItsNextMessageStartsFresh() throws Exception {
         configure("drain_timeout_seconds: 0.5");
         herald.start();

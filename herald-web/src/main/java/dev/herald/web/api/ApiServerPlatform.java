@@ -332,7 +332,7 @@ public final class ApiServerPlatform implements PlatformAdapter {
 
     private Ending durable(Context ctx, ChatRequest request, String session, String requestId, long deadline) {
         InboundSink inbound = sink;
-        SessionSource source = new SessionSource(PLATFORM, session, ChatType.DM, USER_ID, null, null, null);
+        SessionSource source = new SessionSource(PLATFORM, session, ChatType.DM, RequestGuard.userName(ctx, USER_ID), null, null, null);
         MessageEvent event = MessageEvent.text(source, request.userMessage(), requestId, clock.instant());
         ReplyExchange exchange = new ReplyExchange("chatcmpl-" + event.eventId(), null);
         waiting.put(event.eventId(), exchange);

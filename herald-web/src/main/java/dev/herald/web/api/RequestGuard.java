@@ -18,6 +18,7 @@ final class RequestGuard {
     static final String SESSION_HEADER = "X-Herald-Session-Id";
     static final String LEGACY_SESSION_HEADER = "X-Hermes-Session-Id";
     static final String REQUEST_ID_HEADER = "X-Herald-Request-Id";
+    static final String USER_HEADER = "X-Herald-User";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final byte[] keyDigest;
@@ -68,6 +69,22 @@ final class RequestGuard {
         } catch (IOException e) {
             throw ApiError.badRequest("the request body could not be read (" + e.getClass().getSimpleName() + ")", null);
         }
+    }
+
+    /**
+     * Who the caller says the end user is ({@value #USER_HEADER}), for the access rules of durable sessions;
+     * {@code defaultUser} when absent. The bearer key authenticates the calling program; this names the person
+     * it acts for, within that trust.
+     */
+    static String userName(Context ctx, String defaultUser) {
+        String user = ctx.header(USER_HEADER);
+        if (user == null || user.isBlank()) {
+            return defaultUser;
+        }
+        if (!NAME.matcher(user).matches()) {
+            throw ApiError.badRequest(USER_HEADER + " must be 1-128 characters of letters, digits, '.', '_', ':' or '-'", USER_HEADER);
+        }
+        return user;
     }
 
     /** The durable session name from {@value #SESSION_HEADER} (or the Hermes name), or null for a stateless request. */
