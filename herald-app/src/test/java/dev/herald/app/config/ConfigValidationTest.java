@@ -115,7 +115,7 @@ class ConfigValidationTest {
 
         assertThat(message).isEqualTo("config - " + f.file + " line 5: unknown key platforms.api_server.prot; "
                 + "did you mean platforms.api_server.port? (known keys under platforms.api_server: "
-                + "enabled, host, port, key, max_body_bytes, request_timeout_seconds)");
+                + "enabled, host, port, key, max_body_bytes, request_timeout_seconds, allow_all_users, allowed_users)");
     }
 
     @Test
