@@ -1,56 +1,109 @@
 package dev.herald.platforms;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.AccessPolicy;
 import dev.herald.core.auth.Allowlists;
+import dev.herald.core.auth.Pairing;
+import dev.herald.core.auth.PairingAuthorizer;
+import dev.herald.core.auth.PairingStore;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
-import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.HomeChannel;
+import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.session.Storage;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import dev.herald.store.sqlite.SqliteStorage;
-import dev.herald.testkit.MutableClock;
 import dev.herald.testkit.agent.ScriptedAgent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One Herald "process" for platform tests: the real gateway on a real SQLite file, one real adapter, the
- * allowlist authorizer and a scripted agent. {@link #crash()} abandons the process as a kill -9 would (the
- * adapter's connection drops, nothing is stopped cleanly) and opens the same database again, as the next
- * process would.
+ * One Herald "process" for platform tests: the real gateway on a real SQLite file, a scripted agent, the
+ * real adapter under test (built fresh for every process by {@code adapters}), the real allowlist and,
+ * when asked, DM pairing. Register it as a JUnit extension ({@code @RegisterExtension}): before each
+ * test it opens a store in a new temporary folder; after it, it stops what runs, closes the stores and the
+ * peers it was given ({@link #closing}), and deletes the folder.
+ *
+ * <p>Processes: {@link #start} runs one (and waits until {@link #readyWhen} holds); {@link #stop} ends it
+ * gracefully; {@link #crash} abandons it as a kill -9 would (the adapter's connection drops, nothing is
+ * stopped cleanly); {@link #nextProcess} reopens the same database with a fresh agent for the next
+ * {@code start}, and {@link #restart} does both.
  */
-public final class GatewayFixture implements AutoCloseable {
-    public static final Duration WAIT = Duration.ofSeconds(10);
+public final class GatewayFixture implements BeforeEachCallback, AfterEachCallback {
+    public static final Duration WAIT = Duration.ofSeconds(15);
 
-    public final MutableClock clock = MutableClock.atNoon();
-    public final Set<String> allowedUsers = ConcurrentHashMap.newKeySet();
-    public final List<HomeChannel> homes = new ArrayList<>();
+    public final Clock clock = Clock.systemUTC();
+    public final Pairing pairing = new Pairing(PairingStore.inMemory(), clock);
     public GatewaySettings settings = GatewaySettings.defaults()
-            .withDrainTimeout(Duration.ofMillis(200))
+            .withDrainTimeout(Duration.ofMillis(300))
             .withInterruptGrace(Duration.ofSeconds(5))
             .withStartupRestoreTimeout(Duration.ofSeconds(10));
     public ScriptedAgent agent = new ScriptedAgent();
     public Storage storage;
     public Gateway gateway;
-    private final Path dir;
-    private final List<Storage> opened = new ArrayList<>();
-    private PlatformAdapter adapter;
+    /** The adapter of the process that runs (or ran last). */
+    public PlatformAdapter current;
 
-    public GatewayFixture(Path dir, String... allowed) {
-        this.dir = dir;
-        this.allowedUsers.addAll(List.of(allowed));
-        this.storage = open();
+    private final Function<Clock, PlatformAdapter> adapters;
+    private final List<HomeChannel> homes = new ArrayList<>();
+    private final List<Storage> opened = new ArrayList<>();
+    private final List<AutoCloseable> peers = new ArrayList<>();
+    private Set<String> allowedUsers = Set.of();
+    private boolean pairingOn;
+    private Callable<Boolean> ready = () -> true;
+    private Agent agentOverride;
+    private Path dir;
+
+    /** @param adapters builds the adapter under test for each process, on the fixture's clock */
+    public GatewayFixture(Function<Clock, PlatformAdapter> adapters) {
+        this.adapters = adapters;
+    }
+
+    /** The platform user ids the allowlist lets in. */
+    public GatewayFixture allow(String... users) {
+        allowedUsers = Set.of(users);
+        return this;
+    }
+
+    /** Unknown users in direct messages get a pairing code, as on platforms with DM pairing. */
+    public GatewayFixture withPairing() {
+        pairingOn = true;
+        return this;
+    }
+
+    /** {@link #start} returns once {@code condition} holds (for example: the fake saw the adapter connect). */
+    public GatewayFixture readyWhen(Callable<Boolean> condition) {
+        ready = condition;
+        return this;
+    }
+
+    /** Closes {@code peer} (a fake platform) after the gateway and the stores, at the end of the test. */
+    public GatewayFixture closing(AutoCloseable peer) {
+        peers.add(peer);
+        return this;
     }
 
     public GatewayFixture home(HomeChannel home) {
@@ -58,14 +111,23 @@ public final class GatewayFixture implements AutoCloseable {
         return this;
     }
 
-    /** Builds the gateway around {@code platform} and starts it (the adapter connects inside). */
-    public Gateway start(PlatformAdapter platform) {
-        this.adapter = platform;
-        PlatformRegistry registry = new PlatformRegistry(List.of(platform), homes);
-        Allowlists auth = new Allowlists(Map.of(platform.platform(), AccessPolicy.users(Set.copyOf(allowedUsers))), false);
-        gateway = new Gateway(storage, agent, auth, registry, settings, clock, GatewayMetrics.NONE);
+    /** Runs turns with {@code a} instead of the scripted agent. */
+    public GatewayFixture agentOverride(Agent a) {
+        agentOverride = a;
+        return this;
+    }
+
+    /** Builds and starts the gateway with a fresh adapter (which connects inside); returns once ready. */
+    public GatewayFixture start() {
+        current = adapters.apply(clock);
+        Platform platform = current.platform();
+        PlatformRegistry registry = new PlatformRegistry(List.of(current), homes);
+        Allowlists rules = new Allowlists(Map.of(platform, AccessPolicy.users(allowedUsers)), false);
+        PairingAuthorizer auth = new PairingAuthorizer(rules, pairing, pairingOn ? Set.of(platform) : Set.of());
+        gateway = new Gateway(storage, agentOverride != null ? agentOverride : agent, auth, registry, settings, clock, GatewayMetrics.NONE);
         gateway.start(Gateway.StartOptions.normal());
-        return gateway;
+        await().atMost(WAIT).until(ready);
+        return this;
     }
 
     /** Stops gracefully, as SIGTERM or a restart would: notices, resume marks, adapters closed. */
@@ -76,32 +138,38 @@ public final class GatewayFixture implements AutoCloseable {
 
     /** Kills the process: the adapter's connections drop, the gateway is abandoned mid-flight, the store reopened. */
     public void crash() {
-        if (adapter != null) {
-            adapter.close();
+        if (current != null) {
+            current.close();
         }
         gateway = null;
-        storage = open();
-        agent = new ScriptedAgent();
+        nextProcess();
     }
 
-    /** A new process after a graceful stop: the store reopened from disk, a fresh agent. */
+    /** A new process after a stop or crash: the store reopened from disk, a fresh agent; not started yet. */
     public void nextProcess() {
         storage = open();
         agent = new ScriptedAgent();
     }
 
+    /** A new process on the same database, started: {@link #nextProcess} then {@link #start}. Stop the old one first. */
+    public GatewayFixture restart() {
+        nextProcess();
+        return start();
+    }
+
     /** Every turn the store holds, whatever its state. */
     public List<TurnRecord> turns() {
         // a turn moving on while the states are read shows up twice; states only move forward, in the enum's order
-        Map<Long, TurnRecord> all = new java.util.TreeMap<>();
+        Map<Long, TurnRecord> all = new TreeMap<>();
         for (TurnState s : TurnState.values()) {
             storage.turns().inState(s, 10_000).forEach(t -> all.put(t.id(), t));
         }
         return new ArrayList<>(all.values());
     }
 
-    public static ChatTarget target(String chat, String thread) {
-        return new ChatTarget(chat, thread);
+    /** Turns of the adapter's platform in {@code state}, oldest first. */
+    public List<TurnRecord> turns(TurnState state) {
+        return storage.turns().inState(state, 1000).stream().filter(t -> t.source().platform().equals(current.platform())).toList();
     }
 
     private Storage open() {
@@ -111,7 +179,13 @@ public final class GatewayFixture implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void beforeEach(ExtensionContext context) throws IOException {
+        dir = Files.createTempDirectory("herald-platforms-");
+        storage = open();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
         if (gateway != null) {
             try {
                 gateway.stop(StopKind.SHUTDOWN, false);
@@ -119,8 +193,8 @@ public final class GatewayFixture implements AutoCloseable {
                 // the test's own failure matters more
             }
         }
-        if (adapter != null) {
-            adapter.close();
+        if (current != null) {
+            current.close();
         }
         for (Storage s : opened) {
             try {
@@ -128,6 +202,22 @@ public final class GatewayFixture implements AutoCloseable {
             } catch (RuntimeException ignored) {
                 // a store abandoned by a simulated crash may already be closed
             }
+        }
+        for (AutoCloseable peer : peers) {
+            peer.close();
+        }
+        delete(dir);
+    }
+
+    private static void delete(Path root) throws IOException {
+        try (Stream<Path> all = Files.walk(root)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
         }
     }
 }

@@ -12,16 +12,14 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
+import dev.herald.platforms.common.FirstAttempt;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +52,7 @@ public final class DiscordAdapter implements PlatformAdapter {
     private final DiscordMessages messages;
     private final DiscordGateway gateway;
     private final ExecutorService inbound = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("discord-inbound").factory());
-    private final CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
+    private final FirstAttempt firstAttempt = new FirstAttempt();
     private volatile InboundSink sink;
 
     public DiscordAdapter(DiscordSettings settings, Clock clock) {
@@ -82,12 +80,7 @@ public final class DiscordAdapter implements PlatformAdapter {
         this.sink = Objects.requireNonNull(inboundSink, "sink");
         log.info("discord - connecting ({})", settings);
         gateway.start();
-        try {
-            firstAttempt.get(settings.timing().readyTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            close();
-            throw new IllegalStateException(e.getCause().getMessage(), null);
-        } catch (TimeoutException e) {
+        if (!firstAttempt.await(settings.timing().readyTimeout(), this::close)) {
             log.warn("discord - not ready after {} ms; still connecting in the background", settings.timing().readyTimeout().toMillis());
         }
     }
@@ -160,16 +153,14 @@ public final class DiscordAdapter implements PlatformAdapter {
         public void connection(ConnectionState state, String detail) {
             submit(() -> {
                 sink.connectionChanged(PLATFORM, state, detail);
-                if (state != ConnectionState.CONNECTING) {
-                    firstAttempt.complete(null);
-                }
+                firstAttempt.reported(state);
             });
         }
 
         @Override
         public void failed(String message) {
             submit(() -> sink.connectionChanged(PLATFORM, ConnectionState.STOPPED, message));
-            firstAttempt.completeExceptionally(new IllegalStateException(message));
+            firstAttempt.gaveUp(message);
         }
 
         private void submit(Runnable task) {

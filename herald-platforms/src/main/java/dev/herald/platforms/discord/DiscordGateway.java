@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.platform.Backoff;
 import dev.herald.core.platform.ConnectionState;
+import dev.herald.platforms.common.ConnectionLoop;
 import dev.herald.platforms.common.WebSocketSession;
 import dev.herald.platforms.common.WebSocketSession.Closed;
 import dev.herald.platforms.common.WebSocketSession.Failed;
@@ -79,55 +80,36 @@ final class DiscordGateway {
     private long resumedFromSeq = -1;
     private int replayed;
     // lifecycle
-    private volatile boolean stopping;
+    private final ConnectionLoop loop;
     private volatile WebSocketSession current;
-    private volatile Thread loop;
 
     DiscordGateway(DiscordSettings settings, HttpClient http, ObjectMapper json, Handler handler) {
         this.settings = settings;
         this.http = http;
         this.json = json;
         this.handler = handler;
+        this.loop = new ConnectionLoop("discord-gateway", "discord - the gateway loop", log, handler::failed);
     }
 
     void start() {
-        loop = Thread.ofVirtual().name("discord-gateway").start(this::runGuarded);
+        loop.start(this::run);
     }
 
     /** Closes the connection with 1000 (the session ends) and stops the loop. Idempotent. */
     void close() {
-        stopping = true;
-        WebSocketSession ws = current;
-        if (ws != null) {
-            ws.close(1000, "herald stopping");
-        }
-        Thread t = loop;
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(3));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        loop.stop(() -> {
+            WebSocketSession ws = current;
+            if (ws != null) {
+                ws.close(1000, "herald stopping");
             }
-        }
-    }
-
-    private void runGuarded() {
-        try {
-            run();
-        } catch (RuntimeException | Error e) {
-            String message = "discord - the gateway loop failed unexpectedly (" + e.getClass().getSimpleName()
-                    + "); the adapter is stopped until Herald restarts";
-            log.error(message, e);
-            handler.failed(message);
-        }
+        });
     }
 
     private void run() {
         Backoff backoff = settings.timing().backoff();
-        while (!stopping) {
+        while (!loop.stopping()) {
             Ending e = connectOnce();
-            if (stopping || e.next() == Next.STOPPED) {
+            if (loop.stopping() || e.next() == Next.STOPPED) {
                 return;
             }
             if (e.next() == Next.GIVE_UP) {
@@ -148,9 +130,7 @@ final class DiscordGateway {
             // the gateway logs every connection change, so this is the one report of the drop
             handler.connection(ConnectionState.BACKING_OFF, e.detail() + "; " + then + " in " + wait.toMillis() + " ms (attempt "
                     + Math.max(1, backoff.attempts()) + ")");
-            try {
-                Thread.sleep(wait);
-            } catch (InterruptedException ie) {
+            if (!loop.pause(wait)) {
                 return;
             }
         }
@@ -192,7 +172,7 @@ final class DiscordGateway {
         ws.send(resuming ? resume() : identify());
         Heartbeat beat = new Heartbeat(interval);
         boolean healthy = false;
-        while (!stopping) {
+        while (!loop.stopping()) {
             Incoming in = ws.next(beat.untilDue());
             if (in == null) {
                 if (beat.awaitingAck) {

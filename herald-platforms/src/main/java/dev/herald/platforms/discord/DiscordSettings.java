@@ -1,10 +1,11 @@
 package dev.herald.platforms.discord;
 
 import dev.herald.core.platform.Backoff;
+import dev.herald.platforms.common.BaseUrl;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The Discord adapter's settings, validated here, then immutable. {@link #toString()} masks the token.
@@ -58,17 +59,9 @@ public record DiscordSettings(String token, URI apiBase, URI gatewayUrl, boolean
             throw new IllegalArgumentException("discord - no bot token; set platforms.discord.token");
         }
         token = token.strip();
-        apiBase = stripSlash(apiBase == null ? DEFAULT_API_BASE : apiBase);
-        gatewayUrl = stripSlash(gatewayUrl == null ? DEFAULT_GATEWAY_URL : gatewayUrl);
+        apiBase = BaseUrl.of(apiBase, DEFAULT_API_BASE, Set.of("https", "http"), "discord - api_base must be an http(s) URL");
+        gatewayUrl = BaseUrl.of(gatewayUrl, DEFAULT_GATEWAY_URL, Set.of("wss", "ws"), "discord - gateway_url must be a ws(s) URL");
         timing = timing == null ? Timing.defaults() : timing;
-        String api = scheme(apiBase);
-        if (!api.equals("https") && !api.equals("http")) {
-            throw new IllegalArgumentException("discord - api_base must be an http(s) URL, was " + apiBase);
-        }
-        String ws = scheme(gatewayUrl);
-        if (!ws.equals("wss") && !ws.equals("ws")) {
-            throw new IllegalArgumentException("discord - gateway_url must be a ws(s) URL, was " + gatewayUrl);
-        }
     }
 
     /** Defaults for everything but the token: the real Discord, mentions required in channels, bots ignored. */
@@ -86,15 +79,6 @@ public record DiscordSettings(String token, URI apiBase, URI gatewayUrl, boolean
 
     public DiscordSettings withTiming(Timing t) {
         return new DiscordSettings(token, apiBase, gatewayUrl, requireMention, allowBots, t);
-    }
-
-    private static URI stripSlash(URI uri) {
-        String s = uri.toString();
-        return s.endsWith("/") ? URI.create(s.substring(0, s.length() - 1)) : uri;
-    }
-
-    private static String scheme(URI uri) {
-        return uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     }
 
     @Override

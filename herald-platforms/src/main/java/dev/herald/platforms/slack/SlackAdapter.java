@@ -11,14 +11,11 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
+import dev.herald.platforms.common.FirstAttempt;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +50,7 @@ public final class SlackAdapter implements PlatformAdapter {
     private final SlackWebApi web;
     private final SlackMessages messages;
     private final SocketModeClient socket;
-    private final CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
+    private final FirstAttempt firstAttempt = new FirstAttempt();
     private volatile InboundSink sink;
     private volatile SlackWebApi.Identity identity;
 
@@ -81,12 +78,7 @@ public final class SlackAdapter implements PlatformAdapter {
         this.sink = Objects.requireNonNull(inboundSink, "sink");
         log.info("slack - connecting ({})", settings);
         socket.start();
-        try {
-            firstAttempt.get(settings.timing().connectTimeout().multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            close();
-            throw new IllegalStateException(e.getCause().getMessage(), null);
-        } catch (TimeoutException e) {
+        if (!firstAttempt.await(settings.timing().connectTimeout().multipliedBy(3), this::close)) {
             log.warn("slack - not connected yet; still connecting in the background");
         }
     }
@@ -151,15 +143,13 @@ public final class SlackAdapter implements PlatformAdapter {
         @Override
         public void connection(ConnectionState state, String detail) {
             sink.connectionChanged(PLATFORM, state, detail);
-            if (state != ConnectionState.CONNECTING) {
-                firstAttempt.complete(null);
-            }
+            firstAttempt.reported(state);
         }
 
         @Override
         public void failed(String message) {
             sink.connectionChanged(PLATFORM, ConnectionState.STOPPED, message);
-            firstAttempt.completeExceptionally(new IllegalStateException(message));
+            firstAttempt.gaveUp(message);
         }
     }
 }

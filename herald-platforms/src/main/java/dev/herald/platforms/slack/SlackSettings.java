@@ -1,10 +1,11 @@
 package dev.herald.platforms.slack;
 
 import dev.herald.core.platform.Backoff;
+import dev.herald.platforms.common.BaseUrl;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The Slack adapter's settings, validated here, then immutable. {@link #toString()} masks both tokens.
@@ -54,13 +55,7 @@ public record SlackSettings(String appToken, String botToken, URI apiBase, boole
     public SlackSettings {
         appToken = require(appToken, "xapp-", "app_token", "an app-level token");
         botToken = require(botToken, "xoxb-", "bot_token", "a bot token");
-        apiBase = apiBase == null ? DEFAULT_API_BASE : apiBase;
-        String s = apiBase.toString();
-        apiBase = s.endsWith("/") ? URI.create(s.substring(0, s.length() - 1)) : apiBase;
-        String scheme = apiBase.getScheme() == null ? "" : apiBase.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("https") && !scheme.equals("http")) {
-            throw new IllegalArgumentException("slack - api_base must be an http(s) URL, was " + apiBase);
-        }
+        apiBase = BaseUrl.of(apiBase, DEFAULT_API_BASE, Set.of("https", "http"), "slack - api_base must be an http(s) URL");
         timing = timing == null ? Timing.defaults() : timing;
     }
 

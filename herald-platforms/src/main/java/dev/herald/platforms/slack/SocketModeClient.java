@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.core.platform.Backoff;
 import dev.herald.core.platform.ConnectionState;
+import dev.herald.platforms.common.ConnectionLoop;
 import dev.herald.platforms.common.WebSocketSession;
 import dev.herald.platforms.common.WebSocketSession.Closed;
 import dev.herald.platforms.common.WebSocketSession.Failed;
@@ -59,9 +60,8 @@ final class SocketModeClient {
     private final HttpClient http;
     private final ObjectMapper json;
     private final Handler handler;
-    private volatile boolean stopping;
+    private final ConnectionLoop supervisor;
     private volatile Connection current;
-    private volatile Thread supervisor;
 
     SocketModeClient(SlackSettings settings, SlackWebApi web, HttpClient http, ObjectMapper json, Handler handler) {
         this.settings = settings;
@@ -69,43 +69,25 @@ final class SocketModeClient {
         this.http = http;
         this.json = json;
         this.handler = handler;
+        this.supervisor = new ConnectionLoop("slack-socket-mode", "slack - the socket mode loop", log, handler::failed);
     }
 
     void start() {
-        supervisor = Thread.ofVirtual().name("slack-socket-mode").start(this::runGuarded);
+        supervisor.start(this::run);
     }
 
+    /** Stops the supervisor, then closes the connection it left (so one it was just opening is closed too). */
     void close() {
-        stopping = true;
-        Thread t = supervisor;
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(3));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        supervisor.stop(() -> { });
         Connection c = current;
         if (c != null) {
             c.close("herald stopping");
         }
     }
 
-    private void runGuarded() {
-        try {
-            run();
-        } catch (RuntimeException | Error e) {
-            String message = "slack - the socket mode loop failed unexpectedly (" + e.getClass().getSimpleName()
-                    + "); the adapter is stopped until Herald restarts";
-            log.error(message, e);
-            handler.failed(message);
-        }
-    }
-
     private void run() {
         Backoff backoff = settings.timing().backoff();
-        while (!stopping) {
+        while (!supervisor.stopping()) {
             Connection next;
             try {
                 handler.beforeConnect();
@@ -127,7 +109,7 @@ final class SocketModeClient {
             backoff.reset();
             handler.connection(ConnectionState.CONNECTED, "socket mode; " + next.hello);
             Ending end = watch(next);
-            if (stopping) {
+            if (supervisor.stopping()) {
                 return;
             }
             switch (end.kind()) {
@@ -175,7 +157,7 @@ final class SocketModeClient {
     /** Pings the connection and waits until it ends, or until it has been silent past the idle timeout. */
     private Ending watch(Connection c) {
         Duration ping = settings.timing().pingInterval();
-        while (!stopping) {
+        while (!supervisor.stopping()) {
             try {
                 return c.ended.get(ping.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
@@ -199,12 +181,7 @@ final class SocketModeClient {
         // the gateway logs every connection change, so this is the one report of the drop
         handler.connection(ConnectionState.BACKING_OFF, why + "; reconnecting in " + wait.toMillis() + " ms (attempt "
                 + backoff.attempts() + ")");
-        try {
-            Thread.sleep(wait);
-            return !stopping;
-        } catch (InterruptedException e) {
-            return false;
-        }
+        return supervisor.pause(wait);
     }
 
     private void stopWith(String message) {

@@ -6,47 +6,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.ConnectionState;
-import dev.herald.core.platform.InboundSink;
-import dev.herald.core.platform.MessageEvent;
-import dev.herald.core.platform.Platform;
 import dev.herald.platforms.GatewayFixture;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import dev.herald.platforms.RecordingSink;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The Discord Gateway lifecycle: resume after drops, RECONNECT, zombied connections, invalid sessions, a bad token. */
 class DiscordConnectionTest {
-    @TempDir
-    Path dir;
-    FakeDiscord discord;
-    GatewayFixture herald;
-
-    @BeforeEach
-    void setUp() {
-        discord = new FakeDiscord();
-        herald = new GatewayFixture(dir, "u1");
-    }
-
-    @AfterEach
-    void tearDown() {
-        herald.close();
-        discord.close();
-    }
-
-    private void startHerald() {
-        herald.start(new DiscordAdapter(discord.settings(FakeDiscord.TOKEN), herald.clock));
-        await().atMost(WAIT).until(() -> !discord.sent(2).isEmpty() && discord.connected());
-    }
+    final FakeDiscord discord = new FakeDiscord();
+    @RegisterExtension
+    final GatewayFixture herald = discord.herald("u1");
 
     @Test
     void aDroppedConnection_isResumedWithTheSessionIdAndLastSequence_andTheMissedMessageIsAnswered() {
-        startHerald();
+        herald.start();
         long lastSeen = discord.lastSeq();
         discord.lostInFlight("MESSAGE_CREATE", discord.messageJson("6001", "dm-1", null, "u1", "sent while the line was down"));
 
@@ -66,7 +40,7 @@ class DiscordConnectionTest {
 
     @Test
     void aReconnectRequest_closesAndResumes_withoutLosingTheSession() {
-        startHerald();
+        herald.start();
 
         discord.requestReconnect();
 
@@ -79,7 +53,7 @@ class DiscordConnectionTest {
     @Test
     void aHeartbeatThatIsNeverAcknowledged_makesTheAdapterReconnectAndResume() {
         discord.heartbeatInterval = 100;
-        startHerald();
+        herald.start();
         await().atMost(WAIT).until(() -> !discord.sent(1).isEmpty());
         JsonNode beat = discord.sent(1).getFirst();
         assertThat(beat.path("d").asLong()).as("a heartbeat carries the last sequence").isEqualTo(discord.lastSeq());
@@ -95,7 +69,7 @@ class DiscordConnectionTest {
 
     @Test
     void aSessionDiscordWillNotResume_isReplacedByAFreshIdentify() {
-        startHerald();
+        herald.start();
         discord.invalidateNextResume = true;
 
         discord.drop();
@@ -119,22 +93,5 @@ class DiscordConnectionTest {
         assertThat(sink.details).noneMatch(d -> d.contains(wrong));
         assertThat(discord.sent(2)).as("it does not retry a rejected token").hasSize(1);
         adapter.close();
-    }
-
-    /** Records connection changes; takes no messages. */
-    private static final class RecordingSink implements InboundSink {
-        final List<ConnectionState> states = new CopyOnWriteArrayList<>();
-        final List<String> details = new CopyOnWriteArrayList<>();
-
-        @Override
-        public Admission accept(MessageEvent event) {
-            return Admission.REFUSED;
-        }
-
-        @Override
-        public void connectionChanged(Platform platform, ConnectionState state, String detail) {
-            states.add(state);
-            details.add(detail);
-        }
     }
 }

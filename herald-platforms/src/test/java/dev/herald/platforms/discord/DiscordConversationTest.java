@@ -7,45 +7,24 @@ import static org.awaitility.Awaitility.await;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.platforms.GatewayFixture;
 import dev.herald.testkit.agent.ScriptedAgent;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The Discord adapter in conversation: a real gateway and store, the real adapter, a fake Discord. */
 class DiscordConversationTest {
     private static final Duration SETTLE = Duration.ofMillis(300);
 
-    @TempDir
-    Path dir;
-    FakeDiscord discord;
-    GatewayFixture herald;
-
-    @BeforeEach
-    void setUp() {
-        discord = new FakeDiscord();
-        herald = new GatewayFixture(dir, "u1", "u2");
-    }
-
-    @AfterEach
-    void tearDown() {
-        herald.close();
-        discord.close();
-    }
-
-    private void startHerald() {
-        herald.start(new DiscordAdapter(discord.settings(FakeDiscord.TOKEN), herald.clock));
-        await().atMost(WAIT).until(() -> !discord.sent(2).isEmpty());
-    }
+    final FakeDiscord discord = new FakeDiscord();
+    @RegisterExtension
+    final GatewayFixture herald = discord.herald("u1", "u2");
 
     @Test
     void aDirectMessage_getsExactlyOneReply_inItsChannel_asAReplyToIt() {
-        startHerald();
+        herald.start();
         herald.agent.reply("hello back");
 
         discord.message("5001", "dm-1", null, "u1", "hi there");
@@ -62,7 +41,7 @@ class DiscordConversationTest {
 
     @Test
     void identify_asksForGuildsMessagesDirectMessagesAndMessageContent() {
-        startHerald();
+        herald.start();
 
         assertThat(discord.sent(2)).singleElement().satisfies(identify -> {
             assertThat(identify.path("d").path("intents").asInt()).isEqualTo(1 | 512 | 4096 | 32768);
@@ -72,7 +51,7 @@ class DiscordConversationTest {
 
     @Test
     void aChannelMessage_isAnsweredOnlyWhenItMentionsTheBot_andTheMentionIsRemoved() {
-        startHerald();
+        herald.start();
 
         discord.message("5101", "general-1", FakeDiscord.GUILD, "u1", "just chatting with friends");
         discord.message("5102", "general-1", FakeDiscord.GUILD, "u1", "<@" + FakeDiscord.BOT_ID + "> what is 2+2?");
@@ -87,7 +66,7 @@ class DiscordConversationTest {
     @Test
     void threadMessages_areAnsweredInTheThread_andEveryoneInTheThreadSharesOneSession() {
         discord.thread("thread-7", "general-1", "planning");
-        startHerald();
+        herald.start();
 
         discord.message("5201", "thread-7", FakeDiscord.GUILD, "u1", "first in thread");
         await().atMost(WAIT).until(() -> discord.postsTo("thread-7").size() == 1);
@@ -100,7 +79,7 @@ class DiscordConversationTest {
 
     @Test
     void aThreadTheGatewayNeverAnnounced_isLookedUpOverRest_andAnsweredInTheThread() {
-        startHerald();
+        herald.start();
         discord.thread("thread-late", "general-1", "created while we were away");
 
         discord.message("5301", "thread-late", FakeDiscord.GUILD, "u1", "hello from a new thread");
@@ -114,7 +93,7 @@ class DiscordConversationTest {
 
     @Test
     void aLongReply_isSplitAtTwoThousandCharacters_withoutBreakingTheCodeBlock() {
-        startHerald();
+        herald.start();
         String code = IntStream.range(0, 150).mapToObj(i -> "System.out.println(\"line " + i + "\");").collect(Collectors.joining("\n"));
         herald.agent.reply("Here you go:\n```java\n" + code + "\n```\nThat is all.");
 
@@ -136,7 +115,7 @@ class DiscordConversationTest {
 
     @Test
     void theSameMessageDeliveredTwice_getsOneTurnAndOneReply() {
-        startHerald();
+        herald.start();
 
         discord.message("5501", "dm-1", null, "u1", "only once please");
         discord.message("5501", "dm-1", null, "u1", "only once please");
@@ -148,7 +127,7 @@ class DiscordConversationTest {
 
     @Test
     void aUserOutsideTheAllowlist_getsNoTurnAndNoReply() {
-        startHerald();
+        herald.start();
 
         discord.message("5601", "dm-9", null, "intruder", "let me in");
         discord.message("5602", "dm-1", null, "u1", "and me?");
@@ -161,7 +140,7 @@ class DiscordConversationTest {
 
     @Test
     void messagesFromTheBotItselfAndFromOtherBots_areIgnored() {
-        startHerald();
+        herald.start();
         var own = discord.messageJson("5701", "dm-1", null, FakeDiscord.BOT_ID, "my own reply");
         var otherBot = discord.messageJson("5702", "dm-1", null, "u1", "beep");
         ((com.fasterxml.jackson.databind.node.ObjectNode) otherBot.get("author")).put("bot", true);
@@ -176,7 +155,7 @@ class DiscordConversationTest {
 
     @Test
     void aRateLimitedSend_isRetriedAfterDiscordsRetryAfter_andArrivesOnce() {
-        startHerald();
+        herald.start();
         discord.rateLimitNext.add(0.05);
 
         discord.message("5801", "dm-1", null, "u1", "busy day");
@@ -187,7 +166,7 @@ class DiscordConversationTest {
 
     @Test
     void whileATurnRuns_theChannelShowsTyping() {
-        startHerald();
+        herald.start();
         ScriptedAgent.Hold hold = herald.agent.hold("done thinking");
 
         discord.message("5901", "dm-1", null, "u1", "think hard");

@@ -9,42 +9,26 @@ import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.platforms.GatewayFixture;
 import dev.herald.testkit.agent.ScriptedAgent;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Continuity through Discord: the stop notices reach the fake (spec E2, E3), and interrupted turns come back once. */
 class DiscordRestartTest {
-    @TempDir
-    Path dir;
-    FakeDiscord discord;
-    GatewayFixture herald;
+    final FakeDiscord discord = new FakeDiscord();
+    @RegisterExtension
+    final GatewayFixture herald = discord.herald("u1");
 
     @BeforeEach
     void setUp() {
-        discord = new FakeDiscord();
         discord.thread("thread-7", "general-1", "planning");
-        herald = new GatewayFixture(dir, "u1");
-    }
-
-    @AfterEach
-    void tearDown() {
-        herald.close();
-        discord.close();
-    }
-
-    private void startHerald() {
-        herald.start(new DiscordAdapter(discord.settings(FakeDiscord.TOKEN), herald.clock));
-        await().atMost(WAIT).until(discord::connected);
     }
 
     @Test
     void E2_E3_aRestartDuringAHeldTurn_tellsTheActiveThreadAndTheHomeChannel_thenTheNextProcessResumesTheThreadOnce() {
         herald.home(new HomeChannel(DiscordAdapter.PLATFORM, ChatTarget.of("general-1"), "general"));
-        startHerald();
+        herald.start();
         ScriptedAgent.Hold hold = herald.agent.hold("never finished");
         discord.message("7001", "thread-7", FakeDiscord.GUILD, "u1", "a long job in the thread");
         hold.awaitArrival(WAIT);
@@ -57,7 +41,7 @@ class DiscordRestartTest {
 
         herald.nextProcess();
         herald.agent.reply("picking up where we left off");
-        startHerald();
+        herald.start();
 
         await().atMost(WAIT).during(Duration.ofMillis(300)).until(() -> discord.postsTo("thread-7").size() == 2);
         assertThat(discord.postsTo("thread-7").get(1).content()).isEqualTo("picking up where we left off");
@@ -67,14 +51,14 @@ class DiscordRestartTest {
 
     @Test
     void aCrashDuringATurn_isResumedByTheNextProcess_andAnsweredExactlyOnce() {
-        startHerald();
+        herald.start();
         ScriptedAgent.Hold hold = herald.agent.hold("lost with the process");
         discord.message("7101", "dm-1", null, "u1", "work on this");
         hold.awaitArrival(WAIT);
 
         herald.crash();
         herald.agent.reply("resumed after the crash");
-        startHerald();
+        herald.start();
 
         await().atMost(WAIT).during(Duration.ofMillis(300)).until(() -> discord.postsTo("dm-1").size() == 1);
         assertThat(discord.postsTo("dm-1").getFirst().content()).isEqualTo("resumed after the crash");

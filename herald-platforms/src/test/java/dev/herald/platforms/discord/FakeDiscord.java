@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.platforms.GatewayFixture;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.websocket.WsConfig;
@@ -85,6 +86,12 @@ final class FakeDiscord implements AutoCloseable {
 
     URI gatewayUrl() {
         return URI.create("ws://127.0.0.1:" + app.port() + "/gateway");
+    }
+
+    /** A Herald process on this fake: the real adapter with {@link #TOKEN}; it has started once it identified and is connected. */
+    GatewayFixture herald(String... allowedUsers) {
+        return new GatewayFixture(clock -> new DiscordAdapter(settings(TOKEN), clock)).allow(allowedUsers)
+                .readyWhen(() -> !sent(2).isEmpty() && connected()).closing(this);
     }
 
     DiscordSettings settings(String token) {

@@ -3,6 +3,7 @@ package dev.herald.platforms.slack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.platforms.GatewayFixture;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.websocket.WsContext;
@@ -91,6 +92,11 @@ final class FakeSlack implements AutoCloseable {
 
     int port() {
         return app.port();
+    }
+
+    /** A Herald process on this fake: the real adapter with the fake's tokens; it has started once its socket is connected. */
+    GatewayFixture herald(String... allowedUsers) {
+        return new GatewayFixture(clock -> new SlackAdapter(settings(), clock)).allow(allowedUsers).readyWhen(this::connected).closing(this);
     }
 
     SlackSettings settings() {

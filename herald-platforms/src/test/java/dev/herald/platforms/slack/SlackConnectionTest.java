@@ -5,47 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.ConnectionState;
-import dev.herald.core.platform.InboundSink;
-import dev.herald.core.platform.MessageEvent;
-import dev.herald.core.platform.Platform;
 import dev.herald.platforms.GatewayFixture;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import dev.herald.platforms.RecordingSink;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The Socket Mode lifecycle: Slack's disconnect requests, dropped links, rejected tokens. */
 class SlackConnectionTest {
-    @TempDir
-    Path dir;
-    FakeSlack slack;
-    GatewayFixture herald;
-
-    @BeforeEach
-    void setUp() {
-        slack = new FakeSlack();
-        herald = new GatewayFixture(dir, "U1");
-    }
-
-    @AfterEach
-    void tearDown() {
-        herald.close();
-        slack.close();
-    }
-
-    private void startHerald() {
-        herald.start(new SlackAdapter(slack.settings(), herald.clock));
-        await().atMost(WAIT).until(slack::connected);
-    }
+    final FakeSlack slack = new FakeSlack();
+    @RegisterExtension
+    final GatewayFixture herald = slack.herald("U1");
 
     @Test
     void aDisconnectRequest_opensANewConnectionWithAFreshTicket_beforeClosingTheOldOne() {
-        startHerald();
+        herald.start();
 
         slack.disconnect("refresh_requested");
 
@@ -57,7 +31,7 @@ class SlackConnectionTest {
 
     @Test
     void aDroppedConnection_isReopenedAfterABackoff() {
-        startHerald();
+        herald.start();
 
         slack.dropCurrent();
 
@@ -92,27 +66,12 @@ class SlackConnectionTest {
 
     @Test
     void socketModeSwitchedOff_stopsTheAdapterWithAnOperatorMessage() {
-        startHerald();
+        herald.start();
 
         slack.disconnect("link_disabled");
 
         await().atMost(WAIT).until(() -> herald.gateway.status().platforms().get(SlackAdapter.PLATFORM).state() == ConnectionState.STOPPED);
         assertThat(herald.gateway.status().platforms().get(SlackAdapter.PLATFORM).detail()).contains("enable it under Settings > Socket Mode");
         assertThat(slack.tickets).hasSize(1);
-    }
-
-    /** Records connection changes; takes no messages. */
-    private static final class RecordingSink implements InboundSink {
-        final List<ConnectionState> states = new CopyOnWriteArrayList<>();
-
-        @Override
-        public Admission accept(MessageEvent event) {
-            return Admission.REFUSED;
-        }
-
-        @Override
-        public void connectionChanged(Platform platform, ConnectionState state, String detail) {
-            states.add(state);
-        }
     }
 }

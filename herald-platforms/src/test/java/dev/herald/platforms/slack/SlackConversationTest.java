@@ -10,41 +10,28 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.platforms.GatewayFixture;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The Slack adapter in conversation: a real gateway and store, the real adapter, a fake Slack. */
 class SlackConversationTest {
     private static final Duration SETTLE = Duration.ofMillis(300);
 
-    @TempDir
-    Path dir;
-    FakeSlack slack;
-    GatewayFixture herald;
+    final FakeSlack slack = new FakeSlack();
+    @RegisterExtension
+    final GatewayFixture herald = slack.herald("U1", "U2");
     SlackAdapter adapter;
 
     @BeforeEach
     void setUp() {
-        slack = new FakeSlack();
-        herald = new GatewayFixture(dir, "U1", "U2");
-        adapter = new SlackAdapter(slack.settings(), herald.clock);
-        herald.start(adapter);
-        await().atMost(WAIT).until(slack::connected);
-    }
-
-    @AfterEach
-    void tearDown() {
-        herald.close();
-        slack.close();
+        adapter = (SlackAdapter) herald.start().current;
     }
 
     @Test

@@ -9,43 +9,22 @@ import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.platforms.GatewayFixture;
 import dev.herald.testkit.agent.ScriptedAgent;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Continuity through Slack: the stop notices reach the fake (spec E2, E3), and interrupted turns come back once. */
 class SlackRestartTest {
     private static final String TOP = "1712000201.000100";
 
-    @TempDir
-    Path dir;
-    FakeSlack slack;
-    GatewayFixture herald;
-
-    @BeforeEach
-    void setUp() {
-        slack = new FakeSlack();
-        herald = new GatewayFixture(dir, "U1");
-    }
-
-    @AfterEach
-    void tearDown() {
-        herald.close();
-        slack.close();
-    }
-
-    private void startHerald() {
-        herald.start(new SlackAdapter(slack.settings(), herald.clock));
-        await().atMost(WAIT).until(slack::connected);
-    }
+    final FakeSlack slack = new FakeSlack();
+    @RegisterExtension
+    final GatewayFixture herald = slack.herald("U1");
 
     @Test
     void E2_E3_aRestartDuringAHeldTurn_tellsTheActiveThreadAndTheHomeChannel_thenTheNextProcessResumesTheThreadOnce() {
         herald.home(new HomeChannel(SlackAdapter.PLATFORM, ChatTarget.of("CHOME"), "ops"));
-        startHerald();
+        herald.start();
         ScriptedAgent.Hold hold = herald.agent.hold("never finished");
         slack.deliver(slack.message("C1", "channel", "U1", TOP, null, "<@" + FakeSlack.BOT_USER + "> a long job"));
         hold.awaitArrival(WAIT);
@@ -58,7 +37,7 @@ class SlackRestartTest {
 
         herald.nextProcess();
         herald.agent.reply("picking up where we left off");
-        startHerald();
+        herald.start();
 
         await().atMost(WAIT).during(Duration.ofMillis(300)).until(() -> slack.postsIn("C1", TOP).size() == 2);
         assertThat(slack.postsIn("C1", TOP).get(1).text()).isEqualTo("picking up where we left off");
@@ -68,14 +47,14 @@ class SlackRestartTest {
 
     @Test
     void aCrashDuringATurn_isResumedByTheNextProcess_andAnsweredExactlyOnce() {
-        startHerald();
+        herald.start();
         ScriptedAgent.Hold hold = herald.agent.hold("lost with the process");
         slack.deliver(slack.message("D1", "im", "U1", "1712000202.000100", null, "work on this"));
         hold.awaitArrival(WAIT);
 
         herald.crash();
         herald.agent.reply("resumed after the crash");
-        startHerald();
+        herald.start();
 
         await().atMost(WAIT).during(Duration.ofMillis(300)).until(() -> slack.postsIn("D1", null).size() == 1);
         assertThat(slack.postsIn("D1", null).getFirst().text()).isEqualTo("resumed after the crash");

@@ -1,22 +1,20 @@
 package dev.herald.platforms.telegram;
 
+import static dev.herald.platforms.LocalJsonServer.JSON;
+import static dev.herald.platforms.LocalJsonServer.reply;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.herald.platforms.LocalJsonServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -25,13 +23,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (429 with retry_after, 5xx, 401 for a wrong token) and a record of every call with its arrival time.
  */
 final class FakeBotApi implements AutoCloseable {
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
-
     /** One call the bot made. */
     record Call(String method, JsonNode body, long atNanos) {
     }
 
-    private final HttpServer server;
+    private final LocalJsonServer server;
     private final String token;
     private final List<ObjectNode> updates = new CopyOnWriteArrayList<>();
     private final List<Call> calls = new CopyOnWriteArrayList<>();
@@ -40,16 +36,13 @@ final class FakeBotApi implements AutoCloseable {
     private final AtomicInteger nextMessageId = new AtomicInteger(500);
     private volatile boolean pollsFail;
 
-    FakeBotApi(String token) throws IOException {
+    FakeBotApi(String token) {
         this.token = token;
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", this::handle);
-        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        server.start();
+        this.server = new LocalJsonServer(this::handle);
     }
 
     String apiBase() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.baseUrl();
     }
 
     /** Queues an update carrying a private message from {@code userId}; returns it (to redeliver later). */
@@ -143,11 +136,7 @@ final class FakeBotApi implements AutoCloseable {
     private ArrayNode pending(long offset) {
         updates.removeIf(u -> u.path("update_id").asLong() < offset);
         if (updates.isEmpty()) {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            LocalJsonServer.holdEmptyPoll();
         }
         ArrayNode out = JSON.createArrayNode();
         updates.stream().filter(u -> u.path("update_id").asLong() >= offset).forEach(out::add);
@@ -158,15 +147,8 @@ final class FakeBotApi implements AutoCloseable {
         return JSON.createObjectNode().put("ok", false).put("error_code", code).put("description", description);
     }
 
-    private static void reply(HttpExchange ex, int status, JsonNode body) throws IOException {
-        byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().add("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, bytes.length);
-        ex.getResponseBody().write(bytes);
-    }
-
     @Override
     public void close() {
-        server.stop(0);
+        server.close();
     }
 }

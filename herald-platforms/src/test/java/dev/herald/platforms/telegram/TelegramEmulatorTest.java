@@ -1,5 +1,6 @@
 package dev.herald.platforms.telegram;
 
+import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.core.auth.Pairing;
@@ -7,21 +8,18 @@ import dev.herald.core.gateway.StopKind;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.turn.TurnState;
-import dev.herald.platforms.GatewayHarness;
+import dev.herald.platforms.GatewayFixture;
 import dev.herald.platforms.telegram.Emulator.BotMessage;
 import dev.herald.testkit.agent.ScriptedAgent;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Telegram adapter against an independent Bot API emulator (npm telegram-test-api 4.2.1): the real
@@ -29,16 +27,16 @@ import org.junit.jupiter.api.io.TempDir;
  * through the emulator's client API and reads what the bot sent there.
  */
 class TelegramEmulatorTest {
-    private static final Duration WAIT = GatewayHarness.WAIT;
     private static final long USER = 100;
     private static Emulator emulator;
     private static int tokens;
 
-    @TempDir
-    Path dir;
-
-    private String token;
-    private GatewayHarness h;
+    /** Each test is its own bot (its own token), so tests never see each other's updates. */
+    private final String token = "1" + (++tokens) + ":emulator-token-" + System.nanoTime();
+    @RegisterExtension
+    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(new TelegramSettings(emulator.apiBase(), token,
+            Duration.ofSeconds(1), Duration.ofMillis(50), false, Duration.ofMillis(100), Duration.ofMillis(50), Duration.ofMillis(500)), clock))
+            .allow(Long.toString(USER)).withPairing();
 
     @BeforeAll
     static void startEmulator() throws Exception {
@@ -52,25 +50,9 @@ class TelegramEmulatorTest {
         }
     }
 
-    /** Each test is its own bot (its own token), so tests never see each other's updates. */
-    private GatewayHarness harness() {
-        token = "1" + (++tokens) + ":emulator-token-" + System.nanoTime();
-        TelegramSettings s = new TelegramSettings(emulator.apiBase(), token, Duration.ofSeconds(1), Duration.ofMillis(50), false,
-                Duration.ofMillis(100), Duration.ofMillis(50), Duration.ofMillis(500));
-        h = new GatewayHarness(dir, TelegramAdapter.PLATFORM, () -> new TelegramAdapter(s, Clock.systemUTC())).allow(Long.toString(USER));
-        return h;
-    }
-
-    @AfterEach
-    void close() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
     @Test
     void userMessage_getsExactlyOneReply() throws Exception {
-        harness().start().agent.reply("hello from the agent");
+        h.start().agent.reply("hello from the agent");
 
         emulator.userSays(token, USER, "hi");
 
@@ -83,7 +65,7 @@ class TelegramEmulatorTest {
 
     @Test
     void forumTopic_replyLandsInTheTopic() throws Exception {
-        harness().start().agent.reply("answer in the topic");
+        h.start().agent.reply("answer in the topic");
         long group = -1001234;
 
         emulator.userSays(token, group, "supergroup", USER, "question in topic 7",
@@ -103,7 +85,7 @@ class TelegramEmulatorTest {
             code.append("System.out.println(\"line ").append(i).append("\");\n");
         }
         code.append("```\nDone.");
-        harness().start().agent.reply(code.toString());
+        h.start().agent.reply(code.toString());
 
         emulator.userSays(token, USER, "write a long program");
 
@@ -118,7 +100,7 @@ class TelegramEmulatorTest {
 
     @Test
     void unauthorizedDmUser_getsAPairingCodeAndNoTurn_thenATurnOnceApproved() throws Exception {
-        harness().start();
+        h.start();
         long stranger = 200;
 
         emulator.userSays(token, stranger, "let me in");
@@ -141,7 +123,7 @@ class TelegramEmulatorTest {
 
     @Test
     void unauthorizedUserInAGroup_getsNoReplyAndNoTurn() throws Exception {
-        harness().start();
+        h.start();
         long group = -100777;
 
         emulator.userSays(token, group, "group", 300, "hello bot", Map.of());
@@ -154,7 +136,7 @@ class TelegramEmulatorTest {
 
     @Test
     void commandAddressedToThisBot_isAnsweredInline() throws Exception {
-        harness().start();
+        h.start();
 
         emulator.userSays(token, USER, "/status@TestNameBot");
 
@@ -166,7 +148,7 @@ class TelegramEmulatorTest {
     @Test
     void shutdown_bannerReachesTheHomeChannelAndTheActiveChat() throws Exception {
         long home = -100555;
-        harness().home(new HomeChannel(TelegramAdapter.PLATFORM, ChatTarget.of(Long.toString(home)), "Ops")).start();
+        h.home(new HomeChannel(TelegramAdapter.PLATFORM, ChatTarget.of(Long.toString(home)), "Ops")).start();
         ScriptedAgent.Hold hold = h.agent.hold("never sent");
 
         emulator.userSays(token, USER, "a long task");
@@ -180,7 +162,7 @@ class TelegramEmulatorTest {
 
     @Test
     void restartMidTurn_isResumedAndAnsweredExactlyOnce() throws Exception {
-        harness().start();
+        h.start();
         ScriptedAgent.Hold hold = h.agent.hold("cut off");
         emulator.userSays(token, USER, "summarise the logs");
         hold.awaitArrival(WAIT);

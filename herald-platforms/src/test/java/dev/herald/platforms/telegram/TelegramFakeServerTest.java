@@ -1,5 +1,6 @@
 package dev.herald.platforms.telegram;
 
+import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -12,19 +13,16 @@ import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.gateway.StopKind;
 import dev.herald.core.platform.ConnectionState;
-import dev.herald.core.platform.InboundSink;
-import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.Platform;
-import dev.herald.platforms.GatewayHarness;
+import dev.herald.platforms.GatewayFixture;
+import dev.herald.platforms.RecordingSink;
 import dev.herald.platforms.telegram.FakeBotApi.Call;
 import dev.herald.testkit.agent.ScriptedAgent;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Telegram adapter against a local fake of the Bot API, for what the emulator cannot show: offsets
@@ -32,37 +30,23 @@ import org.junit.jupiter.api.io.TempDir;
  * polls and reconnection, a rejected token, and streamed replies through editMessageText.
  */
 class TelegramFakeServerTest {
-    private static final Duration WAIT = GatewayHarness.WAIT;
     private static final String TOKEN = "4242:fake-secret-token";
     private static final long USER = 100;
 
-    @TempDir
-    Path dir;
+    private final FakeBotApi fake = new FakeBotApi(TOKEN);
+    private boolean streaming;
+    @RegisterExtension
+    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(settings(TOKEN), clock)).allow(Long.toString(USER))
+            .withPairing().closing(fake);
 
-    private FakeBotApi fake;
-    private GatewayHarness h;
-
-    private GatewayHarness harness(boolean streaming) throws Exception {
-        fake = new FakeBotApi(TOKEN);
-        TelegramSettings s = new TelegramSettings(fake.apiBase(), TOKEN, Duration.ofSeconds(1), Duration.ofMillis(20), streaming,
+    private TelegramSettings settings(String token) {
+        return new TelegramSettings(fake.apiBase(), token, Duration.ofSeconds(1), Duration.ofMillis(20), streaming,
                 Duration.ofMillis(40), Duration.ofMillis(50), Duration.ofMillis(300));
-        h = new GatewayHarness(dir, TelegramAdapter.PLATFORM, () -> new TelegramAdapter(s, Clock.systemUTC())).allow(Long.toString(USER));
-        return h;
-    }
-
-    @AfterEach
-    void close() {
-        if (h != null) {
-            h.close();
-        }
-        if (fake != null) {
-            fake.close();
-        }
     }
 
     @Test
     void updateNotConfirmedBeforeARestart_isReadAgain_andAnsweredOnce() throws Exception {
-        harness(false).start();
+        h.start();
         ObjectNode update = fake.userSays(USER, "first");
         await().atMost(WAIT).until(() -> fake.calls("sendMessage").size() == 1);
         h.stop(StopKind.SHUTDOWN);
@@ -80,7 +64,7 @@ class TelegramFakeServerTest {
 
     @Test
     void sameMessageUnderANewUpdateId_isAnsweredOnce() throws Exception {
-        harness(false).start();
+        h.start();
         ObjectNode update = fake.userSays(USER, "only once");
         await().atMost(WAIT).until(() -> fake.calls("sendMessage").size() == 1);
 
@@ -94,7 +78,7 @@ class TelegramFakeServerTest {
 
     @Test
     void rateLimitedSend_waitsForRetryAfter_thenDeliversOnce() throws Exception {
-        harness(false).start();
+        h.start();
         fake.failNext("sendMessage", 429);
 
         fake.userSays(USER, "hello");
@@ -108,7 +92,7 @@ class TelegramFakeServerTest {
 
     @Test
     void failingPolls_reportBackingOff_thenConnectedAgain_andMessagesFlow() throws Exception {
-        harness(false).start();
+        h.start();
         Platform tg = TelegramAdapter.PLATFORM;
         fake.failPolls(true);
 
@@ -123,12 +107,10 @@ class TelegramFakeServerTest {
 
     @Test
     void rejectedToken_failsStartNamingTheKey_andNeverShowsTheToken() throws Exception {
-        harness(false);
         String wrong = "4242:wrong-secret";
-        TelegramAdapter adapter = new TelegramAdapter(new TelegramSettings(fake.apiBase(), wrong, Duration.ofSeconds(1),
-                Duration.ofMillis(20), false, Duration.ofMillis(40), Duration.ofMillis(50), Duration.ofMillis(300)), Clock.systemUTC());
+        TelegramAdapter adapter = new TelegramAdapter(settings(wrong), Clock.systemUTC());
 
-        assertThatThrownBy(() -> adapter.start(new NullSink()))
+        assertThatThrownBy(() -> adapter.start(new RecordingSink()))
                 .hasMessage("telegram - the bot token was rejected (HTTP 401); check platforms.telegram.token")
                 .hasNoCause();
         adapter.close();
@@ -147,7 +129,8 @@ class TelegramFakeServerTest {
 
     @Test
     void streamedReply_editsOneMessage_andTheFinalTextReplacesTheDraft() throws Exception {
-        streamingAgent(harness(true));
+        streaming = true;
+        streamingAgent(h);
         h.start();
 
         fake.userSays(USER, "tell me a story");
@@ -161,7 +144,7 @@ class TelegramFakeServerTest {
 
     @Test
     void typing_isShownInTheTopicWhileTheTurnRuns() throws Exception {
-        harness(false).start();
+        h.start();
         ScriptedAgent.Hold hold = h.agent.hold("done");
         ObjectNode u = fake.userSays(USER, "slow");
         u.get("message").withObject("chat").put("type", "supergroup").put("id", -100);
@@ -178,9 +161,9 @@ class TelegramFakeServerTest {
         assertThat(fake.calls("sendMessage").get(0).body().path("message_thread_id").asLong()).isEqualTo(9);
     }
 
-    /** Replaces the harness agent with one that streams its reply in three pieces before answering. */
-    private static void streamingAgent(GatewayHarness harness) {
-        harness.agentOverride(new Agent() {
+    /** Replaces the fixture's agent with one that streams its reply in three pieces before answering. */
+    private static void streamingAgent(GatewayFixture herald) {
+        herald.agentOverride(new Agent() {
             @Override
             public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
                 for (String piece : List.of("Once ", "upon a time, ", "the end.")) {
@@ -202,17 +185,6 @@ class TelegramFakeServerTest {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static final class NullSink implements InboundSink {
-        @Override
-        public dev.herald.core.platform.Admission accept(MessageEvent event) {
-            return dev.herald.core.platform.Admission.ACCEPTED;
-        }
-
-        @Override
-        public void connectionChanged(Platform platform, ConnectionState state, String detail) {
         }
     }
 }

@@ -1,19 +1,17 @@
 package dev.herald.platforms.weixin;
 
+import static dev.herald.platforms.LocalJsonServer.JSON;
+import static dev.herald.platforms.LocalJsonServer.reply;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.herald.platforms.LocalJsonServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -23,9 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * get HTTP 401; {@link #failPolls} makes getupdates answer HTTP 500.
  */
 final class FakeILink implements AutoCloseable {
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
-
-    private final HttpServer server;
+    private final LocalJsonServer server;
     private final String token;
     private final List<ObjectNode> inbox = new CopyOnWriteArrayList<>();
     private final List<JsonNode> sent = new CopyOnWriteArrayList<>();
@@ -33,16 +29,13 @@ final class FakeILink implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong(7_000_000_000L);
     private volatile boolean pollsFail;
 
-    FakeILink(String token) throws IOException {
+    FakeILink(String token) {
         this.token = token;
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", this::handle);
-        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        server.start();
+        server = new LocalJsonServer(this::handle);
     }
 
     String apiBase() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.baseUrl();
     }
 
     /** A user writes to the bot; returns the message (to deliver it again). */
@@ -106,11 +99,7 @@ final class FakeILink implements AutoCloseable {
         }
         int from = cursor.startsWith("c") ? Integer.parseInt(cursor.substring(1)) : 0;
         if (from >= inbox.size()) {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            LocalJsonServer.holdEmptyPoll();
         }
         int to = inbox.size();
         ObjectNode out = JSON.createObjectNode().put("ret", 0);
@@ -123,15 +112,8 @@ final class FakeILink implements AutoCloseable {
         reply(ex, 200, out);
     }
 
-    private static void reply(HttpExchange ex, int status, JsonNode body) throws IOException {
-        byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().add("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, bytes.length);
-        ex.getResponseBody().write(bytes);
-    }
-
     @Override
     public void close() {
-        server.stop(0);
+        server.close();
     }
 }

@@ -1,5 +1,6 @@
 package dev.herald.platforms.weixin;
 
+import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -7,59 +8,42 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.gateway.StopKind;
-import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.ConnectionState;
-import dev.herald.core.platform.InboundSink;
-import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.turn.TurnState;
-import dev.herald.platforms.GatewayHarness;
+import dev.herald.platforms.GatewayFixture;
+import dev.herald.platforms.RecordingSink;
 import dev.herald.testkit.agent.ScriptedAgent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Weixin adapter, its real HTTP client and the real gateway against a local fake of the iLink bot API. */
 class WeixinFakeServerTest {
-    private static final Duration WAIT = GatewayHarness.WAIT;
     private static final String TOKEN = "ilink-secret-token";
     private static final String USER = "wxid_alice@im.wechat";
 
+    /** Where the adapter keeps its cursor and context tokens. */
     @TempDir
     Path dir;
 
-    private FakeILink fake;
-    private GatewayHarness h;
+    private final FakeILink fake = new FakeILink(TOKEN);
+    @RegisterExtension
+    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(settings(TOKEN), clock)).allow(USER).withPairing().closing(fake);
 
     private WeixinSettings settings(String token) {
         return new WeixinSettings(fake.apiBase(), token, dir.resolve("weixin/state.json"), Duration.ofSeconds(2), Duration.ofSeconds(1),
                 Duration.ofMillis(20), Duration.ofMillis(50), Duration.ofMillis(300));
     }
 
-    private GatewayHarness harness() throws Exception {
-        fake = new FakeILink(TOKEN);
-        h = new GatewayHarness(dir, WeixinAdapter.PLATFORM, () -> new WeixinAdapter(settings(TOKEN), Clock.systemUTC())).allow(USER);
-        return h;
-    }
-
-    @AfterEach
-    void close() {
-        if (h != null) {
-            h.close();
-        }
-        if (fake != null) {
-            fake.close();
-        }
-    }
-
     @Test
     void roundTrip_repliesEchoTheChatsLatestContextToken() throws Exception {
-        harness().start().agent.reply("first answer").reply("second answer");
+        h.start().agent.reply("first answer").reply("second answer");
 
         fake.userSays(USER, "hello", "ctx-1");
         await().atMost(WAIT).until(() -> fake.sent().size() == 1);
@@ -77,7 +61,7 @@ class WeixinFakeServerTest {
 
     @Test
     void cursor_isPersisted_andARestartContinuesFromIt() throws Exception {
-        harness().start();
+        h.start();
         fake.userSays(USER, "one", "ctx-1");
         await().atMost(WAIT).until(() -> fake.sent().size() == 1);
         await().atMost(WAIT).until(() -> fake.cursorsAsked().contains("c1"));
@@ -96,7 +80,7 @@ class WeixinFakeServerTest {
 
     @Test
     void messageDeliveredTwice_isAnsweredOnce() throws Exception {
-        harness().start();
+        h.start();
         ObjectNode m = fake.userSays(USER, "only once", "ctx-1");
         await().atMost(WAIT).until(() -> fake.sent().size() == 1);
 
@@ -111,7 +95,7 @@ class WeixinFakeServerTest {
 
     @Test
     void failingPolls_reportBackingOff_thenConnectedAgain() throws Exception {
-        harness().start();
+        h.start();
         Platform wx = WeixinAdapter.PLATFORM;
         fake.failPolls(true);
 
@@ -127,7 +111,7 @@ class WeixinFakeServerTest {
 
     @Test
     void unknownUser_getsAPairingCodeAndNoTurn() throws Exception {
-        harness().start();
+        h.start();
 
         fake.userSays("wxid_stranger", "hi", "ctx-s");
 
@@ -142,7 +126,7 @@ class WeixinFakeServerTest {
 
     @Test
     void restartMidTurn_resumedReplyStillEchoesTheContextToken() throws Exception {
-        harness().start();
+        h.start();
         ScriptedAgent.Hold hold = h.agent.hold("cut off");
         fake.userSays(USER, "long job", "ctx-long");
         hold.awaitArrival(WAIT);
@@ -161,18 +145,9 @@ class WeixinFakeServerTest {
 
     @Test
     void rejectedToken_failsStartNamingTheKey() throws Exception {
-        fake = new FakeILink(TOKEN);
         WeixinAdapter adapter = new WeixinAdapter(settings("wrong-secret"), Clock.systemUTC());
 
-        assertThatThrownBy(() -> adapter.start(new InboundSink() {
-            @Override
-            public Admission accept(MessageEvent event) {
-                return Admission.ACCEPTED;
-            }
-
-            @Override
-            public void connectionChanged(Platform platform, ConnectionState state, String detail) {
-            }
-        })).hasMessage("weixin - the bot token was rejected (HTTP 401); check platforms.weixin.token");
+        assertThatThrownBy(() -> adapter.start(new RecordingSink()))
+                .hasMessage("weixin - the bot token was rejected (HTTP 401); check platforms.weixin.token");
     }
 }
