@@ -18,4 +18,10 @@ public record Danger(boolean dangerous, String reason) {
     public static Danger because(String reason) {
         return new Danger(true, reason);
     }
+
+    /** Safe inside the conversation's workspace; outside it the call {@code verb}s ("reads", "writes") where secrets may be. */
+    public static Danger outsideWorkspace(ToolContext context, java.nio.file.Path path, String verb) {
+        return context.insideWorkspace(path) ? NONE
+                : because(verb + " outside the workspace" + ("writes".equals(verb) ? "" : " (it may hold secrets such as config files)"));
+    }
 }

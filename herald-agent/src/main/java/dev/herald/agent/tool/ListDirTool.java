@@ -32,8 +32,7 @@ public final class ListDirTool implements Tool {
 
     @Override
     public Danger danger(JsonNode args, ToolContext context) {
-        Path path = context.resolve(Args.string(args, "path", "."));
-        return context.insideWorkspace(path) ? Danger.NONE : Danger.because("lists outside the workspace (it may hold secrets such as config files)");
+        return Danger.outsideWorkspace(context, context.resolve(Args.string(args, "path", ".")), "lists");
     }
 
     @Override

@@ -41,8 +41,7 @@ public final class ReadFileTool implements Tool {
 
     @Override
     public Danger danger(JsonNode args, ToolContext context) {
-        Path path = context.resolve(Args.string(args, "path", "."));
-        return context.insideWorkspace(path) ? Danger.NONE : Danger.because("reads outside the workspace (it may hold secrets such as config files)");
+        return Danger.outsideWorkspace(context, context.resolve(Args.string(args, "path", ".")), "reads");
     }
 
     @Override

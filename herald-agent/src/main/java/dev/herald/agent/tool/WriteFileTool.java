@@ -32,8 +32,7 @@ public final class WriteFileTool implements Tool {
 
     @Override
     public Danger danger(JsonNode args, ToolContext context) {
-        Path path = context.resolve(Args.string(args, "path", ""));
-        return context.insideWorkspace(path) ? Danger.NONE : Danger.because("writes outside the workspace");
+        return Danger.outsideWorkspace(context, context.resolve(Args.string(args, "path", "")), "writes");
     }
 
     @Override
