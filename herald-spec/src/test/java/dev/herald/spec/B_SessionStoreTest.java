@@ -8,6 +8,7 @@ import dev.herald.core.session.ResetReason;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnRecord;
@@ -136,7 +137,7 @@ class B_SessionStoreTest {
         SessionKey key = h.key(alice);
         String old = h.storage.sessions().getOrCreate(key, alice).sessionId();
         h.storage.sessions().markResumePending(key);
-        h.storage.sessions().suspend(key);
+        h.storage.sessions().suspend(key, SuspendReason.OPERATOR);
         assertThat(h.entry(alice).resumePending()).as("still marked").isTrue();
 
         SessionEntry next = h.storage.sessions().getOrCreate(key, alice);

@@ -15,6 +15,7 @@ import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.testkit.agent.ScriptedAgent;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -171,7 +172,7 @@ class E_ShutdownTest {
         h.start();
 
         SessionEntry suspended = h.entry(alice);
-        assertThat(suspended.suspended()).isTrue();
+        assertThat(suspended.suspendReason()).isEqualTo(SuspendReason.STUCK_LOOP);
         assertThat(suspended.interruptedRestarts()).isZero();
         assertThat(h.agent.calls()).as("a suspended session is not resumed").isEmpty();
         h.loopback("telegram").say(alice, "hello?");

@@ -7,6 +7,7 @@ import dev.herald.core.gateway.Gateway;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.session.SessionSource;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.testkit.agent.ScriptedAgent;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -61,7 +62,10 @@ class GatewayCommandsTest {
         chat().say(alice, "/stop");
 
         chat().awaitSent(t -> t.startsWith("\u23f9 Stopped."), Harness.WAIT);
-        assertThat(h.entry(alice).suspended()).isTrue();
+        assertThat(h.entry(alice).suspendReason()).isEqualTo(SuspendReason.STOP_COMMAND);
+        chat().say(alice, "/status");
+        assertThat(chat().awaitSent(t -> t.startsWith("Session:"), Harness.WAIT).text())
+                .contains("State: suspended: stopped with /stop in the chat (next message starts fresh)");
         chat().say(alice, "hello again");
         h.agent.awaitCalls(2, Harness.WAIT);
         assertThat(h.agent.messages()).containsExactly("long job", "hello again");

@@ -10,6 +10,7 @@ import dev.herald.core.platform.MessageKind;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.core.turn.TurnRecord;
 import java.time.Clock;
 import java.time.Duration;
@@ -96,7 +97,7 @@ final class Commands {
             storage.turns().cancel(t.id(), "/stop");
         }
         running.ifPresent(t -> t.interrupt().raise("stopped by /stop"));
-        boolean suspended = storage.sessions().suspend(key);
+        boolean suspended = storage.sessions().suspend(key, SuspendReason.STOP_COMMAND);
         log.info("gateway - /stop on {}: {} turn interrupted, {} queued cancelled, suspended={}",
                 key, running.isPresent() ? 1 : 0, waiting.size(), suspended);
         if (running.isEmpty() && waiting.isEmpty()) {
@@ -114,7 +115,8 @@ final class Commands {
         } else {
             SessionEntry e = entry.get();
             sb.append("Session: ").append(e.sessionId()).append('\n');
-            sb.append("State: ").append(e.suspended() ? "suspended (next message starts fresh)" : "active").append('\n');
+            sb.append("State: ").append(e.suspended()
+                    ? "suspended: " + e.suspendReason().description() + " (next message starts fresh)" : "active").append('\n');
             if (e.resumePending()) {
                 sb.append("Resume: pending (").append(e.effectiveResumeReason().code());
                 if (e.lastResumeMarkedAt() != null) {

@@ -14,6 +14,7 @@ import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import java.time.Clock;
@@ -411,7 +412,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** Suspends a session from outside the chat; a running turn is interrupted. */
     public boolean suspend(SessionKey key) {
         lanes.active(key).ifPresent(t -> t.interrupt().raise("suspended by an operator"));
-        return storage.sessions().suspend(key);
+        return storage.sessions().suspend(key, SuspendReason.OPERATOR);
     }
 
     /** Clears a session's resume mark from outside the chat (its next message is not treated as a resume). */

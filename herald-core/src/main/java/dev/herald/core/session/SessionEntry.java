@@ -17,7 +17,9 @@ import java.util.Objects;
  * @param displayName          a name for the chat, or null
  * @param platform             the platform, from the origin
  * @param chatType             the chat type, from the origin
- * @param suspended            throw this session away: the next lookup starts a fresh one
+ * @param suspendReason        why the lane was suspended, or null when it is not: a suspended lane's
+ *                             next lookup throws this session away and starts a fresh one
+ * @param suspendedAt          when it was suspended, or null (not suspended, or not recorded)
  * @param wasAutoReset         the current session id replaced an older one without the user asking
  * @param autoResetReason      why it did, or null
  * @param resumePending        the last turn was cut off by a stop or crash; pick it up from the transcript
@@ -37,7 +39,8 @@ public record SessionEntry(
         String displayName,
         Platform platform,
         ChatType chatType,
-        boolean suspended,
+        SuspendReason suspendReason,
+        Instant suspendedAt,
         boolean wasAutoReset,
         ResetReason autoResetReason,
         boolean resumePending,
@@ -64,7 +67,12 @@ public record SessionEntry(
     public static SessionEntry fresh(SessionKey key, String sessionId, SessionSource origin, Instant now) {
         return new SessionEntry(key, sessionId, now, now, origin, origin == null ? null : origin.chatName(),
                 origin == null ? null : origin.platform(), origin == null ? ChatType.DM : origin.chatType(),
-                false, false, null, false, null, null, 0, 0, 0);
+                null, null, false, null, false, null, null, 0, 0, 0);
+    }
+
+    /** Throw this session away: the next lookup starts a fresh one. */
+    public boolean suspended() {
+        return suspendReason != null;
     }
 
     /** The reason to resume with: the stored one, or {@code restart_timeout} when none was stored. */

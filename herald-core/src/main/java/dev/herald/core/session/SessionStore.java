@@ -57,8 +57,11 @@ public interface SessionStore {
     /** Clears the resume mark, reason and mark time; true only when a mark was cleared (B3). */
     boolean clearResumePending(SessionKey key);
 
-    /** Suspends the lane: its next lookup starts a fresh session. False when the key is unknown. */
-    boolean suspend(SessionKey key);
+    /**
+     * Suspends the lane for {@code reason}, recording the reason and the time: its next lookup starts
+     * a fresh session. A lane already suspended keeps its first reason. False when the key is unknown.
+     */
+    boolean suspend(SessionKey key, SuspendReason reason);
 
     /**
      * Resume-pending lanes that are not suspended, optionally only those whose origin is on

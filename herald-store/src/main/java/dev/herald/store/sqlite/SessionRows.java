@@ -8,6 +8,7 @@ import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.StoreException;
+import dev.herald.core.session.SuspendReason;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -17,15 +18,15 @@ import java.util.Optional;
 final class SessionRows {
     static final String COLUMNS = """
             session_key, session_id, created_at, updated_at, origin, display_name, platform, chat_type, suspended,
-            was_auto_reset, auto_reset_reason, resume_pending, resume_reason, resume_marked_at, interrupted_restarts,
+            suspend_reason, suspended_at, was_auto_reset, auto_reset_reason, resume_pending, resume_reason, resume_marked_at, interrupted_restarts,
             input_tokens, output_tokens""";
 
     private static final String UPSERT = "INSERT INTO sessions (" + COLUMNS + """
-            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (session_key) DO UPDATE SET session_id = excluded.session_id, created_at = excluded.created_at,
             updated_at = excluded.updated_at, origin = excluded.origin, display_name = excluded.display_name,
             platform = excluded.platform, chat_type = excluded.chat_type, suspended = excluded.suspended,
-            was_auto_reset = excluded.was_auto_reset, auto_reset_reason = excluded.auto_reset_reason,
+            suspend_reason = excluded.suspend_reason, suspended_at = excluded.suspended_at, was_auto_reset = excluded.was_auto_reset, auto_reset_reason = excluded.auto_reset_reason,
             resume_pending = excluded.resume_pending, resume_reason = excluded.resume_reason,
             resume_marked_at = excluded.resume_marked_at, interrupted_restarts = excluded.interrupted_restarts,
             input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens""";
@@ -46,7 +47,8 @@ final class SessionRows {
     static void put(SqlConn c, SessionEntry e) throws SQLException {
         c.update(UPSERT, e.key().value(), e.sessionId(), Micros.of(e.createdAt()), Micros.of(e.updatedAt()),
                 Json.source(e.origin()), e.displayName(), e.platform() == null ? null : e.platform().id(),
-                e.chatType().wire(), bit(e.suspended()), bit(e.wasAutoReset()),
+                e.chatType().wire(), bit(e.suspended()), e.suspended() ? e.suspendReason().code() : null,
+                Micros.ofNullable(e.suspendedAt()), bit(e.wasAutoReset()),
                 e.autoResetReason() == null ? null : e.autoResetReason().code(), bit(e.resumePending()),
                 e.resumeReason() == null ? null : e.resumeReason().code(), Micros.ofNullable(e.lastResumeMarkedAt()),
                 e.interruptedRestarts(), e.inputTokens(), e.outputTokens());
@@ -60,7 +62,7 @@ final class SessionRows {
                 WHERE session_key = ?""", sessionId, Micros.of(now), Json.source(origin), displayName,
                 origin.platform().id(), origin.chatType().wire(), e.key().value());
         return new SessionEntry(e.key(), sessionId, e.createdAt(), now, origin, displayName, origin.platform(),
-                origin.chatType(), e.suspended(), e.wasAutoReset(), e.autoResetReason(), e.resumePending(),
+                origin.chatType(), e.suspendReason(), e.suspendedAt(), e.wasAutoReset(), e.autoResetReason(), e.resumePending(),
                 e.resumeReason(), e.lastResumeMarkedAt(), e.interruptedRestarts(), e.inputTokens(), e.outputTokens());
     }
 
@@ -79,6 +81,8 @@ final class SessionRows {
         String chatType = rs.getString("chat_type");
         String resetReason = rs.getString("auto_reset_reason");
         String resumeReason = rs.getString("resume_reason");
+        String suspendReason = rs.getString("suspend_reason");
+        boolean suspended = rs.getInt("suspended") != 0;
         return new SessionEntry(
                 RowDecodeException.decoding("session_key", key, () -> new SessionKey(key)),
                 rs.getString("session_id"),
@@ -88,7 +92,9 @@ final class SessionRows {
                 rs.getString("display_name"),
                 platform == null ? null : RowDecodeException.decoding("platform", platform, () -> Platform.of(platform)),
                 RowDecodeException.decoding("chat_type", chatType, () -> ChatType.fromWire(chatType)),
-                rs.getInt("suspended") != 0,
+                !suspended ? null : suspendReason == null ? SuspendReason.UNRECORDED
+                        : RowDecodeException.decoding("suspend_reason", suspendReason, () -> SuspendReason.fromCode(suspendReason)),
+                suspended ? Micros.column(rs, "suspended_at") : null,
                 rs.getInt("was_auto_reset") != 0,
                 resetReason == null ? null : RowDecodeException.decoding("auto_reset_reason", resetReason, () -> ResetReason.fromCode(resetReason)),
                 rs.getInt("resume_pending") != 0,

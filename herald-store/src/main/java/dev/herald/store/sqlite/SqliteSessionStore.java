@@ -8,6 +8,7 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionQuery;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.SessionStore;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.core.transcript.EndReason;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -29,7 +30,9 @@ final class SqliteSessionStore implements SessionStore {
             SELECT session_key, interrupted_restarts FROM sessions
             WHERE interrupted_restarts > 0 AND interrupted_restarts >= ? AND suspended = 0""";
     static final String SUSPEND_STUCK = """
-            UPDATE sessions SET suspended = 1, interrupted_restarts = 0
+            UPDATE sessions SET suspended = 1, interrupted_restarts = 0,
+                suspend_reason = CASE WHEN suspended = 1 THEN suspend_reason ELSE 'stuck_loop' END,
+                suspended_at = CASE WHEN suspended = 1 THEN suspended_at ELSE ? END
             WHERE interrupted_restarts > 0 AND interrupted_restarts >= ?""";
 
     private final SqliteWriter writer;
@@ -73,7 +76,7 @@ final class SqliteSessionStore implements SessionStore {
         SessionEntry fresh = SessionEntry.fresh(key, sessionId, origin, now);
         if (autoReset != null) {
             fresh = new SessionEntry(key, sessionId, now, now, origin, fresh.displayName(), fresh.platform(), fresh.chatType(),
-                    false, true, autoReset, false, null, null, 0, 0, 0);
+                    null, null, true, autoReset, false, null, null, 0, 0, 0);
         }
         SessionRows.put(c, fresh);
         return fresh;
@@ -117,10 +120,14 @@ final class SqliteSessionStore implements SessionStore {
     }
 
     @Override
-    public boolean suspend(SessionKey key) {
+    public boolean suspend(SessionKey key, SuspendReason reason) {
         Objects.requireNonNull(key, "key");
-        return writer.write("session " + key,
-                c -> c.update("UPDATE sessions SET suspended = 1 WHERE session_key = ?", key.value()) == 1);
+        Objects.requireNonNull(reason, "reason");
+        return writer.write("session " + key, c -> c.update("""
+                UPDATE sessions SET suspended = 1,
+                    suspend_reason = CASE WHEN suspended = 1 THEN suspend_reason ELSE ? END,
+                    suspended_at = CASE WHEN suspended = 1 THEN suspended_at ELSE ? END
+                WHERE session_key = ?""", reason.code(), Micros.of(Micros.now(clock)), key.value()) == 1);
     }
 
     @Override
@@ -192,7 +199,7 @@ final class SqliteSessionStore implements SessionStore {
             }
             List<Stuck> stuck = new ArrayList<>(c.list(STUCK, rs -> new Stuck(rs.getString(1), rs.getInt(2)), threshold));
             stuck.sort(java.util.Comparator.comparing(Stuck::key));
-            c.update(SUSPEND_STUCK, threshold);
+            c.update(SUSPEND_STUCK, Micros.of(Micros.now(clock)), threshold);
             List<SessionKey> keys = new ArrayList<>(stuck.size());
             for (Stuck s : stuck) {
                 log.warn("store - suspended session {}: {} consecutive restarts cut off its turns (threshold {}), a likely stuck loop",

@@ -9,6 +9,7 @@ import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.core.transcript.EndReason;
 import dev.herald.core.transcript.TranscriptSession;
 import java.time.Duration;
@@ -79,7 +80,7 @@ public abstract class SessionStoreContract extends StorageContract {
     @Test
     void getOrCreate_suspendedLane_startsFreshSessionAndEndsTheOldOneAsSuspended() {
         SessionEntry first = lane("1");
-        sessions().suspend(first.key());
+        sessions().suspend(first.key(), SuspendReason.OPERATOR);
         clock.advance(Duration.ofMinutes(1));
 
         SessionEntry next = sessions().getOrCreate(first.key(), dm("1"));
@@ -100,7 +101,7 @@ public abstract class SessionStoreContract extends StorageContract {
     void getOrCreate_suspendedAndResumePendingLane_suspensionWins() {
         SessionEntry first = lane("1");
         sessions().markResumePending(first.key(), ResumeReason.RESTART_TIMEOUT);
-        sessions().suspend(first.key());
+        sessions().suspend(first.key(), SuspendReason.OPERATOR);
 
         SessionEntry next = sessions().getOrCreate(first.key(), dm("1"));
 
@@ -114,7 +115,7 @@ public abstract class SessionStoreContract extends StorageContract {
     @Test
     void getOrCreate_laneAfterSuspensionReset_isReturnedAsStoredNextTime() {
         SessionEntry first = lane("1");
-        sessions().suspend(first.key());
+        sessions().suspend(first.key(), SuspendReason.OPERATOR);
         SessionEntry fresh = sessions().getOrCreate(first.key(), dm("1"));
 
         SessionEntry again = sessions().getOrCreate(first.key(), dm("1"));
@@ -153,7 +154,7 @@ public abstract class SessionStoreContract extends StorageContract {
     void getOrCreate_suspendedCompressedLane_endsTheTipAndKeepsTheRootsCompression() {
         SessionEntry first = lane("1");
         transcripts().continueInChild(first.sessionId(), "child-1", clock.instant());
-        sessions().suspend(first.key());
+        sessions().suspend(first.key(), SuspendReason.OPERATOR);
 
         SessionEntry next = sessions().getOrCreate(first.key(), dm("1"));
 
@@ -199,7 +200,7 @@ public abstract class SessionStoreContract extends StorageContract {
     @Test
     void markResumePending_suspendedLane_returnsFalseAndChangesNothing() {
         SessionEntry first = lane("1");
-        sessions().suspend(first.key());
+        sessions().suspend(first.key(), SuspendReason.OPERATOR);
 
         assertThat(sessions().markResumePending(first.key(), ResumeReason.RESTART_TIMEOUT)).isFalse();
 
@@ -241,15 +242,29 @@ public abstract class SessionStoreContract extends StorageContract {
 
     @Test
     void suspend_unknownKey_returnsFalse() {
-        assertThat(sessions().suspend(keyOf(dm("nobody")))).isFalse();
+        assertThat(sessions().suspend(keyOf(dm("nobody")), SuspendReason.OPERATOR)).isFalse();
     }
 
     @Test
     void suspend_existingLane_returnsTrueAndIsStored() {
         SessionEntry first = lane("1");
 
-        assertThat(sessions().suspend(first.key())).isTrue();
+        assertThat(sessions().suspend(first.key(), SuspendReason.OPERATOR)).isTrue();
         assertThat(sessions().find(first.key()).orElseThrow().suspended()).isTrue();
+    }
+
+    @Test
+    void suspend_recordsTheReasonAndTime_andASecondSuspensionKeepsTheFirst() {
+        SessionEntry first = lane("1");
+        Instant at = clock.instant();
+
+        sessions().suspend(first.key(), SuspendReason.STOP_COMMAND);
+        clock.advance(Duration.ofMinutes(5));
+        sessions().suspend(first.key(), SuspendReason.OPERATOR);
+
+        SessionEntry stored = sessions().find(first.key()).orElseThrow();
+        assertThat(stored.suspendReason()).isEqualTo(SuspendReason.STOP_COMMAND);
+        assertThat(stored.suspendedAt()).isEqualTo(at);
     }
 
     @Test
@@ -265,7 +280,7 @@ public abstract class SessionStoreContract extends StorageContract {
         clock.advance(Duration.ofSeconds(1));
         sessions().markResumePending(c.key(), ResumeReason.RESTART_TIMEOUT);
         sessions().markResumePending(d.key(), ResumeReason.RESTART_TIMEOUT);
-        sessions().suspend(c.key());
+        sessions().suspend(c.key(), SuspendReason.OPERATOR);
 
         List<SessionKey> keys = sessions().listResumePending(Optional.empty()).stream().map(SessionEntry::key).toList();
 
@@ -322,7 +337,8 @@ public abstract class SessionStoreContract extends StorageContract {
         List<SessionKey> suspended = sessions().suspendStuckLoops(3);
 
         assertThat(suspended).containsExactlyInAnyOrder(at.key(), over.key());
-        assertThat(sessions().find(at.key()).orElseThrow()).matches(SessionEntry::suspended).matches(e -> e.interruptedRestarts() == 0);
+        assertThat(sessions().find(at.key()).orElseThrow()).matches(SessionEntry::suspended).matches(e -> e.interruptedRestarts() == 0)
+                .matches(e -> e.suspendReason() == SuspendReason.STUCK_LOOP);
         assertThat(sessions().find(over.key()).orElseThrow()).matches(SessionEntry::suspended).matches(e -> e.interruptedRestarts() == 0);
         assertThat(sessions().find(below.key()).orElseThrow()).matches(e -> !e.suspended()).matches(e -> e.interruptedRestarts() == 2);
         assertThat(sessions().suspendStuckLoops(3)).isEmpty();
@@ -355,7 +371,7 @@ public abstract class SessionStoreContract extends StorageContract {
         sessions().markResumePending(first.key(), ResumeReason.RESTART_TIMEOUT);
         sessions().countInterruption(List.of(first.key()));
         sessions().addUsage(first.key(), 10, 20);
-        sessions().suspend(first.key());
+        sessions().suspend(first.key(), SuspendReason.OPERATOR);
         clock.advance(Duration.ofMinutes(1));
 
         SessionEntry reset = sessions().reset(first.key(), dm("1"));
@@ -411,7 +427,7 @@ public abstract class SessionStoreContract extends StorageContract {
         SessionEntry suspended = lane("suspended");
         SessionEntry counted = lane("counted");
         sessions().markResumePending(pending.key(), ResumeReason.SHUTDOWN_TIMEOUT);
-        sessions().suspend(suspended.key());
+        sessions().suspend(suspended.key(), SuspendReason.OPERATOR);
         sessions().countInterruption(List.of(counted.key(), pending.key()));
         sessions().addUsage(counted.key(), 3, 4);
         List<Optional<SessionEntry>> before = List.of(sessions().find(pending.key()), sessions().find(suspended.key()),
@@ -444,7 +460,7 @@ public abstract class SessionStoreContract extends StorageContract {
         clock.advance(Duration.ofMinutes(1));
         SessionEntry c = lane("303");
         sessions().markResumePending(a.key(), ResumeReason.SHUTDOWN_TIMEOUT);
-        sessions().suspend(b.key());
+        sessions().suspend(b.key(), SuspendReason.OPERATOR);
 
         assertThat(sessions().search(dev.herald.core.session.SessionQuery.all(10))).extracting(SessionEntry::key)
                 .containsExactly(c.key(), b.key(), a.key());

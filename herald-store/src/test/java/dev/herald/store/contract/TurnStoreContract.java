@@ -8,6 +8,7 @@ import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionSource;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.core.transcript.Role;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnRecord;
@@ -325,7 +326,7 @@ public abstract class TurnStoreContract extends StorageContract {
     @Test
     void recoverInterrupted_suspendedLane_isNotMarkedButCounted() {
         TurnRecord turn = running("1");
-        sessions().suspend(turn.sessionKey());
+        sessions().suspend(turn.sessionKey(), SuspendReason.OPERATOR);
 
         assertThat(turns().recoverInterrupted(HOUR, clock.instant())).isEmpty();
 

@@ -3,7 +3,12 @@ package dev.herald.store.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.core.platform.Platform;
+import dev.herald.core.session.SessionEntry;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.StoreException;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.testkit.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,6 +72,27 @@ class SqliteMigrationsTest {
 
         assertThatThrownBy(() -> RawSql.open(dir, clock))
                 .isInstanceOf(StoreException.class).hasMessageContaining(RawSql.file(dir).toString()).hasMessageContaining("backup");
+    }
+
+    @Test
+    void open_laneSuspendedBeforeReasonsWereRecorded_readsAsUnrecordedAndStaysSuspended() {
+        SessionKey key;
+        try (SqliteStorage storage = RawSql.open(dir, clock)) {
+            key = storage.sessions().getOrCreate(
+                    new SessionKey("agent:main:loopback:dm:old"), SessionSource.dm(Platform.of("loopback"), "old", "u-old")).key();
+        }
+        // the database as version 2 left it: no reason columns, a suspended lane
+        RawSql.update(dir, "UPDATE sessions SET suspended = 1 WHERE session_key = ?", key.value());
+        RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN suspend_reason");
+        RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN suspended_at");
+        RawSql.update(dir, "DELETE FROM schema_version WHERE version = 3");
+
+        try (SqliteStorage storage = RawSql.open(dir, clock)) {
+            SessionEntry entry = storage.sessions().find(key).orElseThrow();
+            assertThat(entry.suspended()).isTrue();
+            assertThat(entry.suspendReason()).isEqualTo(SuspendReason.UNRECORDED);
+            assertThat(entry.suspendedAt()).isNull();
+        }
     }
 
     @Test

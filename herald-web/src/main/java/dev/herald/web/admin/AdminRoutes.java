@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,8 +56,6 @@ public final class AdminRoutes implements Routes {
     private final HeraldMetrics metrics;
     private final WebGuard guard;
     private final Clock clock;
-    /** Sessions an operator suspended from this page while this process ran: the store keeps no suspension reason. */
-    private final Map<SessionKey, Instant> suspendedHere = new ConcurrentHashMap<>();
 
     public AdminRoutes(Gateway gateway, HeraldMetrics metrics, WebGuard guard, Clock clock) {
         this.gateway = Objects.requireNonNull(gateway, "gateway");
@@ -77,7 +74,7 @@ public final class AdminRoutes implements Routes {
         routes.get("/admin/api/status", guard.read(this::status));
         routes.get("/admin/api/sessions", guard.read(this::sessions));
         routes.get("/admin/api/transcript", guard.read(this::transcript));
-        routes.post("/admin/api/sessions/suspend", guard.write(ctx -> act(ctx, "suspend", this::suspend)));
+        routes.post("/admin/api/sessions/suspend", guard.write(ctx -> act(ctx, "suspend", gateway::suspend)));
         routes.post("/admin/api/sessions/clear-resume", guard.write(ctx -> act(ctx, "clear-resume", gateway::clearResumeMark)));
         routes.post("/admin/api/sessions/resume-now", guard.write(ctx -> act(ctx, "resume-now", gateway::resumeNow)));
         routes.post("/admin/api/restart", guard.write(this::restart));
@@ -131,7 +128,7 @@ public final class AdminRoutes implements Routes {
             default -> throw new BadRequest(400, "state must be one of all, running, resume_pending, suspended, idle; was '" + state + "'");
         };
         Instant now = clock.instant();
-        List<SessionItem> items = entries.stream().map(e -> SessionItem.of(e, running.contains(e.key()), suspendedHere.get(e.key()), now)).toList();
+        List<SessionItem> items = entries.stream().map(e -> SessionItem.of(e, running.contains(e.key()), now)).toList();
         WebJson.write(ctx, 200, Map.of("sessions", items, "state", state, "limit", limit, "offset", offset));
     }
 
@@ -166,21 +163,13 @@ public final class AdminRoutes implements Routes {
         String sessionId = gateway.storage().transcripts().compressionTip(entry.sessionId());
         List<TranscriptView.Row> rows = TranscriptView.rows(gateway.storage().transcripts().load(sessionId), 0, 1_000, 4_000);
         WebJson.write(ctx, 200, Map.of("key", key.value(), "sessionId", sessionId, "rows", rows,
-                "session", SessionItem.of(entry, runningKeys().contains(key), suspendedHere.get(key), clock.instant())));
+                "session", SessionItem.of(entry, runningKeys().contains(key), clock.instant())));
     }
 
     // ---- actions --------------------------------------------------------------------------------
 
     private interface Action {
         boolean apply(SessionKey key);
-    }
-
-    private boolean suspend(SessionKey key) {
-        boolean done = gateway.suspend(key);
-        if (done) {
-            suspendedHere.put(key, clock.instant());
-        }
-        return done;
     }
 
     private void act(Context ctx, String name, Action action) {

@@ -11,8 +11,9 @@ import java.time.Instant;
  *                          while its mark is still set)
  * @param resumeReason      why it is resume-pending (restart_timeout, shutdown_timeout, restart_interrupted, ...), or null
  * @param resumeAgeSeconds  how long ago the resume mark was set, or null
- * @param suspendReason     why it is suspended, when known (the store records no reason; only suspensions made on
- *                          this page while this process runs are known), else null
+ * @param suspendReason     why it is suspended (stop_command, stuck_loop, operator, unrecorded), or null
+ * @param suspendDetail     the same for people, or null
+ * @param suspendedAgeSeconds how long ago it was suspended, or null (not suspended, or not recorded)
  */
 public record SessionItem(
         String key,
@@ -28,17 +29,17 @@ public record SessionItem(
         Long resumeAgeSeconds,
         boolean suspended,
         String suspendReason,
+        String suspendDetail,
+        Long suspendedAgeSeconds,
         int interruptedRestarts,
         long inputTokens,
         long outputTokens,
         String createdAt,
         String updatedAt) {
 
-    static SessionItem of(SessionEntry e, boolean running, Instant suspendedHereAt, Instant now) {
+    static SessionItem of(SessionEntry e, boolean running, Instant now) {
         String state = running ? "running" : e.suspended() ? "suspended" : e.resumePending() ? "resume_pending" : "idle";
         Instant marked = e.resumePending() ? e.lastResumeMarkedAt() : null;
-        String suspendReason = !e.suspended() ? null
-                : suspendedHereAt != null ? "suspended by an operator on this page at " + suspendedHereAt : null;
         return new SessionItem(
                 e.key().value(),
                 e.sessionId(),
@@ -52,7 +53,9 @@ public record SessionItem(
                 marked == null ? null : marked.toString(),
                 marked == null ? null : Math.max(0, Duration.between(marked, now).toSeconds()),
                 e.suspended(),
-                suspendReason,
+                e.suspended() ? e.suspendReason().code() : null,
+                e.suspended() ? e.suspendReason().description() : null,
+                e.suspendedAt() == null ? null : Math.max(0, Duration.between(e.suspendedAt(), now).toSeconds()),
                 e.interruptedRestarts(),
                 e.inputTokens(),
                 e.outputTokens(),

@@ -44,7 +44,7 @@
     const badge = el("span", { class: "pill " + (s.state === "resume_pending" ? "warn" : s.state) }, s.state.replace("_", " "));
     const reasons = [];
     if (s.resumePending) reasons.push("resume: " + s.resumeReason + " · marked " + Herald.ago(s.resumeAgeSeconds));
-    if (s.suspended) reasons.push(s.suspendReason || "suspended (reason not recorded by the store)");
+    if (s.suspended) reasons.push("suspended: " + s.suspendDetail + (s.suspendedAgeSeconds == null ? "" : " · " + Herald.ago(s.suspendedAgeSeconds)));
     if (s.interruptedRestarts) reasons.push(s.interruptedRestarts + " interrupted restart(s) in a row");
     return el("td", {}, badge, reasons.map((r) => el("span", { class: "reason" }, r)));
   }

@@ -119,6 +119,22 @@ final class WebUiFixture implements AutoCloseable {
         throw new AssertionError("no assistant row '" + text + "' in " + conversation + " within 20 s: " + t);
     }
 
+    /** Waits until no turn runs and no lane is claimed: a reply is sent just before its turn hands the lane back. */
+    void awaitIdle() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (gateway.status().activeTurns() > 0 || gateway.status().claimedLanes() > 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the gateway is still busy after 20 s: " + gateway.status());
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting for the gateway to be idle", e);
+            }
+        }
+    }
+
     dev.herald.core.session.SessionKey key(String conversation) {
         return ui.chat().keyOf(conversation);
     }
