@@ -68,6 +68,54 @@ class E_ShutdownTest {
     }
 
     @Test
+    void E1_aTurnThatEndsByItselfDuringADrainThatTimesOut_losesItsMark_andIsNotResumed() {
+        h = new Harness(dir).platform("telegram", true);
+        h.settings = h.settings.withDrainTimeout(Duration.ofSeconds(3));
+        h.allowedUsers.add("u2");
+        SessionSource bob = Harness.dm("telegram", "654321", "u2");
+        h.start();
+        ScriptedAgent.Hold stuck = h.agent.hold("never");
+        h.loopback("telegram").say(alice, "long task");
+        stuck.awaitArrival(Harness.WAIT);
+        // bob's turn has its answer and is sending it (slowly) when the stop comes: it still holds its lane
+        CountDownLatch sending = new CountDownLatch(1);
+        CountDownLatch sendMayFinish = new CountDownLatch(1);
+        h.loopback("telegram").onSend(m -> {
+            if (m.text().equals("echo: short task")) {
+                sending.countDown();
+                await(sendMayFinish);
+            }
+            return SendResult.sent("m-1");
+        });
+        h.loopback("telegram").say(bob, "short task");
+        await(sending);
+
+        var stopping = java.util.concurrent.CompletableFuture.supplyAsync(() -> h.gateway.stop(StopKind.RESTART, false));
+        org.awaitility.Awaitility.await().atMost(Harness.WAIT).until(() -> h.entry(bob).resumePending());
+        sendMayFinish.countDown();
+        StopReport report = stopping.join();
+
+        assertThat(report.interrupted()).containsExactly(h.key(alice));
+        assertThat(h.entry(alice).resumePending()).isTrue();
+        assertThat(h.entry(bob).resumePending()).as("bob's turn finished; nothing of his is left to resume").isFalse();
+        h.restart();
+        h.start();
+        h.agent.awaitCalls(1, Harness.WAIT);
+        assertThat(h.agent.calls()).singleElement().satisfies(c -> assertThat(c.sessionKey()).isEqualTo(h.key(alice).value()));
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new AssertionError("latch not released within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void E1_aRestartMarksWithTheRestartReason() {
         h = new Harness(dir).platform("telegram", true);
         h.start();

@@ -48,7 +48,9 @@ final class Harness implements AutoCloseable {
     GatewaySettings settings = GatewaySettings.defaults()
             .withDrainTimeout(Duration.ofMillis(200))
             .withInterruptGrace(Duration.ofSeconds(5))
-            .withStartupRestoreTimeout(Duration.ofSeconds(10));
+            .withStartupRestoreTimeout(Duration.ofSeconds(10))
+            // gateways abandoned by simulated crashes keep their threads; keep their background retry quiet
+            .withRedeliveryInterval(Duration.ofHours(1));
     ScriptedAgent agent = new ScriptedAgent();
     Agent agentOverride;
     Storage storage;

@@ -19,10 +19,16 @@ public record GatewayConfig(
         @Doc("what a message for a busy session does: wait behind the running turn, or interrupt it and run now")
         BusyInput busyInput,
         @Doc("consecutive restarts that interrupted one session before it is suspended (starts fresh)")
-        int stuckLoopThreshold) implements Validated {
+        int stuckLoopThreshold,
+        @Doc("seconds before a reply that failed to send is tried again (later tries back off, up to 30 minutes)")
+        double redeliveryIntervalSeconds) implements Validated {
 
     public static GatewayConfig defaults() {
-        return new GatewayConfig(3600, 60, 30, BusyInput.QUEUE, 3);
+        return new GatewayConfig(3600, 60, 30, BusyInput.QUEUE, 3, 30);
+    }
+
+    public Duration redeliveryInterval() {
+        return seconds(redeliveryIntervalSeconds);
     }
 
     /** The freshness window; zero or negative means the gate is disabled. */
@@ -49,6 +55,8 @@ public record GatewayConfig(
                 "must be 0 or more seconds, was " + ConfigChecks.number(startupRestoreDrainTimeoutSeconds));
         check.require(busyInput != null, "busy_input", "must be queue or interrupt");
         check.require(stuckLoopThreshold >= 1, "stuck_loop_threshold", "must be at least 1, was " + stuckLoopThreshold);
+        check.require(Double.isFinite(redeliveryIntervalSeconds) && redeliveryIntervalSeconds >= 0.05, "redelivery_interval_seconds",
+                "must be at least 0.05 seconds, was " + ConfigChecks.number(redeliveryIntervalSeconds));
     }
 
     private static Duration seconds(double s) {

@@ -125,7 +125,8 @@ public final class Wiring implements AutoCloseable {
                 .withDrainTimeout(g.drainTimeout())
                 .withStartupRestoreTimeout(g.startupRestoreDrainTimeout())
                 .withBusyPolicy(g.busyInput() == BusyInput.INTERRUPT ? BusyPolicy.INTERRUPT : BusyPolicy.QUEUE)
-                .withStuckLoopThreshold(g.stuckLoopThreshold());
+                .withStuckLoopThreshold(g.stuckLoopThreshold())
+                .withRedeliveryInterval(g.redeliveryInterval());
     }
 
     static AgentSettings agentSettings(HeraldConfig config) {

@@ -12,6 +12,7 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
 import dev.herald.core.session.SuspendReason;
 import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.TurnState;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -127,6 +128,7 @@ final class Commands {
                 sb.append("Resume: none\n");
             }
             sb.append("Tokens: ").append(e.inputTokens()).append(" in / ").append(e.outputTokens()).append(" out\n");
+            storage.turns().latestStarted(key).ifPresent(t -> deliveryLine(sb, t));
         }
         sb.append("Turn: ").append(lanes.active(key).isPresent() ? "running" : "idle");
         int waiting = lanes.waiting(key);
@@ -144,6 +146,16 @@ final class Commands {
             sb.append("\nAuto-resume: off for this boot (crash-loop breaker)");
         }
         return sb.toString();
+    }
+
+    /** A line about the last reply, only when it did not reach the chat. */
+    private static void deliveryLine(StringBuilder sb, TurnRecord t) {
+        if (t.state() == TurnState.UNDELIVERABLE) {
+            sb.append("Last reply: could not be delivered (").append(t.deliveryError()).append(")\n");
+        } else if (t.state() == TurnState.AWAITING_DELIVERY && t.deliveryAttempts() > 0) {
+            sb.append("Last reply: not delivered yet (").append(t.deliveryAttempts()).append(" failed attempt(s), last: ")
+                    .append(t.deliveryError()).append("); Herald keeps trying\n");
+        }
     }
 
     private String queue(MessageEvent event) {

@@ -61,6 +61,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final SessionLanes lanes = new SessionLanes();
     private final StartupGate gate = new StartupGate();
     private final Outbox outbox;
+    private final Redelivery redelivery;
     private final LaneDriver driver;
     private final Resumer resumer;
     private final Commands commands;
@@ -84,6 +85,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.clock = clock;
         this.metrics = metrics;
         this.outbox = new Outbox(storage.turns(), platforms);
+        this.redelivery = new Redelivery(outbox, platforms, clock, settings.redeliveryInterval());
         PendingApprovals approvals = new PendingApprovals(outbox, settings.approvalTimeout());
         TurnRunner runner = new TurnRunner(storage, agent, authorizer, platforms, outbox, lanes, settings, clock, metrics, approvals);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
@@ -170,6 +172,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         boolean timedOut = awaitStartupResumes();
         int replayed = gate.open(t -> driver.dispatch(t, false));
         state.compareAndSet(GatewayState.STARTING, GatewayState.RUNNING);
+        redelivery.start();
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         log.info("gateway - running ({} platform(s), agent {}); start-up took {} ms, {} held message(s) replayed",
                 platforms.all().size(), agent.describe(), took.toMillis(), replayed);
@@ -302,15 +305,16 @@ public final class Gateway implements InboundSink, GatewayControl {
                     : stopped.join();
         }
         long t0 = System.nanoTime();
+        redelivery.stop();
         log.info("gateway - {} requested; draining up to {} s", kind.name().toLowerCase(java.util.Locale.ROOT), settings.drainTimeout().toSeconds());
         notices.announce(kind, requestedInChat);
-        List<SessionKey> preMarked = markRunning(kind);
+        List<SessionKey> marked = new ArrayList<>(markRunning(kind));
         boolean drained = awaitIdle(settings.drainTimeout());
         List<ActiveTurn> still = lanes.activeTurns();
         List<SessionKey> cutOff = new ArrayList<>();
         if (!drained && !still.isEmpty()) {
             log.warn("gateway - drain timed out after {} s with {} active turn(s); interrupting them", settings.drainTimeout().toSeconds(), still.size());
-            markRunning(kind);
+            marked.addAll(markRunning(kind));
             for (ActiveTurn t : still) {
                 cutOff.add(t.key());
             }
@@ -325,9 +329,8 @@ public final class Gateway implements InboundSink, GatewayControl {
                             t.turnId(), t.key(), settings.interruptGrace().toMillis());
                 }
             }
-        } else {
-            clearOwnMarks(preMarked);
         }
+        clearMarksOfFinishedTurns(marked);
         for (PlatformAdapter a : platforms.all()) {
             try {
                 a.close();
@@ -355,10 +358,18 @@ public final class Gateway implements InboundSink, GatewayControl {
         return newlyMarked;
     }
 
-    /** After a drain that finished in time, the marks it set for turns that then ended are not needed. */
-    private void clearOwnMarks(List<SessionKey> marked) {
-        for (SessionKey k : marked) {
-            if (lanes.active(k).isEmpty()) {
+    /**
+     * The marks this stop set for turns that then ended by themselves (in the drain, or racing the
+     * interrupt) are not needed: such a turn is not cut off and must not be resumed. A lane keeps its
+     * mark while a turn still holds it or when its newest turn was interrupted. This holds whether or
+     * not the drain timed out for other lanes.
+     */
+    private void clearMarksOfFinishedTurns(List<SessionKey> marked) {
+        for (SessionKey k : new java.util.LinkedHashSet<>(marked)) {
+            boolean endedByItself = lanes.active(k).isEmpty() && storage.turns().latestStarted(k)
+                    .map(t -> t.state().terminal() && t.state() != TurnState.INTERRUPTED || t.state() == TurnState.AWAITING_DELIVERY)
+                    .orElse(false);
+            if (endedByItself) {
                 storage.sessions().clearResumePending(k);
             }
         }

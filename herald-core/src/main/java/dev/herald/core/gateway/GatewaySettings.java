@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param interruptGrace         how long interrupted turns get to end before they are recorded as cut off
  * @param approvalTimeout        how long a dangerous tool call waits for /approve before it is denied
  * @param allowDangerousWithoutUser whether dangerous tools run on non-interactive platforms (default: denied)
+ * @param redeliveryInterval     how often replies whose delivery failed are tried again on connected platforms
+ *                               (the first retry; later ones back off, doubling up to 30 minutes)
  */
 public record GatewaySettings(
         FreshnessWindow freshness,
@@ -28,7 +30,8 @@ public record GatewaySettings(
         SessionKey.KeyPolicy keyPolicy,
         Duration interruptGrace,
         Duration approvalTimeout,
-        boolean allowDangerousWithoutUser) {
+        boolean allowDangerousWithoutUser,
+        Duration redeliveryInterval) {
 
     public GatewaySettings {
         Objects.requireNonNull(freshness, "freshness");
@@ -38,6 +41,10 @@ public record GatewaySettings(
         Objects.requireNonNull(keyPolicy, "keyPolicy");
         Objects.requireNonNull(interruptGrace, "interruptGrace");
         Objects.requireNonNull(approvalTimeout, "approvalTimeout");
+        Objects.requireNonNull(redeliveryInterval, "redeliveryInterval");
+        if (redeliveryInterval.isNegative() || redeliveryInterval.isZero()) {
+            throw new IllegalArgumentException("redeliveryInterval must be positive");
+        }
         if (drainTimeout.isNegative()) {
             throw new IllegalArgumentException("drainTimeout must not be negative");
         }
@@ -48,41 +55,47 @@ public record GatewaySettings(
 
     public static GatewaySettings defaults() {
         return new GatewaySettings(FreshnessWindow.defaults(), Duration.ofSeconds(60), Duration.ofSeconds(30),
-                BusyPolicy.QUEUE, 3, SessionKey.KeyPolicy.defaults(), Duration.ofSeconds(5), Duration.ofMinutes(5), false);
+                BusyPolicy.QUEUE, 3, SessionKey.KeyPolicy.defaults(), Duration.ofSeconds(5), Duration.ofMinutes(5), false,
+                Duration.ofSeconds(30));
     }
 
     public GatewaySettings withFreshness(FreshnessWindow w) {
-        return new GatewaySettings(w, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser);
+        return new GatewaySettings(w, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
     }
 
     public GatewaySettings withDrainTimeout(Duration d) {
-        return new GatewaySettings(freshness, d, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser);
+        return new GatewaySettings(freshness, d, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
     }
 
     public GatewaySettings withStartupRestoreTimeout(Duration d) {
-        return new GatewaySettings(freshness, drainTimeout, d, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser);
+        return new GatewaySettings(freshness, drainTimeout, d, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
     }
 
     public GatewaySettings withBusyPolicy(BusyPolicy p) {
-        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, p, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser);
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, p, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
     }
 
     public GatewaySettings withApprovals(Duration timeout, boolean allowWithoutUser) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
-                interruptGrace, timeout, allowWithoutUser);
+                interruptGrace, timeout, allowWithoutUser, redeliveryInterval);
     }
 
     public GatewaySettings withStuckLoopThreshold(int n) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, n, keyPolicy, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
     }
 
     public GatewaySettings withKeyPolicy(SessionKey.KeyPolicy p) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, p, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
     }
 
     public GatewaySettings withInterruptGrace(Duration d) {
-        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, d, approvalTimeout, allowDangerousWithoutUser);
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, d, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
+    }
+
+    public GatewaySettings withRedeliveryInterval(Duration d) {
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
+                interruptGrace, approvalTimeout, allowDangerousWithoutUser, d);
     }
 }

@@ -13,6 +13,8 @@ import dev.herald.core.turn.TurnStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * and marked sent after, so a crash in between leads to delivery from the record at the next start,
  * never to a second generated reply (invariant 7). Notices and command answers are not recorded.
  * Every send is split to the platform's limit and retried on transient failures, honouring the
- * platform's retry-after.
+ * platform's retry-after. A reply that still fails stays recorded with its error (shown by /status) and
+ * is tried again later; a split reply records each part sent, so a later attempt never repeats one
+ * (a crash between sending a part and recording it can repeat that one part).
  */
 public final class Outbox {
     private static final Logger log = LoggerFactory.getLogger(Outbox.class);
@@ -30,6 +34,8 @@ public final class Outbox {
 
     private final TurnStore turns;
     private final PlatformRegistry platforms;
+    /** Turns being delivered right now (by their turn, a redelivery on connect or the background retry). */
+    private final Set<Long> delivering = ConcurrentHashMap.newKeySet();
 
     public Outbox(TurnStore turns, PlatformRegistry platforms) {
         this.turns = turns;
@@ -43,12 +49,30 @@ public final class Outbox {
 
     /**
      * Sends the reply recorded on {@code turn} (state AWAITING_DELIVERY) and marks it delivered.
-     * A reply that cannot be sent stays recorded for a later attempt.
+     * One delivery of a turn at a time: a caller that finds the turn already being delivered returns
+     * false at once. The record is read again under that claim, so a reply delivered meanwhile is not
+     * sent twice, and a split reply continues after the parts already sent. A reply that cannot be sent
+     * stays recorded for a later attempt, unless the platform refused it for good (UNDELIVERABLE).
      */
     public boolean deliver(TurnRecord turn) {
         if (turn.state() != TurnState.AWAITING_DELIVERY || turn.reply() == null) {
             return false;
         }
+        if (!delivering.add(turn.id())) {
+            return false;
+        }
+        try {
+            Optional<TurnRecord> current = turns.find(turn.id());
+            if (current.isEmpty() || current.get().state() != TurnState.AWAITING_DELIVERY) {
+                return false;
+            }
+            return deliverClaimed(current.get());
+        } finally {
+            delivering.remove(turn.id());
+        }
+    }
+
+    private boolean deliverClaimed(TurnRecord turn) {
         Optional<PlatformAdapter> adapter = platforms.adapter(turn.source().platform());
         if (adapter.isEmpty()) {
             log.warn("outbox - turn {} has a reply for platform {}, which is not running; reply kept for redelivery",
@@ -57,24 +81,52 @@ public final class Outbox {
         }
         MessageKind kind = isFailure(turn.outcome()) ? MessageKind.ERROR : MessageKind.REPLY;
         dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_SEND);
-        Optional<String> sentId = sendSplit(adapter.get(), turn.source().target(), turn.reply(), kind,
-                turn.platformMessageId(), turn.eventId());
-        if (sentId.isEmpty()) {
-            return false;
+        List<String> parts = TextSplitter.split(turn.reply(), adapter.get().capabilities().maxTextLength());
+        String lastId = "";
+        for (int i = Math.min(turn.partsDelivered(), parts.size() - 1); i < parts.size(); i++) {
+            OutboundMessage m = new OutboundMessage(turn.source().target(), parts.get(i), kind, i == 0 ? turn.platformMessageId() : null,
+                    turn.eventId(), i + 1, parts.size());
+            SendResult r = sendWithRetry(adapter.get(), m);
+            if (!r.success()) {
+                boolean permanent = !r.retryable();
+                turns.recordDeliveryFailure(turn.id(), describe(r, i, parts.size()), permanent);
+                if (permanent) {
+                    log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(),
+                            turn.source().platform(), r.error());
+                }
+                return false;
+            }
+            lastId = r.messageId() == null ? "" : r.messageId();
+            if (i + 1 < parts.size()) {
+                turns.markPartsDelivered(turn.id(), i + 1);
+            }
         }
-        return turns.markDelivered(turn.id(), sentId.get().isEmpty() ? null : sentId.get());
+        return turns.markDelivered(turn.id(), lastId.isEmpty() ? null : lastId);
+    }
+
+    private static String describe(SendResult r, int part, int parts) {
+        String error = r.error() == null ? "send failed" : r.error();
+        return parts == 1 ? error : "part " + (part + 1) + " of " + parts + ": " + error;
     }
 
     /** Delivers every reply of {@code platform} that was recorded but not confirmed sent. */
     public int redeliver(Platform platform) {
+        return redeliver(platform, t -> true);
+    }
+
+    /**
+     * Delivers the replies of {@code platform} that wait for delivery and are due by {@code due}
+     * (the background retry uses it for its back-off); returns how many were delivered.
+     */
+    public int redeliver(Platform platform, java.util.function.Predicate<TurnRecord> due) {
         int delivered = 0;
         for (TurnRecord t : turns.inState(TurnState.AWAITING_DELIVERY, 10_000)) {
-            if (t.source().platform().equals(platform) && deliver(t)) {
+            if (t.source().platform().equals(platform) && due.test(t) && deliver(t)) {
                 delivered++;
             }
         }
         if (delivered > 0) {
-            log.info("outbox - delivered {} reply(ies) recorded before the last stop on {}", delivered, platform);
+            log.info("outbox - delivered {} reply(ies) on {} that had not gone out before", delivered, platform);
         }
         return delivered;
     }

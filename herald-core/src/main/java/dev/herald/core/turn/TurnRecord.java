@@ -23,7 +23,10 @@ import java.util.Objects;
  * @param reply             the final reply recorded for delivery, or null
  * @param replyMessageId    the platform's id of the delivered reply, or null
  * @param receivedAt        when the event was stored
- * @param updatedAt         when the state last changed
+ * @param updatedAt         when the state last changed (or the last delivery attempt failed)
+ * @param partsDelivered    how many parts of a split reply the platform confirmed (redelivery starts after them)
+ * @param deliveryAttempts  failed delivery attempts so far
+ * @param deliveryError     the last delivery failure, or null
  */
 public record TurnRecord(
         long id,
@@ -40,7 +43,10 @@ public record TurnRecord(
         String reply,
         String replyMessageId,
         Instant receivedAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        int partsDelivered,
+        int deliveryAttempts,
+        String deliveryError) {
 
     public TurnRecord {
         Objects.requireNonNull(sessionKey, "sessionKey");
@@ -51,6 +57,14 @@ public record TurnRecord(
         Objects.requireNonNull(receivedAt, "receivedAt");
         Objects.requireNonNull(updatedAt, "updatedAt");
         text = text == null ? "" : text;
+    }
+
+    /** A turn with no delivery history yet. */
+    public TurnRecord(long id, SessionKey sessionKey, String eventId, SessionSource source, String text, String platformMessageId,
+            String replyToMessageId, MessageEvent.Origin origin, TurnState state, String sessionId, String outcome, String reply,
+            String replyMessageId, Instant receivedAt, Instant updatedAt) {
+        this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, reply,
+                replyMessageId, receivedAt, updatedAt, 0, 0, null);
     }
 
     /** The event this turn answers, rebuilt from the record (for replay after a restart). */

@@ -11,11 +11,13 @@ import java.util.Set;
  *   RECEIVED --cancel-> CANCELLED          RUNNING --nothing to send--> DELIVERED
  *   RUNNING  --cut off (stop, crash)--> INTERRUPTED
  *   RUNNING  --failed, nothing to send--> FAILED
+ *   AWAITING_DELIVERY --the platform refused it for good (chat gone, bot blocked)--> UNDELIVERABLE
  * </pre>
  *
  * RECEIVED turns are the durable inbound queue: they survive a crash and are replayed at start-up.
  * RUNNING turns found at start-up were cut off by a crash (spec G2). AWAITING_DELIVERY turns hold a
- * reply that was generated but not confirmed sent; it is delivered from the record, never regenerated.
+ * reply that was generated but not confirmed sent; it is delivered from the record, never regenerated,
+ * and retried until the platform takes it or refuses it for good.
  */
 public enum TurnState {
     RECEIVED,
@@ -24,9 +26,10 @@ public enum TurnState {
     DELIVERED,
     CANCELLED,
     INTERRUPTED,
-    FAILED;
+    FAILED,
+    UNDELIVERABLE;
 
-    private static final Set<TurnState> TERMINAL = EnumSet.of(DELIVERED, CANCELLED, INTERRUPTED, FAILED);
+    private static final Set<TurnState> TERMINAL = EnumSet.of(DELIVERED, CANCELLED, INTERRUPTED, FAILED, UNDELIVERABLE);
 
     public boolean terminal() {
         return TERMINAL.contains(this);
@@ -37,8 +40,8 @@ public enum TurnState {
         return switch (this) {
             case RECEIVED -> next == RUNNING || next == CANCELLED;
             case RUNNING -> next == AWAITING_DELIVERY || next == DELIVERED || next == INTERRUPTED || next == FAILED;
-            case AWAITING_DELIVERY -> next == DELIVERED;
-            case DELIVERED, CANCELLED, INTERRUPTED, FAILED -> false;
+            case AWAITING_DELIVERY -> next == DELIVERED || next == UNDELIVERABLE;
+            case DELIVERED, CANCELLED, INTERRUPTED, FAILED, UNDELIVERABLE -> false;
         };
     }
 }

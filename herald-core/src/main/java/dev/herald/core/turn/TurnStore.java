@@ -37,6 +37,23 @@ public interface TurnStore {
     /** AWAITING_DELIVERY to DELIVERED, recording the platform's id of the sent reply (may be null). */
     boolean markDelivered(long turnId, String replyMessageId);
 
+    /**
+     * Records that the first {@code parts} parts of a split reply were sent, so that a later attempt
+     * (after a failure or a crash) starts after them. Never moves backwards; false when the turn is not
+     * AWAITING_DELIVERY.
+     */
+    boolean markPartsDelivered(long turnId, int parts);
+
+    /**
+     * Records a failed delivery attempt of an AWAITING_DELIVERY turn: counts it, keeps {@code error}
+     * (the platform's words, no secrets) and the time. {@code permanent} moves it to UNDELIVERABLE
+     * (the platform refused it for good); otherwise it stays for a later attempt.
+     */
+    boolean recordDeliveryFailure(long turnId, String error, boolean permanent);
+
+    /** The lane's newest turn that has started (RUNNING or later: not still waiting, not cancelled), if any. */
+    Optional<TurnRecord> latestStarted(SessionKey key);
+
     /** RUNNING to a terminal state without a reply: DELIVERED (nothing to send), INTERRUPTED or FAILED. */
     boolean finish(long turnId, TurnState terminal, String outcome);
 

@@ -35,6 +35,9 @@ final class SqliteTurnStore implements TurnStore {
               AND NOT EXISTS (SELECT 1 FROM turns r WHERE r.session_key = turns.session_key AND r.state = 'RUNNING')""";
 
     static final String RUNNING = "SELECT id, session_key, session_id, started_at, updated_at FROM turns WHERE state = 'RUNNING' ORDER BY id";
+    static final String LATEST_STARTED = "SELECT " + TurnRows.COLUMNS + """
+             FROM turns WHERE session_key = ? AND state NOT IN ('RECEIVED', 'CANCELLED')
+            ORDER BY id DESC LIMIT 1""";
     static final String IN_STATE = "SELECT " + TurnRows.COLUMNS + " FROM turns WHERE state = ? ORDER BY id LIMIT ?";
 
     private record Running(long id, String key, String sessionId, Instant startedAt) {
@@ -107,6 +110,36 @@ final class SqliteTurnStore implements TurnStore {
         return writer.write("turn " + turnId, c -> c.update("""
                 UPDATE turns SET state = 'DELIVERED', reply_message_id = ?, updated_at = ?
                 WHERE id = ? AND state = 'AWAITING_DELIVERY'""", replyMessageId, nowMicros(), turnId) == 1);
+    }
+
+    @Override
+    public boolean markPartsDelivered(long turnId, int parts) {
+        if (parts < 0) {
+            throw new IllegalArgumentException("store - parts " + parts + " must not be negative");
+        }
+        return writer.write("turn " + turnId, c -> c.update("""
+                UPDATE turns SET parts_delivered = ? WHERE id = ? AND state = 'AWAITING_DELIVERY' AND parts_delivered < ?""",
+                parts, turnId, parts) == 1);
+    }
+
+    @Override
+    public boolean recordDeliveryFailure(long turnId, String error, boolean permanent) {
+        return writer.write("turn " + turnId, c -> c.update("""
+                UPDATE turns SET delivery_attempts = delivery_attempts + 1, delivery_error = ?, updated_at = ?,
+                    state = CASE WHEN ? THEN 'UNDELIVERABLE' ELSE state END
+                WHERE id = ? AND state = 'AWAITING_DELIVERY'""", error, nowMicros(), permanent ? 1 : 0, turnId) == 1);
+    }
+
+    @Override
+    public Optional<TurnRecord> latestStarted(SessionKey key) {
+        Objects.requireNonNull(key, "key");
+        return readers.read("latest turn of session " + key, c -> {
+            try {
+                return c.one(LATEST_STARTED, TurnRows::decode, key.value());
+            } catch (RowDecodeException e) {
+                throw StoreException.corruptRow("latest turn of session " + key, e.problem(), e);
+            }
+        });
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.sql.SQLException;
 final class TurnRows {
     static final String COLUMNS = """
             id, session_key, event_id, source, text, platform_message_id, reply_to_message_id, origin, state, session_id,
-            outcome, reply, reply_message_id, received_at, updated_at""";
+            outcome, reply, reply_message_id, received_at, updated_at, parts_delivered, delivery_attempts, delivery_error""";
 
     private TurnRows() {
     }
@@ -35,7 +35,10 @@ final class TurnRows {
                 rs.getString("reply"),
                 rs.getString("reply_message_id"),
                 Micros.toInstant(rs.getLong("received_at")),
-                Micros.toInstant(rs.getLong("updated_at")));
+                Micros.toInstant(rs.getLong("updated_at")),
+                rs.getInt("parts_delivered"),
+                rs.getInt("delivery_attempts"),
+                rs.getString("delivery_error"));
     }
 
     static String subject(ResultSet rs) {

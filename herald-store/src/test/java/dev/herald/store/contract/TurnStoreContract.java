@@ -175,6 +175,50 @@ public abstract class TurnStoreContract extends StorageContract {
     }
 
     @Test
+    void deliveryProgress_partsOnlyMoveForward_andFailuresAreCountedWithTheirError() {
+        TurnRecord turn = running("1");
+        assertThat(turns().markPartsDelivered(turn.id(), 1)).as("not awaiting delivery yet").isFalse();
+        turns().recordReply(turn.id(), "final", "a long answer");
+
+        assertThat(turns().markPartsDelivered(turn.id(), 2)).isTrue();
+        assertThat(turns().markPartsDelivered(turn.id(), 1)).as("never backwards").isFalse();
+        clock.advance(Duration.ofSeconds(7));
+        assertThat(turns().recordDeliveryFailure(turn.id(), "429 too many requests", false)).isTrue();
+        assertThat(turns().recordDeliveryFailure(turn.id(), "502 bad gateway", false)).isTrue();
+
+        TurnRecord stored = turns().find(turn.id()).orElseThrow();
+        assertThat(stored.state()).isEqualTo(TurnState.AWAITING_DELIVERY);
+        assertThat(stored.partsDelivered()).isEqualTo(2);
+        assertThat(stored.deliveryAttempts()).isEqualTo(2);
+        assertThat(stored.deliveryError()).isEqualTo("502 bad gateway");
+        assertThat(stored.updatedAt()).isEqualTo(clock.instant());
+        assertThat(turns().markDelivered(turn.id(), "m-9")).isTrue();
+        assertThat(turns().recordDeliveryFailure(turn.id(), "late", false)).as("a delivered reply has no failures").isFalse();
+    }
+
+    @Test
+    void permanentDeliveryFailure_makesTheTurnUndeliverable_andLatestStartedShowsIt_notTheQueuedOne() {
+        TurnRecord first = running("1");
+        turns().recordReply(first.id(), "final", "first answer");
+        turns().markDelivered(first.id(), "m-1");
+        TurnRecord second = running("1");
+        turns().recordReply(second.id(), "final", "second answer");
+        received("1", "still queued", null);
+        running("2");
+
+        assertThat(turns().recordDeliveryFailure(second.id(), "403 bot was blocked by the user", true)).isTrue();
+
+        TurnRecord latest = turns().latestStarted(first.sessionKey()).orElseThrow();
+        assertThat(latest.id()).isEqualTo(second.id());
+        assertThat(latest.state()).isEqualTo(TurnState.UNDELIVERABLE);
+        assertThat(latest.deliveryError()).isEqualTo("403 bot was blocked by the user");
+        assertThat(turns().inState(TurnState.AWAITING_DELIVERY, 10)).isEmpty();
+        assertThat(turns().markDelivered(second.id(), "m-2")).isFalse();
+        assertThat(turns().latestStarted(keyOf(dm("2")))).get().extracting(TurnRecord::state).isEqualTo(TurnState.RUNNING);
+        assertThat(turns().latestStarted(keyOf(dm("3")))).isEmpty();
+    }
+
+    @Test
     void finish_runningTurn_endsItOnce() {
         TurnRecord turn = running("1");
 

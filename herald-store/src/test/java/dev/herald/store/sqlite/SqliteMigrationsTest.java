@@ -81,11 +81,15 @@ class SqliteMigrationsTest {
             key = storage.sessions().getOrCreate(
                     new SessionKey("agent:main:loopback:dm:old"), SessionSource.dm(Platform.of("loopback"), "old", "u-old")).key();
         }
-        // the database as version 2 left it: no reason columns, a suspended lane
+        // the database as version 2 left it: no reason columns, no delivery columns, a suspended lane
         RawSql.update(dir, "UPDATE sessions SET suspended = 1 WHERE session_key = ?", key.value());
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN suspend_reason");
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN suspended_at");
-        RawSql.update(dir, "DELETE FROM schema_version WHERE version = 3");
+        RawSql.update(dir, "DROP INDEX turns_by_lane");
+        for (String column : new String[] {"parts_delivered", "delivery_attempts", "delivery_error"}) {
+            RawSql.update(dir, "ALTER TABLE turns DROP COLUMN " + column);
+        }
+        RawSql.update(dir, "DELETE FROM schema_version WHERE version >= 3");
 
         try (SqliteStorage storage = RawSql.open(dir, clock)) {
             SessionEntry entry = storage.sessions().find(key).orElseThrow();

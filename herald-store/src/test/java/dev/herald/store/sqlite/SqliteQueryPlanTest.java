@@ -30,6 +30,7 @@ class SqliteQueryPlanTest {
             SqliteSessionStore.resumePendingQuery(true),
             SqliteTurnStore.RUNNING,
             SqliteTurnStore.IN_STATE,
+            SqliteTurnStore.LATEST_STARTED,
             SqliteTurnStore.START,
             TranscriptSql.NEWEST_COMPRESSION_CHILD,
             TranscriptSql.NEXT_SEQ,
