@@ -50,6 +50,36 @@ class GatewayCommandsTest {
     }
 
     @Test
+    void status_showsTokensOfTheSessionAndOfItsLastTurn() {
+        h = new Harness(dir).platform("telegram", true);
+        h.agentOverride = new dev.herald.core.agent.Agent() {
+            @Override
+            public dev.herald.core.continuity.TurnOutcome runTurn(dev.herald.core.agent.TurnRequest request,
+                    dev.herald.core.agent.TurnListener listener, dev.herald.core.agent.Interrupt interrupt) {
+                int size = request.userMessage().length();
+                listener.onUsage(100 * size, 20); // two model calls in one turn
+                listener.onUsage(100 * size, 20);
+                return new dev.herald.core.continuity.TurnOutcome.Final("ok " + request.userMessage());
+            }
+
+            @Override
+            public String describe() {
+                return "counting";
+            }
+        };
+        h.start();
+        chat().say(alice, "a");
+        chat().awaitSent("ok a"::equals, Harness.WAIT);
+        chat().say(alice, "bbb");
+        chat().awaitSent("ok bbb"::equals, Harness.WAIT);
+
+        chat().say(alice, "/status");
+
+        assertThat(chat().awaitSent(t -> t.startsWith("Session:"), Harness.WAIT).text())
+                .contains("Tokens: 800 in / 80 out (last turn: 600 in / 40 out)");
+    }
+
+    @Test
     void stop_interruptsTheTurnCancelsQueuedOnesAndTheNextMessageStartsFresh() {
         h = new Harness(dir).platform("telegram", true);
         h.start();

@@ -127,8 +127,12 @@ final class Commands {
             } else {
                 sb.append("Resume: none\n");
             }
-            sb.append("Tokens: ").append(e.inputTokens()).append(" in / ").append(e.outputTokens()).append(" out\n");
-            storage.turns().latestStarted(key).ifPresent(t -> deliveryLine(sb, t));
+            sb.append("Tokens: ").append(e.inputTokens()).append(" in / ").append(e.outputTokens()).append(" out");
+            Optional<TurnRecord> last = storage.turns().latestStarted(key);
+            last.filter(t -> t.inputTokens() > 0 || t.outputTokens() > 0).ifPresent(t -> sb.append(" (last turn: ")
+                    .append(t.inputTokens()).append(" in / ").append(t.outputTokens()).append(" out)"));
+            sb.append('\n');
+            last.ifPresent(t -> deliveryLine(sb, t));
         }
         sb.append("Turn: ").append(lanes.active(key).isPresent() ? "running" : "idle");
         int waiting = lanes.waiting(key);

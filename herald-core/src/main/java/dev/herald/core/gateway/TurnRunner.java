@@ -164,6 +164,7 @@ final class TurnRunner {
             @Override
             public void onUsage(long in, long out) {
                 storage.sessions().addUsage(turn.sessionKey(), in, out);
+                storage.turns().addUsage(turn.id(), in, out);
             }
 
             @Override

@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param partsDelivered    how many parts of a split reply the platform confirmed (redelivery starts after them)
  * @param deliveryAttempts  failed delivery attempts so far
  * @param deliveryError     the last delivery failure, or null
+ * @param inputTokens       model input tokens this turn used (all its model calls)
+ * @param outputTokens      model output tokens this turn used
  */
 public record TurnRecord(
         long id,
@@ -46,7 +48,9 @@ public record TurnRecord(
         Instant updatedAt,
         int partsDelivered,
         int deliveryAttempts,
-        String deliveryError) {
+        String deliveryError,
+        long inputTokens,
+        long outputTokens) {
 
     public TurnRecord {
         Objects.requireNonNull(sessionKey, "sessionKey");
@@ -64,7 +68,7 @@ public record TurnRecord(
             String replyToMessageId, MessageEvent.Origin origin, TurnState state, String sessionId, String outcome, String reply,
             String replyMessageId, Instant receivedAt, Instant updatedAt) {
         this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, reply,
-                replyMessageId, receivedAt, updatedAt, 0, 0, null);
+                replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, 0);
     }
 
     /** The event this turn answers, rebuilt from the record (for replay after a restart). */

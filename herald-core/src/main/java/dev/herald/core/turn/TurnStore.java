@@ -51,6 +51,9 @@ public interface TurnStore {
      */
     boolean recordDeliveryFailure(long turnId, String error, boolean permanent);
 
+    /** Adds model token usage to the turn (each model call of a turn reports its own). */
+    void addUsage(long turnId, long inputTokens, long outputTokens);
+
     /** The lane's newest turn that has started (RUNNING or later: not still waiting, not cancelled), if any. */
     Optional<TurnRecord> latestStarted(SessionKey key);
 

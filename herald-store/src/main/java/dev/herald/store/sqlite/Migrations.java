@@ -28,7 +28,7 @@ final class Migrations {
     private static final String DIR = "/db/sqlite/";
     /** Every migration, oldest first. Add new files at the end; never edit a released one. */
     static final List<String> FILES = List.of("V1__initial_schema.sql", "V2__session_search.sql", "V3__suspend_reason.sql",
-            "V4__delivery_attempts.sql");
+            "V4__delivery_attempts.sql", "V5__turn_usage.sql");
     private static final Pattern NAME = Pattern.compile("V(\\d+)__(\\w+)\\.sql");
 
     record Migration(int version, String description, String file) {

@@ -131,6 +131,15 @@ final class SqliteTurnStore implements TurnStore {
     }
 
     @Override
+    public void addUsage(long turnId, long inputTokens, long outputTokens) {
+        if (inputTokens < 0 || outputTokens < 0) {
+            throw new IllegalArgumentException("store - token usage must not be negative (" + inputTokens + " in, " + outputTokens + " out)");
+        }
+        writer.write("turn " + turnId, c -> c.update("UPDATE turns SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?",
+                inputTokens, outputTokens, turnId));
+    }
+
+    @Override
     public Optional<TurnRecord> latestStarted(SessionKey key) {
         Objects.requireNonNull(key, "key");
         return readers.read("latest turn of session " + key, c -> {

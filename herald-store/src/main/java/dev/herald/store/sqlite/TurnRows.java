@@ -11,7 +11,8 @@ import java.sql.SQLException;
 final class TurnRows {
     static final String COLUMNS = """
             id, session_key, event_id, source, text, platform_message_id, reply_to_message_id, origin, state, session_id,
-            outcome, reply, reply_message_id, received_at, updated_at, parts_delivered, delivery_attempts, delivery_error""";
+            outcome, reply, reply_message_id, received_at, updated_at, parts_delivered, delivery_attempts, delivery_error,
+            input_tokens, output_tokens""";
 
     private TurnRows() {
     }
@@ -38,7 +39,9 @@ final class TurnRows {
                 Micros.toInstant(rs.getLong("updated_at")),
                 rs.getInt("parts_delivered"),
                 rs.getInt("delivery_attempts"),
-                rs.getString("delivery_error"));
+                rs.getString("delivery_error"),
+                rs.getLong("input_tokens"),
+                rs.getLong("output_tokens"));
     }
 
     static String subject(ResultSet rs) {

@@ -219,6 +219,18 @@ public abstract class TurnStoreContract extends StorageContract {
     }
 
     @Test
+    void addUsage_accumulatesOnTheTurn() {
+        TurnRecord turn = running("1");
+
+        turns().addUsage(turn.id(), 100, 7);
+        turns().addUsage(turn.id(), 5, 3);
+
+        TurnRecord stored = turns().find(turn.id()).orElseThrow();
+        assertThat(stored.inputTokens()).isEqualTo(105);
+        assertThat(stored.outputTokens()).isEqualTo(10);
+    }
+
+    @Test
     void finish_runningTurn_endsItOnce() {
         TurnRecord turn = running("1");
 
