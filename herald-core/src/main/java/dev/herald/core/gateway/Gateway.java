@@ -272,7 +272,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         if (!accepting()) {
             return Admission.REJECTED_STOPPING;
         }
-        Optional<TurnRecord> turn = storage.turns().receive(key, event);
+        Optional<TurnRecord> turn = storage.turns().receive(key, withAttachmentsInText(event));
         if (turn.isEmpty()) {
             log.info("{} - message {} was delivered before; dropped", event.source().platform(), event.messageId());
             return Admission.DUPLICATE;
@@ -283,6 +283,12 @@ public final class Gateway implements InboundSink, GatewayControl {
             log.info("{} - message for {} held until start-up restore finishes", event.source().platform(), key);
         }
         return Admission.ACCEPTED;
+    }
+
+    /** Attachments become lines of the stored text: the turn record and the transcript keep them. */
+    private static MessageEvent withAttachmentsInText(MessageEvent e) {
+        return e.media().isEmpty() ? e : new MessageEvent(e.eventId(), e.source(), e.textWithAttachments(), e.messageId(),
+                e.replyToMessageId(), List.of(), e.origin(), e.receivedAt());
     }
 
     private boolean accepting() {

@@ -68,6 +68,30 @@ public record MessageEvent(
         return new MessageEvent(UUID.randomUUID().toString(), source, "", null, null, List.of(), Origin.RESUME, at);
     }
 
+    /**
+     * The text as stored for the turn and shown to the agent: the message text, then one line per
+     * attachment, so that an attachment (a photo without a caption, a file) reaches the agent and the
+     * transcript instead of being dropped as an empty message. The reference is the platform's file id
+     * or URL; the bytes stay on the platform.
+     */
+    public String textWithAttachments() {
+        if (media.isEmpty()) {
+            return text;
+        }
+        StringBuilder sb = new StringBuilder(text);
+        for (MediaRef m : media) {
+            if (!sb.isEmpty()) {
+                sb.append('\n');
+            }
+            sb.append("[attachment: ").append(m.kind());
+            if (m.mimeType() != null && !m.mimeType().isBlank()) {
+                sb.append(" (").append(m.mimeType()).append(')');
+            }
+            sb.append(", ref ").append(m.ref()).append(']');
+        }
+        return sb.toString();
+    }
+
     public boolean internal() {
         return origin != Origin.USER;
     }
