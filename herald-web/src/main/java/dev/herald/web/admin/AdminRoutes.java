@@ -52,6 +52,9 @@ public final class AdminRoutes implements Routes {
     private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
     private static final int RUNNING_SCAN = 1_000;
 
+    /** The admin page counts undelivered replies up to this many (more shows as this number). */
+    static final int UNDELIVERED_SCAN = 1_000;
+
     private final Gateway gateway;
     private final HeraldMetrics metrics;
     private final WebGuard guard;
@@ -102,6 +105,7 @@ public final class AdminRoutes implements Routes {
         figures.put("claimedLanes", s.claimedLanes());
         figures.put("resumePending", gateway.storage().sessions().listResumePending(Optional.empty()).size());
         figures.put("sessionsStored", gateway.storage().sessions().count());
+        figures.put("undeliveredReplies", gateway.storage().turns().inState(TurnState.AWAITING_DELIVERY, UNDELIVERED_SCAN).size());
         out.put("figures", figures);
         WebJson.write(ctx, 200, out);
     }

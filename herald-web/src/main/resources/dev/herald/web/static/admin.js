@@ -34,6 +34,7 @@
     $("fig-claimed").textContent = f.claimedLanes;
     $("fig-resume").textContent = f.resumePending;
     $("fig-sessions").textContent = f.sessionsStored;
+    $("fig-undelivered").textContent = f.undeliveredReplies;
     $("platforms").replaceChildren(...s.platforms.map((p) => el("tr", {},
       el("td", {}, p.id),
       el("td", {}, el("span", { class: "pill " + p.state }, p.state.replace("_", " "))),

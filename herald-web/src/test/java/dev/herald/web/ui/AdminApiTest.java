@@ -34,6 +34,8 @@ class AdminApiTest {
             assertThat(f.path("activeTurns").asInt()).isZero();
             assertThat(f.path("waitingTurns").asInt()).isZero();
             assertThat(f.path("sessionsStored").asLong()).isEqualTo(1);
+            assertThat(f.path("undeliveredReplies").isIntegralNumber()).isTrue();
+            assertThat(f.path("undeliveredReplies").asLong()).isZero();
         }
     }
 
