@@ -68,7 +68,7 @@ class E_ShutdownTest {
     }
 
     @Test
-    void E1_aTurnThatEndsByItselfDuringADrainThatTimesOut_losesItsMark_andIsNotResumed() {
+    void E1_aTurnSendingItsReplyWhenTheStopComes_isNotMarkedNorCounted_andIsNotResumed() {
         h = new Harness(dir).platform("telegram", true);
         h.settings = h.settings.withDrainTimeout(Duration.ofSeconds(3));
         h.allowedUsers.add("u2");
@@ -91,13 +91,14 @@ class E_ShutdownTest {
         await(sending);
 
         var stopping = java.util.concurrent.CompletableFuture.supplyAsync(() -> h.gateway.stop(StopKind.RESTART, false));
-        org.awaitility.Awaitility.await().atMost(Harness.WAIT).until(() -> h.entry(bob).resumePending());
+        org.awaitility.Awaitility.await().atMost(Harness.WAIT).until(() -> h.entry(alice).resumePending());
         sendMayFinish.countDown();
         StopReport report = stopping.join();
 
         assertThat(report.interrupted()).containsExactly(h.key(alice));
         assertThat(h.entry(alice).resumePending()).isTrue();
         assertThat(h.entry(bob).resumePending()).as("bob's turn finished; nothing of his is left to resume").isFalse();
+        assertThat(h.entry(bob).interruptedRestarts()).as("sending a reply is not being cut off").isZero();
         h.restart();
         h.start();
         h.agent.awaitCalls(1, Harness.WAIT);

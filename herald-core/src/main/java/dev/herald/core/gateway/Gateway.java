@@ -319,13 +319,16 @@ public final class Gateway implements InboundSink, GatewayControl {
         List<ActiveTurn> still = lanes.activeTurns();
         List<SessionKey> cutOff = new ArrayList<>();
         if (!drained && !still.isEmpty()) {
-            log.warn("gateway - drain timed out after {} s with {} active turn(s); interrupting them", settings.drainTimeout().toSeconds(), still.size());
+            // a turn whose reply is recorded is only sending it: it is not cut off (the outbox finishes the delivery)
+            List<ActiveTurn> running = still.stream().filter(this::stillRunning).toList();
+            log.warn("gateway - drain timed out after {} s with {} active turn(s); interrupting the {} still running",
+                    settings.drainTimeout().toSeconds(), still.size(), running.size());
             marked.addAll(markRunning(kind));
-            for (ActiveTurn t : still) {
+            for (ActiveTurn t : running) {
                 cutOff.add(t.key());
             }
             storage.sessions().countInterruption(cutOff);
-            for (ActiveTurn t : still) {
+            for (ActiveTurn t : running) {
                 t.interrupt().raise(kind.interruptReason());
             }
             if (!awaitIdle(settings.interruptGrace())) {
@@ -352,16 +355,27 @@ public final class Gateway implements InboundSink, GatewayControl {
         return report;
     }
 
-    /** Marks every session with a running turn resume-pending; returns the keys this call newly marked. */
+    /**
+     * Marks every session whose turn is still running resume-pending; returns the keys this call newly
+     * marked. A turn whose reply is already recorded is left alone: there is nothing to resume.
+     */
     private List<SessionKey> markRunning(StopKind kind) {
         List<SessionKey> newlyMarked = new ArrayList<>();
         for (ActiveTurn t : lanes.activeTurns()) {
+            if (!stillRunning(t)) {
+                continue;
+            }
             boolean wasPending = storage.sessions().find(t.key()).map(e -> e.resumePending()).orElse(false);
             if (storage.sessions().markResumePending(t.key(), kind.resumeReason()) && !wasPending) {
                 newlyMarked.add(t.key());
             }
         }
         return newlyMarked;
+    }
+
+    /** Whether the turn has not recorded its reply yet (it is RUNNING in the store). */
+    private boolean stillRunning(ActiveTurn t) {
+        return storage.turns().find(t.turnId()).map(r -> r.state() == TurnState.RUNNING).orElse(false);
     }
 
     /**
