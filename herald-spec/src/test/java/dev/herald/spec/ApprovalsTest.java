@@ -11,21 +11,13 @@ import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.gateway.StopKind;
-import dev.herald.core.session.SessionSource;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The gateway's side of tool approvals: the question in the chat, /approve and /deny, the timeout, a stop. */
-class ApprovalsTest {
-    @TempDir
-    Path dir;
-    Harness h;
-    final SessionSource alice = Harness.dm("telegram", "123456", "u1");
+class ApprovalsTest extends GatewaySpec {
     final List<ApprovalDecision> decisions = new CopyOnWriteArrayList<>();
 
     /** An agent that asks to run one dangerous command and reports the answer it got. */
@@ -47,13 +39,6 @@ class ApprovalsTest {
             return "asking agent";
         }
     };
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     private void start(Duration approvalTimeout, boolean interactive) {
         h = new Harness(dir).platform("telegram", interactive);

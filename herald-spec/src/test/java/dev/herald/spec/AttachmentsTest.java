@@ -4,29 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.MessageEvent;
-import dev.herald.core.session.SessionSource;
 import dev.herald.core.transcript.Role;
 import dev.herald.core.transcript.TranscriptRow;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A message that is only an attachment (a photo without a caption) is a turn like any other, not an empty message. */
-class AttachmentsTest {
-    @TempDir
-    Path dir;
-    Harness h;
-    final SessionSource alice = Harness.dm("telegram", "123456", "u1");
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class AttachmentsTest extends GatewaySpec {
     @Test
     void aPhotoWithoutCaption_reachesTheAgentAndTheTranscript_andIsAnswered() {
         h = new Harness(dir).platform("telegram", true);

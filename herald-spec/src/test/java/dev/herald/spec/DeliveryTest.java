@@ -9,32 +9,23 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.session.SessionKey;
-import dev.herald.core.session.SessionSource;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Replies that the platform does not take at once: retried in the background while the platform stays
  * connected, never sent twice (a split reply continues after the parts already sent), and a reply the
  * platform refuses for good is reported by /status instead of being retried forever.
  */
-class DeliveryTest {
-    @TempDir
-    Path dir;
-    Harness h;
-    final SessionSource alice = Harness.dm("telegram", "123456", "u1");
-
+class DeliveryTest extends GatewaySpec {
     @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.gateway.stop(StopKind.SHUTDOWN, false);
-            h.close();
+    void stopGateway() {
+        if (h != null && h.gateway != null) {
+            h.gateway.stop(StopKind.SHUTDOWN, false); // runs before the harness closes: it has a background retry
         }
     }
 

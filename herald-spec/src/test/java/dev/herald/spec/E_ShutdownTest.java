@@ -17,33 +17,18 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.SuspendReason;
 import dev.herald.testkit.agent.ScriptedAgent;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Spec E: shutdown and restart. */
-class E_ShutdownTest {
+class E_ShutdownTest extends GatewaySpec {
     static final String RESTART_BANNER = "\u26a0\ufe0f Gateway restarting \u2014 Your current task will be interrupted. "
             + "Send any message after restart and I'll try to resume where you left off.";
     static final String SHUTDOWN_BANNER = "\u26a0\ufe0f Gateway shutting down \u2014 Your current task will be interrupted.";
-
-    @TempDir
-    Path dir;
-    Harness h;
-    final SessionSource alice = Harness.dm("telegram", "123456", "u1");
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     @Test
     void E1_aTimedOutDrainMarksRunningSessionsBeforeInterruptingThem() {

@@ -8,28 +8,14 @@ import dev.herald.core.platform.Admission;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.turn.TurnState;
 import dev.herald.testkit.agent.ScriptedAgent;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Spec F: auto-resume at start-up and on reconnect, through the real gateway. */
-class F_AutoResumeTest {
-    @TempDir
-    Path dir;
-    Harness h;
-    final SessionSource alice = Harness.dm("telegram", "123456", "u1");
+class F_AutoResumeTest extends GatewaySpec {
     final SessionSource bob = Harness.dm("telegram", "654321", "u2");
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     /** Runs a turn for each source and stops the gateway while they are held, leaving them resume-pending. */
     private void interruptByRestart(SessionSource... sources) {

@@ -11,27 +11,12 @@ import dev.herald.core.transcript.Role;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnState;
 import dev.herald.testkit.agent.ScriptedAgent;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Spec G: Herald's decisions where the original is ambiguous. */
-class G_DecisionsTest {
-    @TempDir
-    Path dir;
-    Harness h;
-    final SessionSource alice = Harness.dm("telegram", "123456", "u1");
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class G_DecisionsTest extends GatewaySpec {
     /** Leaves a turn running and abandons the process without a stop, as a crash or kill -9 would. */
     private void crashDuringTurn(SessionSource s) {
         h.start();

@@ -9,27 +9,12 @@ import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.SuspendReason;
 import dev.herald.testkit.agent.ScriptedAgent;
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Slash commands and busy input, through the real gateway: answered inline, never a model turn. */
-class GatewayCommandsTest {
-    @TempDir
-    Path dir;
-    Harness h;
-    final SessionSource alice = Harness.dm("telegram", "123456", "u1");
-
-    @AfterEach
-    void tearDown() {
-        if (h != null) {
-            h.close();
-        }
-    }
-
+class GatewayCommandsTest extends GatewaySpec {
     private LoopbackPlatform chat() {
         return h.loopback("telegram");
     }
