@@ -168,28 +168,36 @@ final class PostgresSessionStore implements SessionStore {
 
     @Override
     public List<SessionEntry> search(SessionQuery query) {
-        Objects.requireNonNull(query, "query");
-        StringBuilder sql = new StringBuilder("SELECT " + SessionRows.COLUMNS + " FROM sessions WHERE TRUE");
-        List<Object> args = new ArrayList<>();
-        switch (query.state()) {
-            case RESUME_PENDING -> sql.append(" AND resume_pending");
-            case SUSPENDED -> sql.append(" AND suspended");
-            case ACTIVE -> sql.append(" AND NOT suspended AND NOT resume_pending");
-            case ALL -> {
+        Search search = Search.of(query);
+        return pool.read("session search", c -> c.listReadable(search.sql(), SessionRows::decode, SessionRows::subject, search.args()));
+    }
+
+    /** A page of lanes as SQL: newest activity first through sessions_by_updated (or sessions_suspended). */
+    record Search(String sql, Object[] args) {
+        static Search of(SessionQuery query) {
+            Objects.requireNonNull(query, "query");
+            StringBuilder sql = new StringBuilder("SELECT " + SessionRows.COLUMNS + " FROM sessions WHERE TRUE");
+            List<Object> args = new ArrayList<>();
+            switch (query.state()) {
+                case RESUME_PENDING -> sql.append(" AND resume_pending");
+                case SUSPENDED -> sql.append(" AND suspended");
+                case ACTIVE -> sql.append(" AND NOT suspended AND NOT resume_pending");
+                case ALL -> {
+                }
             }
+            query.platform().ifPresent(p -> {
+                sql.append(" AND platform = ?");
+                args.add(p.id());
+            });
+            query.contains().ifPresent(text -> {
+                sql.append(" AND lower(session_key) LIKE ? ESCAPE '\\'");
+                args.add("%" + likeEscaped(text.toLowerCase(Locale.ROOT)) + "%");
+            });
+            sql.append(" ORDER BY updated_at DESC, session_key LIMIT ? OFFSET ?");
+            args.add(query.limit());
+            args.add(query.offset());
+            return new Search(sql.toString(), args.toArray());
         }
-        query.platform().ifPresent(p -> {
-            sql.append(" AND platform = ?");
-            args.add(p.id());
-        });
-        query.contains().ifPresent(text -> {
-            sql.append(" AND lower(session_key) LIKE ? ESCAPE '\\'");
-            args.add("%" + likeEscaped(text.toLowerCase(Locale.ROOT)) + "%");
-        });
-        sql.append(" ORDER BY updated_at DESC, session_key LIMIT ? OFFSET ?");
-        args.add(query.limit());
-        args.add(query.offset());
-        return pool.read("session search", c -> c.listReadable(sql.toString(), SessionRows::decode, SessionRows::subject, args.toArray()));
     }
 
     private static String likeEscaped(String text) {
