@@ -23,6 +23,20 @@ public final class JdbcUrl {
         return !host.isBlank() && host.chars().noneMatch(Character::isWhitespace);
     }
 
+    /** Whether the URL's properties include a password ({@code ?password=...} or {@code &password=...}). */
+    public static boolean carriesPassword(String url) {
+        int query = url == null ? -1 : url.indexOf('?');
+        if (query < 0) {
+            return false;
+        }
+        for (String property : url.substring(query + 1).split("&")) {
+            if (property.toLowerCase(Locale.ROOT).startsWith("password=")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static void require(String url) {
         if (!valid(url)) {
             // the URL itself is not quoted: it may hold a password

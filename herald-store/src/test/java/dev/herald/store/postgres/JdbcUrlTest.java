@@ -27,4 +27,12 @@ class JdbcUrlTest {
         assertThat(JdbcUrl.valid(url)).isFalse();
         assertThat(JdbcUrl.describe(url)).isEqualTo("postgresql (invalid URL)");
     }
+
+    @org.junit.jupiter.api.Test
+    void carriesPassword_findsThePasswordPropertyOnly() {
+        assertThat(JdbcUrl.carriesPassword("jdbc:postgresql://db/herald?user=h&Password=x")).isTrue();
+        assertThat(JdbcUrl.carriesPassword("jdbc:postgresql://db/herald?password=x")).isTrue();
+        assertThat(JdbcUrl.carriesPassword("jdbc:postgresql://db/herald?sslpassword=x&user=h")).isFalse();
+        assertThat(JdbcUrl.carriesPassword("jdbc:postgresql://db/herald")).isFalse();
+    }
 }
