@@ -38,7 +38,7 @@ public final class HeraldRuntime {
         Clock clock = Clock.systemUTC();
         long pid = ProcessHandle.current().pid();
         RunFiles files = new RunFiles(home);
-        boolean firstRun = !Files.exists(config.store().path());
+        boolean firstRun = config.store().path() != null && !Files.exists(config.store().path()); // no file with PostgreSQL
         boolean clean = files.consumeCleanMarker() || firstRun;
         if (!clean) {
             LOG.warn("runtime - the previous run did not stop cleanly; turns it cut off are recovered from the store");

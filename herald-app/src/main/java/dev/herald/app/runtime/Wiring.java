@@ -29,7 +29,6 @@ import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.session.Storage;
-import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.web.WebServer;
 import dev.herald.web.WebUi;
 import dev.herald.web.api.ApiServerPlatform;
@@ -68,7 +67,7 @@ public final class Wiring implements AutoCloseable {
     }
 
     public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock) {
-        Storage storage = SqliteStorage.open(config.store().path(), clock);
+        Storage storage = Stores.open(config.store(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);
             HeraldMetrics metrics = new HeraldMetrics();

@@ -1,0 +1,70 @@
+package dev.herald.app.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.app.config.ConfigLoader;
+import dev.herald.app.config.HeraldConfig;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SessionSource;
+import dev.herald.core.session.Storage;
+import dev.herald.store.postgres.PostgresStorage;
+import dev.herald.store.postgres.PostgresTestServer;
+import dev.herald.store.postgres.TestDatabase;
+import dev.herald.store.sqlite.SqliteStorage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Herald opens the store its configuration names: PostgreSQL through {@code store.url}, else the SQLite file. */
+class StoresTest {
+    @TempDir
+    Path home;
+
+    @RegisterExtension
+    final TestDatabase db = new TestDatabase();
+
+    private HeraldConfig load(String yaml, Map<String, String> env) throws IOException {
+        Files.writeString(home.resolve("config.yaml"), yaml);
+        return new ConfigLoader(env).load(home.resolve("config.yaml"), true, home).config();
+    }
+
+    @Test
+    void storeUrl_opensPostgres_withTheUserAndPasswordOfTheConfig() throws IOException {
+        HeraldConfig config = load("""
+                platforms:
+                  api_server: {enabled: false}
+                store:
+                  url: %s
+                  user: %s
+                  password: ${HERALD_STORE_PASSWORD}
+                """.formatted(db.url(), PostgresTestServer.PASSWORD_ROLE), Map.of("HERALD_STORE_PASSWORD", PostgresTestServer.PASSWORD));
+        SessionSource source = SessionSource.dm(Platform.of("loopback"), "1", "u1");
+
+        try (Wiring wiring = Wiring.build(config, home, true, Clock.systemUTC())) {
+            Storage storage = wiring.storage();
+            assertThat(storage).isInstanceOf(PostgresStorage.class);
+            assertThat(storage.describe()).isEqualTo("postgresql localhost:" + PostgresTestServer.server().getPort() + "/" + db.name());
+            storage.sessions().getOrCreate(SessionKey.of(source), source);
+        }
+
+        assertThat(db.text("SELECT COUNT(*) FROM sessions")).isEqualTo("1");
+        assertThat(home.resolve("herald.db")).as("no SQLite file beside it").doesNotExist();
+    }
+
+    @Test
+    void noStoreUrl_opensTheSqliteFile() throws IOException {
+        HeraldConfig config = load("store:\n  path: data/h.db\n", Map.of());
+
+        try (Storage storage = Stores.open(config.store(), Clock.systemUTC())) {
+            assertThat(storage).isInstanceOf(SqliteStorage.class);
+        }
+
+        assertThat(home.resolve("data/h.db")).exists();
+    }
+}

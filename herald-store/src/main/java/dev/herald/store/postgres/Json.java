@@ -1,0 +1,110 @@
+package dev.herald.store.postgres;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.session.SessionSource;
+import dev.herald.core.transcript.ToolCall;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The two small JSON documents kept in TEXT columns: a session source and a list of tool calls. The
+ * shapes are the SQLite store's, field for field, so rows read the same whichever store wrote them.
+ * TEXT rather than {@code jsonb}: a damaged document must still be stored and reported as an unreadable
+ * row naming its key, not refused somewhere else.
+ */
+final class Json {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private Json() {
+    }
+
+    static String source(SessionSource s) {
+        if (s == null) {
+            return null;
+        }
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("platform", s.platform().id());
+        o.put("chat_id", s.chatId());
+        o.put("chat_type", s.chatType().wire());
+        putIfSet(o, "user_id", s.userId());
+        putIfSet(o, "user_name", s.userName());
+        putIfSet(o, "thread_id", s.threadId());
+        putIfSet(o, "chat_name", s.chatName());
+        return o.toString();
+    }
+
+    /** The source in {@code json}; null for null; {@link RowDecodeException} naming {@code column} when it is not a source. */
+    static SessionSource source(String json, String column) {
+        if (json == null) {
+            return null;
+        }
+        return RowDecodeException.decoding(column, json, () -> {
+            JsonNode o = parse(json);
+            return new SessionSource(Platform.of(required(o, "platform")), required(o, "chat_id"),
+                    ChatType.fromWire(required(o, "chat_type")), text(o, "user_id"), text(o, "user_name"),
+                    text(o, "thread_id"), text(o, "chat_name"));
+        });
+    }
+
+    /** The calls as a JSON array, or null when there are none. */
+    static String toolCalls(List<ToolCall> calls) {
+        if (calls.isEmpty()) {
+            return null;
+        }
+        ArrayNode a = MAPPER.createArrayNode();
+        for (ToolCall c : calls) {
+            a.addObject().put("id", c.id()).put("name", c.name()).put("arguments", c.argumentsJson());
+        }
+        return a.toString();
+    }
+
+    static List<ToolCall> toolCalls(String json) {
+        if (json == null) {
+            return List.of();
+        }
+        return RowDecodeException.decoding("tool_calls", json, () -> {
+            JsonNode a = parse(json);
+            if (!a.isArray()) {
+                throw new IllegalArgumentException("not a JSON array");
+            }
+            List<ToolCall> out = new ArrayList<>(a.size());
+            for (JsonNode c : a) {
+                out.add(new ToolCall(required(c, "id"), required(c, "name"), text(c, "arguments")));
+            }
+            return out;
+        });
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON (" + e.getOriginalMessage() + ")", e);
+        }
+    }
+
+    private static void putIfSet(ObjectNode o, String field, String value) {
+        if (value != null) {
+            o.put(field, value);
+        }
+    }
+
+    private static String required(JsonNode o, String field) {
+        String v = text(o, field);
+        if (v == null) {
+            throw new IllegalArgumentException("field '" + field + "' is missing");
+        }
+        return v;
+    }
+
+    private static String text(JsonNode o, String field) {
+        JsonNode v = o.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+}

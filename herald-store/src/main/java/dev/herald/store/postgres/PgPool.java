@@ -1,0 +1,174 @@
+package dev.herald.store.postgres;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.herald.core.session.StoreException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the stores' work in transactions on pooled connections.
+ *
+ * <ul>
+ *   <li><b>One transaction per call.</b> Every call, read or write, runs on one connection in one
+ *       READ COMMITTED transaction and commits before its result is handed out: "returned" means
+ *       "committed". A failure rolls the whole call back.</li>
+ *   <li><b>Collisions are retried.</b> A deadlock or serialization failure reported by the server, or a
+ *       {@link Retry} thrown by the work (it lost a race another node or thread won, e.g. creating the same
+ *       lane), rolls back and runs the work again, a few times, with a short random pause.</li>
+ *   <li><b>Never "maybe".</b> The work runs on a virtual thread of its own and the caller waits without
+ *       giving up on interrupts (its flag is restored), so an interrupt can neither cut a statement off
+ *       half-way (closing the socket) nor make the caller return while a commit is in flight.</li>
+ *   <li><b>Errors</b> become {@link StoreException} naming the subject (a session key, a turn id) and the
+ *       database as {@code postgresql host:port/db}; the URL and credentials never appear.</li>
+ * </ul>
+ */
+final class PgPool implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PgPool.class);
+    private static final int MAX_ATTEMPTS = 8;
+
+    /** Thrown by work that lost a race: the transaction is rolled back and the work runs again. */
+    static final class Retry extends RuntimeException {
+        Retry(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    private final HikariDataSource dataSource;
+    private final String where;
+    private final ExecutorService calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("herald-store-", 0).factory());
+    private volatile boolean closed;
+
+    PgPool(HikariDataSource dataSource, String where) {
+        this.dataSource = dataSource;
+        this.where = where;
+    }
+
+    /** Runs {@code work} in a transaction and returns its result once committed. */
+    <T> T write(String subject, PgWork<T> work) {
+        return call(subject, "written", work);
+    }
+
+    /** Runs read-only {@code work} in a transaction (a consistent snapshot for each statement). */
+    <T> T read(String subject, PgWork<T> work) {
+        return call(subject, "read", work);
+    }
+
+    private <T> T call(String subject, String verb, PgWork<T> work) {
+        if (closed) {
+            throw closedFailure(subject, verb);
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        try {
+            calls.execute(() -> {
+                try {
+                    result.complete(transaction(subject, work));
+                } catch (Throwable t) {
+                    result.completeExceptionally(t);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            throw closedFailure(subject, verb);
+        }
+        return await(result);
+    }
+
+    private StoreException closedFailure(String subject, String verb) {
+        return StoreException.unavailable(where + " is closed; " + subject + " was not " + verb, null, false);
+    }
+
+    private <T> T transaction(String subject, PgWork<T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return once(work);
+            } catch (Retry e) {
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw StoreException.unavailable(subject + " on " + where + " lost " + attempt + " races with concurrent writers ("
+                            + e.getMessage() + ")", null, true);
+                }
+                log.debug("store - {}: {}; trying again", subject, e.getMessage());
+            } catch (SQLException e) {
+                if (!PgErrors.collision(e) || attempt >= MAX_ATTEMPTS) {
+                    throw StoreException.unavailable(subject + " on " + where, e, PgErrors.retryable(e));
+                }
+                log.debug("store - {}: collided with a concurrent transaction ({}); trying again", subject, e.getSQLState());
+            }
+            LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(200_000L, 2_000_000L) * attempt);
+        }
+    }
+
+    private <T> T once(PgWork<T> work) throws SQLException {
+        Connection conn = dataSource.getConnection();
+        try {
+            T result = work.run(new PgConn(conn));
+            conn.commit();
+            return result;
+        } catch (SQLException | RuntimeException | Error e) {
+            rollbackQuietly(conn, e);
+            throw e;
+        } finally {
+            closeQuietly(conn);
+        }
+    }
+
+    private static void rollbackQuietly(Connection conn, Throwable cause) {
+        try {
+            conn.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    private void closeQuietly(Connection conn) {
+        try {
+            conn.close();
+        } catch (SQLException e) {
+            log.debug("store - returning a connection of {} to the pool failed: {}", where, e.getMessage());
+        }
+    }
+
+    private static <T> T await(CompletableFuture<T> result) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return result.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof RuntimeException re) {
+                        throw re;
+                    }
+                    if (cause instanceof Error err) {
+                        throw err;
+                    }
+                    throw new IllegalStateException("store - a store call failed", cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Refuses new calls, waits for the calls in flight to finish, then closes every connection. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        calls.close();
+        dataSource.close();
+    }
+}

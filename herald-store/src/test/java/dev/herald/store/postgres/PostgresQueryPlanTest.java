@@ -1,0 +1,87 @@
+package dev.herald.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.core.platform.Platform;
+import dev.herald.core.session.SessionQuery;
+import dev.herald.testkit.MutableClock;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The statements that run per message or at start-up reach their rows through the index meant for them:
+ * with sequential scans priced out (the tables are empty here), each plan uses that index and none scans a
+ * whole table, so their cost does not grow with the number of lanes, turns or rows.
+ */
+class PostgresQueryPlanTest {
+    @RegisterExtension
+    final TestDatabase db = new TestDatabase();
+
+    static Stream<Arguments> statements() {
+        PostgresSessionStore.Search all = PostgresSessionStore.Search.of(SessionQuery.all(50));
+        PostgresSessionStore.Search suspended = PostgresSessionStore.Search.of(
+                new SessionQuery(SessionQuery.State.SUSPENDED, Optional.of(Platform.of("loopback")), Optional.empty(), 50, 100));
+        return Stream.of(
+                Arguments.of("stuck lanes", PostgresSessionStore.STUCK, new Object[] {3}, "sessions_interrupted"),
+                Arguments.of("suspend stuck lane", PostgresSessionStore.SUSPEND_STUCK, new Object[] {1L, "k"}, "sessions_pkey"),
+                Arguments.of("count interruption", PostgresSessionStore.COUNT_INTERRUPTION, new Object[] {"k"}, "sessions_pkey"),
+                Arguments.of("resume-pending lanes", PostgresSessionStore.resumePendingQuery(false), new Object[0], "sessions_resume_pending"),
+                Arguments.of("resume-pending lanes of a platform", PostgresSessionStore.resumePendingQuery(true), new Object[] {"loopback"},
+                        "sessions_resume_pending"),
+                Arguments.of("search all", all.sql(), all.args(), "sessions_by_updated"),
+                Arguments.of("search suspended", suspended.sql(), suspended.args(), "sessions_suspended"),
+                Arguments.of("lane by key", SessionRows.FIND + " FOR UPDATE", new Object[] {"k"}, "sessions_pkey"),
+                Arguments.of("running turns", PostgresTurnStore.RUNNING, new Object[0], "turns_by_state"),
+                Arguments.of("turns in a state", PostgresTurnStore.IN_STATE, new Object[] {"RECEIVED", 10}, "turns_by_state"),
+                Arguments.of("latest started turn", PostgresTurnStore.LATEST_STARTED, new Object[] {"k"}, "turns_by_lane"),
+                Arguments.of("start a turn", PostgresTurnStore.START, new Object[] {"s", 1L, 1L, 7L}, "turns_one_running_per_lane"),
+                Arguments.of("turn by id", PostgresTurnStore.FIND, new Object[] {7L}, "turns_pkey"),
+                Arguments.of("newest compression child", TranscriptSql.NEWEST_COMPRESSION_CHILD, new Object[] {"s"},
+                        "transcript_sessions_by_parent"),
+                Arguments.of("lock a transcript", TranscriptSql.LOCK_SESSION, new Object[] {"s"}, "transcript_sessions_pkey"),
+                Arguments.of("next seq", TranscriptSql.NEXT_SEQ, new Object[] {"s"}, "messages_pkey"),
+                Arguments.of("load a transcript", TranscriptSql.LOAD, new Object[] {"s"}, "messages_pkey"),
+                Arguments.of("last activity", TranscriptSql.LAST_ACTIVITY, new Object[] {"s"}, "messages_pkey"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("statements")
+    void statement_usesItsIndexInsteadOfAScan(String name, String sql, Object[] args, String index) throws Exception {
+        PostgresStorage.open(db.options(), MutableClock.atNoon()).close();
+
+        List<String> plan = plan(sql, args);
+
+        assertThat(plan).as("plan of %s", sql).isNotEmpty().noneMatch(step -> step.contains("Seq Scan"))
+                .anyMatch(step -> step.contains("Index") && (step.contains(" " + index + " ") || step.endsWith(" " + index)));
+    }
+
+    private List<String> plan(String sql, Object[] args) throws Exception {
+        try (Connection c = db.connect()) {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET enable_seqscan = off");
+            }
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql)) {
+                for (int i = 0; i < args.length; i++) {
+                    ps.setObject(i + 1, args[i]);
+                }
+                List<String> steps = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        steps.add(rs.getString(1));
+                    }
+                }
+                return steps;
+            }
+        }
+    }
+}
