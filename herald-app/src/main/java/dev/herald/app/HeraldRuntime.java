@@ -38,7 +38,8 @@ public final class HeraldRuntime {
         Clock clock = Clock.systemUTC();
         long pid = ProcessHandle.current().pid();
         RunFiles files = new RunFiles(home);
-        boolean firstRun = config.store().path() != null && !Files.exists(config.store().path()); // no file with PostgreSQL
+        // a first run has nothing to recover: no SQLite file yet, or (PostgreSQL) no run of this home ever wrote its state
+        boolean firstRun = config.store().path() != null ? !Files.exists(config.store().path()) : !Files.exists(files.stateFile());
         boolean clean = files.consumeCleanMarker() || firstRun;
         if (!clean) {
             LOG.warn("runtime - the previous run did not stop cleanly; turns it cut off are recovered from the store");
