@@ -3,7 +3,9 @@ package dev.herald.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.SendResult;
@@ -12,6 +14,8 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -97,7 +101,14 @@ class DeliveryTest extends GatewaySpec {
 
     @Test
     void aReplyThePlatformRefusesForGood_isUndeliverable_shownByStatus_andNotRetried() {
-        harness().start();
+        List<String> reported = new CopyOnWriteArrayList<>();
+        harness().metrics = new GatewayMetrics() {
+            @Override
+            public void replyNotDelivered(Platform platform, boolean permanent) {
+                reported.add(platform.id() + (permanent ? " for good" : " for now"));
+            }
+        };
+        h.start();
         chat().onSend(m -> isReply(m) ? SendResult.failed("403 Forbidden: bot was blocked by the user", false) : SendResult.sent("ok"));
 
         chat().say(alice, "hello");
@@ -109,6 +120,7 @@ class DeliveryTest extends GatewaySpec {
                 .contains("Last reply: could not be delivered (403 Forbidden: bot was blocked by the user)");
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
                 .until(() -> chat().failedSends().stream().filter(DeliveryTest::isReply).count() == 1);
+        assertThat(reported).containsExactly("telegram for good");
     }
 
     @Test

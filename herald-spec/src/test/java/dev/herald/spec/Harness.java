@@ -53,6 +53,7 @@ final class Harness implements AutoCloseable {
             .withRedeliveryInterval(Duration.ofHours(1));
     ScriptedAgent agent = new ScriptedAgent();
     Agent agentOverride;
+    GatewayMetrics metrics = GatewayMetrics.NONE;
     Storage storage;
     Gateway gateway;
     private final List<Storage> opened = new ArrayList<>();
@@ -103,7 +104,7 @@ final class Harness implements AutoCloseable {
                 return adminUsers.isEmpty() ? isAuthorized(source) : adminUsers.contains(source.userId());
             }
         };
-        gateway = new Gateway(storage, agentOverride != null ? agentOverride : agent, auth, registry, settings, clock, GatewayMetrics.NONE);
+        gateway = new Gateway(storage, agentOverride != null ? agentOverride : agent, auth, registry, settings, clock, metrics);
         return gateway;
     }
 

@@ -47,9 +47,10 @@ final class Commands {
     private final PendingApprovals approvals;
     private final Agent agent;
     private final Compactions compactions;
+    private final GatewayMetrics metrics;
 
     Commands(Storage storage, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
-            PendingApprovals approvals, Agent agent) {
+            PendingApprovals approvals, Agent agent, GatewayMetrics metrics) {
         this.storage = storage;
         this.lanes = lanes;
         this.outbox = outbox;
@@ -59,6 +60,7 @@ final class Commands {
         this.approvals = approvals;
         this.agent = agent;
         this.compactions = new Compactions(storage.transcripts(), clock);
+        this.metrics = metrics;
     }
 
     /** Answers the command in {@code event} (already authorized). */
@@ -99,6 +101,9 @@ final class Commands {
         }
         running.ifPresent(t -> t.interrupt().raise("stopped by /stop"));
         boolean suspended = storage.sessions().suspend(key, SuspendReason.STOP_COMMAND);
+        if (suspended) {
+            metrics.sessionsSuspended(1, SuspendReason.STOP_COMMAND.code());
+        }
         log.info("gateway - /stop on {}: {} turn interrupted, {} queued cancelled, suspended={}",
                 key, running.isPresent() ? 1 : 0, waiting.size(), suspended);
         if (running.isEmpty() && waiting.isEmpty()) {

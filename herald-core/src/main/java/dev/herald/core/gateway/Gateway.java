@@ -84,13 +84,13 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;
-        this.outbox = new Outbox(storage.turns(), platforms);
+        this.outbox = new Outbox(storage.turns(), platforms, metrics);
         this.redelivery = new Redelivery(outbox, platforms, clock, settings.redeliveryInterval());
         PendingApprovals approvals = new PendingApprovals(outbox, settings.approvalTimeout());
         TurnRunner runner = new TurnRunner(storage, agent, authorizer, platforms, outbox, lanes, settings, clock, metrics, approvals);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
         this.resumer = new Resumer(storage, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics);
-        this.commands = new Commands(storage, lanes, outbox, authorizer, this, clock, approvals, agent);
+        this.commands = new Commands(storage, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
         this.notices = new ShutdownNotices(lanes, platforms, outbox);
     }
 
@@ -150,7 +150,7 @@ public final class Gateway implements InboundSink, GatewayControl {
             log.warn("gateway - suspended {}: interrupted by {} stops or crashes in a row (likely a stuck loop); its next message starts fresh",
                     k, settings.stuckLoopThreshold());
         }
-        metrics.sessionsSuspended(stuck.size(), "stuck_loop");
+        metrics.sessionsSuspended(stuck.size(), SuspendReason.STUCK_LOOP.code());
         int held = 0;
         for (TurnRecord t : storage.turns().inState(TurnState.RECEIVED, 100_000)) {
             if (t.origin() == MessageEvent.Origin.RESUME) {
@@ -443,7 +443,11 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** Suspends a session from outside the chat; a running turn is interrupted. */
     public boolean suspend(SessionKey key) {
         lanes.active(key).ifPresent(t -> t.interrupt().raise("suspended by an operator"));
-        return storage.sessions().suspend(key, SuspendReason.OPERATOR);
+        boolean suspended = storage.sessions().suspend(key, SuspendReason.OPERATOR);
+        if (suspended) {
+            metrics.sessionsSuspended(1, SuspendReason.OPERATOR.code());
+        }
+        return suspended;
     }
 
     /** Clears a session's resume mark from outside the chat (its next message is not treated as a resume). */

@@ -26,6 +26,10 @@ public interface GatewayMetrics {
     default void platformConnection(Platform platform, String state) {
     }
 
+    /** A recorded reply did not go out: it waits for a later attempt, or (permanent) the platform refused it for good. */
+    default void replyNotDelivered(Platform platform, boolean permanent) {
+    }
+
     GatewayMetrics NONE = new GatewayMetrics() {
     };
 }

@@ -34,12 +34,14 @@ public final class Outbox {
 
     private final TurnStore turns;
     private final PlatformRegistry platforms;
+    private final GatewayMetrics metrics;
     /** Turns being delivered right now (by their turn, a redelivery on connect or the background retry). */
     private final Set<Long> delivering = ConcurrentHashMap.newKeySet();
 
-    public Outbox(TurnStore turns, PlatformRegistry platforms) {
+    public Outbox(TurnStore turns, PlatformRegistry platforms, GatewayMetrics metrics) {
         this.turns = turns;
         this.platforms = platforms;
+        this.metrics = metrics;
     }
 
     /** Records the final reply of a running turn; false when the turn was no longer running. */
@@ -90,6 +92,7 @@ public final class Outbox {
             if (!r.success()) {
                 boolean permanent = !r.retryable();
                 turns.recordDeliveryFailure(turn.id(), describe(r, i, parts.size()), permanent);
+                metrics.replyNotDelivered(turn.source().platform(), permanent);
                 if (permanent) {
                     log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(),
                             turn.source().platform(), r.error());

@@ -109,6 +109,13 @@ public final class HeraldMetrics implements GatewayMetrics {
     }
 
     @Override
+    public void replyNotDelivered(Platform platform, boolean permanent) {
+        Counter.builder("herald.replies.undelivered")
+                .description("delivery attempts of recorded replies that failed; permanent=true: refused for good, not retried")
+                .tag("platform", platform.id()).tag("permanent", Boolean.toString(permanent)).register(registry).increment();
+    }
+
+    @Override
     public void platformConnection(Platform platform, String state) {
         ConnectionState s;
         try {

@@ -32,6 +32,9 @@ class MetricsTest {
             assertThat(body).contains("herald_platform_reconnects_total{platform=\"webchat\"} 0.0");
             assertThat(body).contains("herald_sessions_suspended_total{reason=\"stuck_loop\"} 0.0");
             assertThat(body).contains("herald_gateway_running 1.0").contains("jvm_memory_used_bytes");
+
+            fx.post("/admin/api/sessions/suspend", "{\"key\":\"" + fx.key("conv-metric").value() + "\"}");
+            assertThat(fx.get("/metrics").body()).contains("herald_sessions_suspended_total{reason=\"operator\"} 1.0");
         }
     }
 
