@@ -2,10 +2,12 @@ package dev.herald.store.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.herald.core.session.StoreException;
+import dev.herald.store.jdbc.Await;
+import dev.herald.store.jdbc.Transactions;
+import dev.herald.store.jdbc.Work;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -31,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *       database as {@code postgresql host:port/db}; the URL and credentials never appear.</li>
  * </ul>
  */
-final class PgPool implements AutoCloseable {
+final class PgPool implements Transactions<PgConn>, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PgPool.class);
     private static final int MAX_ATTEMPTS = 8;
 
@@ -53,16 +55,18 @@ final class PgPool implements AutoCloseable {
     }
 
     /** Runs {@code work} in a transaction and returns its result once committed. */
-    <T> T write(String subject, PgWork<T> work) {
+    @Override
+    public <T> T write(String subject, Work<PgConn, T> work) {
         return call(subject, "written", work);
     }
 
     /** Runs read-only {@code work} in a transaction (a consistent snapshot for each statement). */
-    <T> T read(String subject, PgWork<T> work) {
+    @Override
+    public <T> T read(String subject, Work<PgConn, T> work) {
         return call(subject, "read", work);
     }
 
-    private <T> T call(String subject, String verb, PgWork<T> work) {
+    private <T> T call(String subject, String verb, Work<PgConn, T> work) {
         if (closed) {
             throw closedFailure(subject, verb);
         }
@@ -78,14 +82,14 @@ final class PgPool implements AutoCloseable {
         } catch (RejectedExecutionException e) {
             throw closedFailure(subject, verb);
         }
-        return await(result);
+        return Await.uninterruptibly(result, "store - a store call failed");
     }
 
     private StoreException closedFailure(String subject, String verb) {
         return StoreException.unavailable(where + " is closed; " + subject + " was not " + verb, null, false);
     }
 
-    private <T> T transaction(String subject, PgWork<T> work) {
+    private <T> T transaction(String subject, Work<PgConn, T> work) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return once(work);
@@ -105,7 +109,7 @@ final class PgPool implements AutoCloseable {
         }
     }
 
-    private <T> T once(PgWork<T> work) throws SQLException {
+    private <T> T once(Work<PgConn, T> work) throws SQLException {
         Connection conn = dataSource.getConnection();
         try {
             T result = work.run(new PgConn(conn));
@@ -132,32 +136,6 @@ final class PgPool implements AutoCloseable {
             conn.close();
         } catch (SQLException e) {
             log.debug("store - returning a connection of {} to the pool failed: {}", where, e.getMessage());
-        }
-    }
-
-    private static <T> T await(CompletableFuture<T> result) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return result.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    if (cause instanceof RuntimeException re) {
-                        throw re;
-                    }
-                    if (cause instanceof Error err) {
-                        throw err;
-                    }
-                    throw new IllegalStateException("store - a store call failed", cause);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

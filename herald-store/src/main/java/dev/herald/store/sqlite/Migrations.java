@@ -1,45 +1,30 @@
 package dev.herald.store.sqlite;
 
 import dev.herald.core.session.StoreException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.herald.store.jdbc.SchemaMigrations;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Versioned schema migrations: SQL files {@code db/sqlite/V<n>__<description>.sql}, listed in
- * {@link #FILES} in order, applied at open in one transaction and recorded in {@code schema_version}.
- * A database written by a newer Herald (a higher version than the last file) is refused untouched.
- *
- * <p>File rules: statements end with {@code ;} at the end of a line; {@code --} starts a comment to
- * the end of the line (so no {@code --} inside string literals, and no triggers).
+ * Versioned schema migrations for SQLite: SQL files {@code db/sqlite/V<n>__<description>.sql}, listed in
+ * {@link #FILES} in order, applied at open in one {@code BEGIN IMMEDIATE} transaction (which also keeps
+ * other processes from migrating at the same time) and recorded in {@code schema_version}. The runner and
+ * the file rules are {@link SchemaMigrations}'.
  */
 final class Migrations {
-    private static final Logger log = LoggerFactory.getLogger(Migrations.class);
-    private static final String DIR = "/db/sqlite/";
     /** Every migration, oldest first. Add new files at the end; never edit a released one. */
     static final List<String> FILES = List.of("V1__initial_schema.sql", "V2__session_search.sql", "V3__suspend_reason.sql",
             "V4__delivery_attempts.sql", "V5__turn_usage.sql");
-    private static final Pattern NAME = Pattern.compile("V(\\d+)__(\\w+)\\.sql");
-
-    record Migration(int version, String description, String file) {
-    }
+    private static final SchemaMigrations SCHEMA = new SchemaMigrations(Migrations.class, "/db/sqlite/", FILES, "INTEGER");
 
     private Migrations() {
     }
 
     /** The newest schema version this Herald knows. */
     static int latest() {
-        return all().getLast().version();
+        return SCHEMA.latest();
     }
 
     /**
@@ -48,30 +33,11 @@ final class Migrations {
      * @throws StoreException when the database was written by a newer schema version
      */
     static int apply(SqlConn c, Path file, Clock clock) throws SQLException {
-        List<Migration> migrations = all();
-        int latest = migrations.getLast().version();
         c.exec("BEGIN IMMEDIATE");
         try {
-            c.exec("""
-                    CREATE TABLE IF NOT EXISTS schema_version (
-                        version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)""");
-            int current = (int) c.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_version");
-            if (current > latest) {
-                throw StoreException.unavailable(file + " was written by schema version " + current + ", this Herald knows up to "
-                        + latest + "; upgrade Herald or restore a backup", null, false);
-            }
-            for (Migration m : migrations) {
-                if (m.version() > current) {
-                    for (String statement : statements(m.file())) {
-                        c.exec(statement);
-                    }
-                    c.update("INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
-                            m.version(), m.description(), Micros.of(Micros.now(clock)));
-                    log.info("store - {}: applied schema migration {}", file, m.file());
-                }
-            }
+            int before = SCHEMA.apply(c, file.toString(), clock);
             c.exec("COMMIT");
-            return current;
+            return before;
         } catch (SQLException | RuntimeException e) {
             try {
                 c.exec("ROLLBACK");
@@ -82,52 +48,8 @@ final class Migrations {
         }
     }
 
-    static List<Migration> all() {
-        List<Migration> out = new ArrayList<>(FILES.size());
-        for (String file : FILES) {
-            Matcher m = NAME.matcher(file);
-            if (!m.matches()) {
-                throw new IllegalStateException("store - migration file name " + file + " does not match V<n>__<description>.sql");
-            }
-            int version = Integer.parseInt(m.group(1));
-            if (version != out.size() + 1) {
-                throw new IllegalStateException("store - migration " + file + " has version " + version + ", expected " + (out.size() + 1));
-            }
-            out.add(new Migration(version, m.group(2).replace('_', ' '), file));
-        }
-        return out;
-    }
-
     /** The statements of one migration file, comments removed. */
     static List<String> statements(String file) {
-        List<String> out = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        for (String line : read(file).split("\n")) {
-            int comment = line.indexOf("--");
-            String code = (comment >= 0 ? line.substring(0, comment) : line).stripTrailing();
-            if (code.isBlank()) {
-                continue;
-            }
-            current.append(code).append('\n');
-            if (code.endsWith(";")) {
-                out.add(current.toString().strip());
-                current.setLength(0);
-            }
-        }
-        if (!current.toString().isBlank()) {
-            throw new IllegalStateException("store - migration " + file + " ends with a statement without ';'");
-        }
-        return out;
-    }
-
-    private static String read(String file) {
-        try (InputStream in = Migrations.class.getResourceAsStream(DIR + file)) {
-            if (in == null) {
-                throw new IllegalStateException("store - migration " + DIR + file + " is missing from the class path");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("store - reading migration " + file + " failed", e);
-        }
+        return SCHEMA.statements(file);
     }
 }

@@ -1,6 +1,7 @@
 package dev.herald.store.sqlite;
 
 import dev.herald.core.session.StoreException;
+import dev.herald.store.jdbc.Work;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -30,7 +31,7 @@ final class ReadPool implements AutoCloseable {
         this.wait = wait;
     }
 
-    <T> T read(String subject, SqlWork<T> work) {
+    <T> T read(String subject, Work<SqlConn, T> work) {
         SqlConn conn = borrow(subject);
         try {
             return work.run(conn);

@@ -1,109 +1,56 @@
 package dev.herald.store.sqlite;
 
 import dev.herald.core.session.StoreException;
+import dev.herald.store.jdbc.JdbcConn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * One JDBC connection with its prepared statements cached by SQL text. Used by one thread at a time
+ * One SQLite connection with its prepared statements cached by SQL text. Used by one thread at a time
  * (the writer owns one; readers borrow one from the pool), so the cache needs no locking.
  */
-final class SqlConn implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(SqlConn.class);
-
-    private final Connection connection;
+final class SqlConn extends JdbcConn implements AutoCloseable {
     private final Map<String, PreparedStatement> statements = new HashMap<>();
 
     SqlConn(Connection connection) {
-        this.connection = connection;
+        super(connection);
     }
 
-    /** Runs a statement without parameters or results (pragmas, transaction control, DDL). */
-    void exec(String sql) throws SQLException {
-        try (Statement s = connection.createStatement()) {
-            s.execute(sql);
+    @Override
+    protected PreparedStatement prepare(String sql) throws SQLException {
+        PreparedStatement ps = statements.get(sql);
+        if (ps == null) {
+            ps = connection().prepareStatement(sql);
+            statements.put(sql, ps);
         }
+        return ps;
     }
 
-    int update(String sql, Object... args) throws SQLException {
-        return bind(sql, args).executeUpdate();
+    /** Cached statements stay open until {@link #close}. */
+    @Override
+    protected void release(PreparedStatement statement) {
     }
 
-    /** The first row mapped, or empty when there is none. */
-    <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
-        try (ResultSet rs = bind(sql, args).executeQuery()) {
-            return rs.next() ? Optional.of(mapper.map(rs)) : Optional.empty();
-        }
-    }
-
-    <T> List<T> list(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
-        List<T> out = new ArrayList<>();
-        try (ResultSet rs = bind(sql, args).executeQuery()) {
-            while (rs.next()) {
-                out.add(mapper.map(rs));
+    /** SQLite backs out just the refused statement; the transaction goes on. */
+    @Override
+    public int updateUnlessDuplicate(String sql, Object... args) throws SQLException {
+        try {
+            return update(sql, args);
+        } catch (SQLException e) {
+            if (!uniqueViolation(e)) {
+                throw e;
             }
-        }
-        return out;
-    }
-
-    /**
-     * Every row mapped, except rows that cannot be decoded: those are logged with their subject
-     * (named by {@code subject} from the raw row) and skipped.
-     */
-    <T> List<T> listReadable(String sql, RowMapper<T> mapper, Function<ResultSet, String> subject, Object... args)
-            throws SQLException {
-        List<T> out = new ArrayList<>();
-        try (ResultSet rs = bind(sql, args).executeQuery()) {
-            while (rs.next()) {
-                try {
-                    out.add(mapper.map(rs));
-                } catch (RowDecodeException e) {
-                    log.warn("store - skipped unreadable row {} ({}); it was left untouched", subject.apply(rs), e.problem());
-                }
-            }
-        }
-        return out;
-    }
-
-    long scalar(String sql, Object... args) throws SQLException {
-        try (ResultSet rs = bind(sql, args).executeQuery()) {
-            return rs.next() ? rs.getLong(1) : 0L;
-        }
-    }
-
-    boolean exists(String sql, Object... args) throws SQLException {
-        try (ResultSet rs = bind(sql, args).executeQuery()) {
-            return rs.next();
+            return 0;
         }
     }
 
     long lastInsertRowId() throws SQLException {
         return scalar("SELECT last_insert_rowid()");
-    }
-
-    private PreparedStatement bind(String sql, Object... args) throws SQLException {
-        PreparedStatement ps = statements.get(sql);
-        if (ps == null) {
-            ps = connection.prepareStatement(sql);
-            statements.put(sql, ps);
-        }
-        for (int i = 0; i < args.length; i++) {
-            ps.setObject(i + 1, args[i]);
-        }
-        return ps;
     }
 
     @Override
@@ -112,7 +59,7 @@ final class SqlConn implements AutoCloseable {
             ps.close();
         }
         statements.clear();
-        connection.close();
+        connection().close();
     }
 
     /** Whether the failure was lock contention (another process holds the database), so retrying can help. */

@@ -7,6 +7,7 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptRow;
+import dev.herald.store.jdbc.Micros;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;

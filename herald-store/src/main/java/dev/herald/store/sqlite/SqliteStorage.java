@@ -5,6 +5,8 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
+import dev.herald.store.jdbc.Transactions;
+import dev.herald.store.jdbc.Work;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,9 +77,23 @@ public final class SqliteStorage implements Storage {
         this.writer = writer;
         this.readers = readers;
         this.checkpointer = checkpointer;
-        this.sessions = new SqliteSessionStore(writer, readers, clock);
-        this.transcripts = new SqliteTranscriptStore(writer, readers);
-        this.turns = new SqliteTurnStore(writer, readers, clock);
+        Transactions<SqlConn> tx = new Calls(writer, readers);
+        this.sessions = new SqliteSessionStore(tx, clock);
+        this.transcripts = new SqliteTranscriptStore(tx);
+        this.turns = new SqliteTurnStore(tx, clock);
+    }
+
+    /** Writes go to the one writer, reads to the pool of readers. */
+    private record Calls(SqliteWriter writer, ReadPool readers) implements Transactions<SqlConn> {
+        @Override
+        public <T> T write(String subject, Work<SqlConn, T> work) {
+            return writer.write(subject, work);
+        }
+
+        @Override
+        public <T> T read(String subject, Work<SqlConn, T> work) {
+            return readers.read(subject, work);
+        }
     }
 
     /** Opens (creating the directories and the file when absent) with {@link SqliteOptions#defaults()}. */

@@ -1,12 +1,13 @@
 package dev.herald.store.sqlite;
 
 import dev.herald.core.session.StoreException;
+import dev.herald.store.jdbc.Await;
+import dev.herald.store.jdbc.Work;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
 final class SqliteWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
 
-    private record Task<T>(String subject, SqlWork<T> work, CompletableFuture<T> result) {
+    private record Task<T>(String subject, Work<SqlConn, T> work, CompletableFuture<T> result) {
     }
 
     private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>());
@@ -49,7 +50,7 @@ final class SqliteWriter implements AutoCloseable {
      * giving up on interrupts (the caller's interrupt flag is restored), so that when this returns the
      * write has either happened or failed: never "maybe".
      */
-    <T> T write(String subject, SqlWork<T> work) {
+    <T> T write(String subject, Work<SqlConn, T> work) {
         if (Thread.currentThread() == thread) {
             throw new IllegalStateException("store - nested write for " + subject + " on the writer thread");
         }
@@ -63,33 +64,7 @@ final class SqliteWriter implements AutoCloseable {
         } finally {
             admission.unlock();
         }
-        return await(task.result());
-    }
-
-    private static <T> T await(CompletableFuture<T> result) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return result.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    if (cause instanceof RuntimeException re) {
-                        throw re;
-                    }
-                    if (cause instanceof Error err) {
-                        throw err;
-                    }
-                    throw new IllegalStateException("store - write failed", cause);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Await.uninterruptibly(task.result(), "store - write failed");
     }
 
     private void loop() {

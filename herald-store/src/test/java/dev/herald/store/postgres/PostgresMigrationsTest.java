@@ -7,6 +7,7 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.platform.Platform;
+import dev.herald.store.jdbc.SchemaMigrations;
 import dev.herald.testkit.MutableClock;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -83,7 +84,7 @@ class PostgresMigrationsTest {
 
     @Test
     void migrations_areNumberedFromOneWithoutGaps() {
-        assertThat(PgMigrations.all()).extracting(PgMigrations.Migration::version)
+        assertThat(PgMigrations.all()).extracting(SchemaMigrations.Migration::version)
                 .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, PgMigrations.FILES.size()).boxed().toList());
     }
 

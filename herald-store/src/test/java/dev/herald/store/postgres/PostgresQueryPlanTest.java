@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionQuery;
+import dev.herald.store.jdbc.SessionTable;
+import dev.herald.store.jdbc.TranscriptTables;
 import dev.herald.testkit.MutableClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,13 +36,13 @@ class PostgresQueryPlanTest {
         return Stream.of(
                 Arguments.of("stuck lanes", PostgresSessionStore.STUCK, new Object[] {3}, "sessions_interrupted"),
                 Arguments.of("suspend stuck lane", PostgresSessionStore.SUSPEND_STUCK, new Object[] {1L, "k"}, "sessions_pkey"),
-                Arguments.of("count interruption", PostgresSessionStore.COUNT_INTERRUPTION, new Object[] {"k"}, "sessions_pkey"),
+                Arguments.of("count interruption", SessionTable.COUNT_INTERRUPTION, new Object[] {"k"}, "sessions_pkey"),
                 Arguments.of("resume-pending lanes", PostgresSessionStore.resumePendingQuery(false), new Object[0], "sessions_resume_pending"),
                 Arguments.of("resume-pending lanes of a platform", PostgresSessionStore.resumePendingQuery(true), new Object[] {"loopback"},
                         "sessions_resume_pending"),
                 Arguments.of("search all", all.sql(), all.args(), "sessions_by_updated"),
                 Arguments.of("search suspended", suspended.sql(), suspended.args(), "sessions_suspended"),
-                Arguments.of("lane by key", SessionRows.FIND + " FOR UPDATE", new Object[] {"k"}, "sessions_pkey"),
+                Arguments.of("lane by key", SessionTable.FIND + " FOR UPDATE", new Object[] {"k"}, "sessions_pkey"),
                 Arguments.of("running turns", PostgresTurnStore.RUNNING, new Object[0], "turns_by_state"),
                 Arguments.of("turns in a state", PostgresTurnStore.IN_STATE, new Object[] {"RECEIVED", 10}, "turns_by_state"),
                 Arguments.of("latest started turn", PostgresTurnStore.LATEST_STARTED, new Object[] {"k"}, "turns_by_lane"),
@@ -49,9 +51,9 @@ class PostgresQueryPlanTest {
                 Arguments.of("newest compression child", TranscriptSql.NEWEST_COMPRESSION_CHILD, new Object[] {"s"},
                         "transcript_sessions_by_parent"),
                 Arguments.of("lock a transcript", TranscriptSql.LOCK_SESSION, new Object[] {"s"}, "transcript_sessions_pkey"),
-                Arguments.of("next seq", TranscriptSql.NEXT_SEQ, new Object[] {"s"}, "messages_pkey"),
-                Arguments.of("load a transcript", TranscriptSql.LOAD, new Object[] {"s"}, "messages_pkey"),
-                Arguments.of("last activity", TranscriptSql.LAST_ACTIVITY, new Object[] {"s"}, "messages_pkey"));
+                Arguments.of("next seq", TranscriptTables.NEXT_SEQ, new Object[] {"s"}, "messages_pkey"),
+                Arguments.of("load a transcript", TranscriptTables.LOAD, new Object[] {"s"}, "messages_pkey"),
+                Arguments.of("last activity", TranscriptTables.LAST_ACTIVITY, new Object[] {"s"}, "messages_pkey"));
     }
 
     @ParameterizedTest(name = "{0}")

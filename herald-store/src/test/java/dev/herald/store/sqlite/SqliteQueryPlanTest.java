@@ -2,6 +2,8 @@ package dev.herald.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.store.jdbc.SessionTable;
+import dev.herald.store.jdbc.TranscriptTables;
 import dev.herald.testkit.MutableClock;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,9 +35,9 @@ class SqliteQueryPlanTest {
             SqliteTurnStore.LATEST_STARTED,
             SqliteTurnStore.START,
             TranscriptSql.NEWEST_COMPRESSION_CHILD,
-            TranscriptSql.NEXT_SEQ,
-            TranscriptSql.LAST_ACTIVITY,
-            "SELECT " + SessionRows.COLUMNS + " FROM sessions WHERE session_key = ?");
+            TranscriptTables.NEXT_SEQ,
+            TranscriptTables.LAST_ACTIVITY,
+            "SELECT " + SessionTable.COLUMNS + " FROM sessions WHERE session_key = ?");
     }
 
     @ParameterizedTest

@@ -1,4 +1,4 @@
-package dev.herald.store.postgres;
+package dev.herald.store.jdbc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,18 +13,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The two small JSON documents kept in TEXT columns: a session source and a list of tool calls. The
- * shapes are the SQLite store's, field for field, so rows read the same whichever store wrote them.
- * TEXT rather than {@code jsonb}: a damaged document must still be stored and reported as an unreadable
- * row naming its key, not refused somewhere else.
+ * The two small JSON documents both stores keep in TEXT columns: a session source and a list of tool
+ * calls. Field names are written out here (not derived from the records) so that renaming a Java
+ * field never changes what is stored, and rows read the same whichever store wrote them. TEXT rather
+ * than PostgreSQL's {@code jsonb}: a damaged document must still be stored and reported as an
+ * unreadable row naming its key, not refused somewhere else.
  */
-final class Json {
+public final class Json {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Json() {
     }
 
-    static String source(SessionSource s) {
+    /** The source as JSON, or null for null. */
+    public static String source(SessionSource s) {
         if (s == null) {
             return null;
         }
@@ -64,6 +66,7 @@ final class Json {
         return a.toString();
     }
 
+    /** The calls in {@code json}; none for null; {@link RowDecodeException} naming {@code tool_calls} when it is not a list of calls. */
     static List<ToolCall> toolCalls(String json) {
         if (json == null) {
             return List.of();

@@ -1,4 +1,6 @@
-package dev.herald.store.sqlite;
+package dev.herald.store.jdbc;
+
+import java.util.function.Supplier;
 
 /**
  * A stored row holds data the store cannot turn into a value (bad JSON, an unknown enum code).
@@ -12,12 +14,13 @@ final class RowDecodeException extends RuntimeException {
         this.problem = problem;
     }
 
+    /** What is wrong with the row, naming the column and quoting (a cut of) the stored value. */
     String problem() {
         return problem;
     }
 
-    /** Runs {@code decode}, turning any runtime failure into a decode failure about {@code what}. */
-    static <T> T decoding(String what, String raw, java.util.function.Supplier<T> decode) {
+    /** Runs {@code decode}, turning any runtime failure into a decode failure about column {@code what}. */
+    static <T> T decoding(String what, String raw, Supplier<T> decode) {
         try {
             return decode.get();
         } catch (RowDecodeException e) {
@@ -27,6 +30,7 @@ final class RowDecodeException extends RuntimeException {
         }
     }
 
+    /** Stored text quoted and cut to 60 characters, for messages. */
     static String abbreviate(String raw) {
         if (raw == null) {
             return "null";

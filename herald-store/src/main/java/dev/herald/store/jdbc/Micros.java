@@ -1,4 +1,4 @@
-package dev.herald.store.postgres;
+package dev.herald.store.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -7,28 +7,31 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * Times as stored: epoch microseconds (UTC) in BIGINT columns, exactly as the SQLite store keeps them,
- * so both stores hand back the same instants and a later export between them needs no conversion.
+ * Times as both stores keep them: epoch microseconds (UTC) in SQLite INTEGER and PostgreSQL BIGINT
+ * columns, so both hand back the same instants and an export between them needs no conversion.
  */
-final class Micros {
+public final class Micros {
     private static final long PER_SECOND = 1_000_000L;
 
     private Micros() {
     }
 
     /** The clock's time at the precision the store keeps, so returned values equal stored ones. */
-    static Instant now(Clock clock) {
+    public static Instant now(Clock clock) {
         return clock.instant().truncatedTo(ChronoUnit.MICROS);
     }
 
-    static long of(Instant t) {
+    /** The instant in epoch microseconds (sub-microsecond digits dropped). */
+    public static long of(Instant t) {
         return Math.addExact(Math.multiplyExact(t.getEpochSecond(), PER_SECOND), t.getNano() / 1000);
     }
 
-    static Long ofNullable(Instant t) {
+    /** {@link #of}, or null for null. */
+    public static Long ofNullable(Instant t) {
         return t == null ? null : of(t);
     }
 
+    /** The instant of a stored value. */
     static Instant toInstant(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, PER_SECOND), Math.floorMod(micros, PER_SECOND) * 1000);
     }
