@@ -29,4 +29,23 @@ public final class Stores {
         }
         return SqliteStorage.open(config.path(), clock);
     }
+
+    /**
+     * Opens the configured store for the gateway of this process. A PostgreSQL database is claimed for as long
+     * as the store is open, so that a second gateway on it is refused at start-up (two gateways would take each
+     * other's running turns for crashed ones). A SQLite file belongs to its Herald home, whose pid file already
+     * keeps a second gateway out.
+     */
+    public static Storage openForGateway(StoreConfig config, Clock clock) {
+        Storage storage = open(config, clock);
+        if (storage instanceof PostgresStorage postgres) {
+            try {
+                postgres.claimForGateway();
+            } catch (RuntimeException e) {
+                storage.close();
+                throw e;
+            }
+        }
+        return storage;
+    }
 }

@@ -1,6 +1,7 @@
 package dev.herald.app.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.app.config.ConfigLoader;
 import dev.herald.app.config.HeraldConfig;
@@ -8,6 +9,7 @@ import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
+import dev.herald.core.session.StoreException;
 import dev.herald.store.postgres.PostgresStorage;
 import dev.herald.store.postgres.PostgresTestServer;
 import dev.herald.store.postgres.TestDatabase;
@@ -55,6 +57,30 @@ class StoresTest {
 
         assertThat(db.text("SELECT COUNT(*) FROM sessions")).isEqualTo("1");
         assertThat(home.resolve("herald.db")).as("no SQLite file beside it").doesNotExist();
+    }
+
+    @Test
+    void aSecondGatewayOnTheSameDatabase_isRefusedNamingIt_untilTheFirstCloses() throws IOException {
+        HeraldConfig config = load("""
+                store:
+                  url: %s
+                  user: %s
+                  password: ${HERALD_STORE_PASSWORD}
+                """.formatted(db.url(), PostgresTestServer.PASSWORD_ROLE), Map.of("HERALD_STORE_PASSWORD", PostgresTestServer.PASSWORD));
+        String where = "postgresql localhost:" + PostgresTestServer.server().getPort() + "/" + db.name();
+
+        try (Storage first = Stores.openForGateway(config.store(), Clock.systemUTC())) {
+            assertThatThrownBy(() -> Stores.openForGateway(config.store(), Clock.systemUTC()))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessage("store - " + where + " is in use by another Herald gateway; run one gateway per database");
+            try (Storage reader = Stores.open(config.store(), Clock.systemUTC())) {
+                assertThat(reader.sessions().count()).as("opening without claiming (tools, status) still works").isZero();
+            }
+        }
+
+        try (Storage next = Stores.openForGateway(config.store(), Clock.systemUTC())) {
+            assertThat(next.describe()).isEqualTo(where);
+        }
     }
 
     @Test

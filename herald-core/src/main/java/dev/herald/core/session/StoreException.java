@@ -22,6 +22,11 @@ public final class StoreException extends RuntimeException {
         return new StoreException("store - " + subject + (cause == null ? "" : ": " + cause.getMessage()), cause, retryable);
     }
 
+    /** Another gateway holds the database; two gateways must not run turns on one store. */
+    public static StoreException inUse(String subject) {
+        return new StoreException("store - " + subject + " is in use by another Herald gateway; run one gateway per database", null, false);
+    }
+
     public static StoreException notFound(String subject) {
         return new StoreException("store - " + subject + " does not exist", null, false);
     }
