@@ -14,41 +14,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /** Many virtual threads on the same and different lanes at once: the store must stay consistent. */
 public abstract class StorageConcurrencyContract extends StorageContract {
     private static final int THREADS = 64;
 
-    /** Runs {@code task(i)} on {@code n} virtual threads released together; returns the results in order. */
-    private static <T> List<T> together(int n, IntFunction<T> task) throws Exception {
-        CountDownLatch go = new CountDownLatch(1);
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<T>> futures = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                int index = i;
-                futures.add(pool.submit(() -> {
-                    go.await();
-                    return task.apply(index);
-                }));
-            }
-            go.countDown();
-            List<T> out = new ArrayList<>(n);
-            for (Future<T> f : futures) {
-                out.add(f.get());
-            }
-            return out;
-        }
-    }
-
     @Test
     void getOrCreate_sameAndDifferentKeysFromManyThreads_createsOneSessionPerKey() throws Exception {
-        List<SessionEntry> entries = together(THREADS, i -> {
+        List<SessionEntry> entries = Together.run(THREADS, i -> {
             SessionSource source = dm("chat-" + (i % 4));
             return sessions().getOrCreate(keyOf(source), source);
         });
@@ -71,7 +45,7 @@ public abstract class StorageConcurrencyContract extends StorageContract {
             ids.add(lane("s" + s).sessionId());
         }
 
-        together(THREADS, i -> {
+        Together.run(THREADS, i -> {
             String session = ids.get(i % sessionsCount);
             for (int n = 0; n < perThread; n++) {
                 transcripts().append(session, TranscriptRow.user(i + "-" + n, clock.instant()));
@@ -101,7 +75,7 @@ public abstract class StorageConcurrencyContract extends StorageContract {
             queued.add(turns().receive(lane.key(), MessageEvent.text(source, "m" + i, "m" + i, clock.instant())).orElseThrow());
         }
 
-        List<Optional<TurnRecord>> results = together(THREADS, i ->
+        List<Optional<TurnRecord>> results = Together.run(THREADS, i ->
                 turns().start(queued.get(i).id(), lane.sessionId(), TranscriptRow.user("m" + i, clock.instant())));
 
         assertThat(results.stream().filter(Optional::isPresent).count()).isEqualTo(1);
@@ -119,7 +93,7 @@ public abstract class StorageConcurrencyContract extends StorageContract {
             queued.add(turns().receive(lane.key(), MessageEvent.text(dm("lane-" + i), "go", null, clock.instant())).orElseThrow());
         }
 
-        List<Optional<TurnRecord>> results = together(THREADS, i -> turns().start(queued.get(i).id(), sessionIds.get(i), null));
+        List<Optional<TurnRecord>> results = Together.run(THREADS, i -> turns().start(queued.get(i).id(), sessionIds.get(i), null));
 
         assertThat(results).allMatch(Optional::isPresent);
     }
@@ -128,7 +102,7 @@ public abstract class StorageConcurrencyContract extends StorageContract {
     void receive_sameMessageFromManyThreads_isStoredOnce() throws Exception {
         SessionSource source = dm("1");
 
-        List<Optional<TurnRecord>> results = together(THREADS,
+        List<Optional<TurnRecord>> results = Together.run(THREADS,
                 i -> turns().receive(keyOf(source), MessageEvent.text(source, "dup", "m-1", clock.instant())));
 
         assertThat(results.stream().filter(Optional::isPresent).count()).isEqualTo(1);

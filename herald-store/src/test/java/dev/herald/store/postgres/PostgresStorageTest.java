@@ -1,5 +1,6 @@
 package dev.herald.store.postgres;
 
+import dev.herald.store.contract.Together;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,12 +19,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -84,31 +83,10 @@ class PostgresStorageTest {
         }
     }
 
-    /** Runs {@code task(i)} on {@code n} virtual threads released together; returns the results in order. */
-    private static <T> List<T> together(int n, IntFunction<T> task) throws Exception {
-        CountDownLatch go = new CountDownLatch(1);
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<T>> futures = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                int index = i;
-                futures.add(pool.submit(() -> {
-                    go.await();
-                    return task.apply(index);
-                }));
-            }
-            go.countDown();
-            List<T> out = new ArrayList<>(n);
-            for (Future<T> f : futures) {
-                out.add(f.get());
-            }
-            return out;
-        }
-    }
-
     @Test
     void twoNodes_getOrCreateOfTheSameLanes_createOneSessionPerLane() throws Exception {
         try (PostgresStorage a = PostgresStorage.open(db.options(), clock); PostgresStorage b = PostgresStorage.open(db.options(), clock)) {
-            List<SessionEntry> entries = together(32, i -> {
+            List<SessionEntry> entries = Together.run(32, i -> {
                 SessionSource s = SessionSource.dm(Platform.of("loopback"), "chat-" + (i % 3), "u");
                 return (i % 2 == 0 ? a : b).sessions().getOrCreate(SessionKey.of(s), s);
             });
@@ -130,7 +108,7 @@ class PostgresStorageTest {
                 queued.add(a.turns().receive(lane.key(), MessageEvent.text(source, "m" + i, "m" + i, clock.instant())).orElseThrow());
             }
 
-            List<Optional<TurnRecord>> started = together(16, i -> (i % 2 == 0 ? a : b).turns()
+            List<Optional<TurnRecord>> started = Together.run(16, i -> (i % 2 == 0 ? a : b).turns()
                     .start(queued.get(i).id(), lane.sessionId(), TranscriptRow.user("m" + i, clock.instant())));
 
             assertThat(started.stream().filter(Optional::isPresent).count()).isEqualTo(1);
@@ -144,7 +122,7 @@ class PostgresStorageTest {
         try (PostgresStorage a = PostgresStorage.open(db.options(), clock); PostgresStorage b = PostgresStorage.open(db.options(), clock)) {
             String session = a.sessions().getOrCreate(SessionKey.of(source), source).sessionId();
 
-            together(16, i -> {
+            Together.run(16, i -> {
                 for (int n = 0; n < 5; n++) {
                     (i % 2 == 0 ? a : b).transcripts().append(session, TranscriptRow.user(i + "-" + n, clock.instant()));
                 }
@@ -162,7 +140,7 @@ class PostgresStorageTest {
     @Test
     void twoNodes_receivingTheSameMessage_storeItOnce() throws Exception {
         try (PostgresStorage a = PostgresStorage.open(db.options(), clock); PostgresStorage b = PostgresStorage.open(db.options(), clock)) {
-            List<Optional<TurnRecord>> results = together(16, i -> (i % 2 == 0 ? a : b).turns()
+            List<Optional<TurnRecord>> results = Together.run(16, i -> (i % 2 == 0 ? a : b).turns()
                     .receive(SessionKey.of(source), MessageEvent.text(source, "dup", "m-1", clock.instant())));
 
             assertThat(results.stream().filter(Optional::isPresent).count()).isEqualTo(1);
