@@ -362,11 +362,8 @@ public final class Gateway implements InboundSink, GatewayControl {
     private List<SessionKey> markRunning(StopKind kind) {
         List<SessionKey> newlyMarked = new ArrayList<>();
         for (ActiveTurn t : lanes.activeTurns()) {
-            if (!stillRunning(t)) {
-                continue;
-            }
             boolean wasPending = storage.sessions().find(t.key()).map(e -> e.resumePending()).orElse(false);
-            if (storage.sessions().markResumePending(t.key(), kind.resumeReason()) && !wasPending) {
+            if (storage.sessions().markResumePendingWhileRunning(t.key(), t.turnId(), kind.resumeReason()) && !wasPending) {
                 newlyMarked.add(t.key());
             }
         }

@@ -49,6 +49,15 @@ public interface SessionStore {
      */
     boolean markResumePending(SessionKey key, ResumeReason reason);
 
+    /**
+     * Marks the lane resume-pending only while its turn {@code turnId} is still RUNNING (has not recorded a
+     * reply), in one statement. A stop uses it: a turn that records its reply at that moment is either
+     * marked first (and clears the mark itself on success) or not marked at all, never marked after.
+     *
+     * @return true when marked; false when the turn no longer runs, the key is unknown or the lane is suspended
+     */
+    boolean markResumePendingWhileRunning(SessionKey key, long turnId, ResumeReason reason);
+
     /** Marks the lane resume-pending with the default reason, {@code restart_timeout}. */
     default boolean markResumePending(SessionKey key) {
         return markResumePending(key, ResumeReason.RESTART_TIMEOUT);

@@ -68,6 +68,17 @@ final class SqliteSessionStore extends JdbcSessionStore<SqlConn> {
     }
 
     @Override
+    public boolean markResumePendingWhileRunning(SessionKey key, long turnId, ResumeReason reason) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reason, "reason");
+        return tx.write("session " + key, c -> c.update("""
+                UPDATE sessions SET resume_pending = 1, resume_reason = ?, resume_marked_at = ?
+                WHERE session_key = ? AND suspended = 0
+                  AND EXISTS (SELECT 1 FROM turns WHERE id = ? AND session_key = sessions.session_key AND state = 'RUNNING')""",
+                reason.code(), Micros.of(Micros.now(clock)), key.value(), turnId) == 1);
+    }
+
+    @Override
     public boolean clearResumePending(SessionKey key) {
         Objects.requireNonNull(key, "key");
         return tx.write("session " + key, c -> c.update("""

@@ -219,6 +219,23 @@ public abstract class TurnStoreContract extends StorageContract {
     }
 
     @Test
+    void markResumePendingWhileRunning_marksOnlyWhileTheTurnRuns() {
+        TurnRecord turn = running("1");
+        TurnRecord other = running("2");
+
+        assertThat(sessions().markResumePendingWhileRunning(turn.sessionKey(), other.id(), ResumeReason.RESTART_TIMEOUT))
+                .as("another lane's turn").isFalse();
+        assertThat(sessions().markResumePendingWhileRunning(turn.sessionKey(), turn.id(), ResumeReason.RESTART_TIMEOUT)).isTrue();
+        assertThat(sessions().find(turn.sessionKey()).orElseThrow().resumeReason()).isEqualTo(ResumeReason.RESTART_TIMEOUT);
+        sessions().clearResumePending(turn.sessionKey());
+        turns().recordReply(turn.id(), "final", "done");
+
+        assertThat(sessions().markResumePendingWhileRunning(turn.sessionKey(), turn.id(), ResumeReason.SHUTDOWN_TIMEOUT))
+                .as("its reply is recorded: nothing to resume").isFalse();
+        assertThat(sessions().find(turn.sessionKey()).orElseThrow().resumePending()).isFalse();
+    }
+
+    @Test
     void addUsage_accumulatesOnTheTurn() {
         TurnRecord turn = running("1");
 
