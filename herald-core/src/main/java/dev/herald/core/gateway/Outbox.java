@@ -1,6 +1,5 @@
 package dev.herald.core.gateway;
 
-import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
@@ -15,6 +14,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntConsumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,27 +85,24 @@ public final class Outbox {
         MessageKind kind = isFailure(turn.outcome()) ? MessageKind.ERROR : MessageKind.REPLY;
         dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_SEND);
         List<String> parts = TextSplitter.split(turn.reply(), adapter.get().capabilities().maxTextLength());
-        String lastId = "";
-        for (int i = Math.min(turn.partsDelivered(), parts.size() - 1); i < parts.size(); i++) {
-            OutboundMessage m = new OutboundMessage(turn.source().target(), parts.get(i), kind, i == 0 ? turn.platformMessageId() : null,
-                    turn.eventId(), i + 1, parts.size());
-            SendResult r = sendWithRetry(adapter.get(), m);
-            if (!r.success()) {
-                boolean permanent = !r.retryable();
-                turns.recordDeliveryFailure(turn.id(), describe(r, i, parts.size()), permanent);
-                metrics.replyNotDelivered(turn.source().platform(), permanent);
-                if (permanent) {
-                    log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(),
-                            turn.source().platform(), r.error());
-                }
-                return false;
+        PartsSent sent = sendParts(adapter.get(), turn.source().target(), parts, Math.max(0, Math.min(turn.partsDelivered(), parts.size() - 1)), kind,
+                turn.platformMessageId(), turn.eventId(), count -> {
+                    if (count < parts.size()) {
+                        turns.markPartsDelivered(turn.id(), count);
+                    }
+                });
+        SendResult r = sent.last();
+        if (!r.success()) {
+            boolean permanent = !r.retryable();
+            turns.recordDeliveryFailure(turn.id(), describe(r, sent.part(), parts.size()), permanent);
+            metrics.replyNotDelivered(turn.source().platform(), permanent);
+            if (permanent) {
+                log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(),
+                        turn.source().platform(), r.error());
             }
-            lastId = r.messageId() == null ? "" : r.messageId();
-            if (i + 1 < parts.size()) {
-                turns.markPartsDelivered(turn.id(), i + 1);
-            }
+            return false;
         }
-        return turns.markDelivered(turn.id(), lastId.isEmpty() ? null : lastId);
+        return turns.markDelivered(turn.id(), r.messageId() == null || r.messageId().isEmpty() ? null : r.messageId());
     }
 
     private static String describe(SendResult r, int part, int parts) {
@@ -114,22 +112,22 @@ public final class Outbox {
 
     /** Delivers every reply of {@code platform} that was recorded but not confirmed sent. */
     public int redeliver(Platform platform) {
-        return redeliver(platform, t -> true);
+        return redeliver(t -> t.source().platform().equals(platform));
     }
 
     /**
-     * Delivers the replies of {@code platform} that wait for delivery and are due by {@code due}
-     * (the background retry uses it for its back-off); returns how many were delivered.
+     * Delivers the replies waiting for delivery that {@code which} selects (the background retry selects
+     * connected platforms' replies that are due by its back-off); returns how many were delivered.
      */
-    public int redeliver(Platform platform, java.util.function.Predicate<TurnRecord> due) {
+    public int redeliver(Predicate<TurnRecord> which) {
         int delivered = 0;
         for (TurnRecord t : turns.inState(TurnState.AWAITING_DELIVERY, 10_000)) {
-            if (t.source().platform().equals(platform) && due.test(t) && deliver(t)) {
+            if (which.test(t) && deliver(t)) {
                 delivered++;
             }
         }
         if (delivered > 0) {
-            log.info("outbox - delivered {} reply(ies) on {} that had not gone out before", delivered, platform);
+            log.info("outbox - delivered {} reply(ies) that had not gone out before", delivered);
         }
         return delivered;
     }
@@ -141,24 +139,32 @@ public final class Outbox {
             log.warn("outbox - cannot send a {} to platform {}: not running", kind, platform);
             return false;
         }
-        return sendSplit(adapter.get(), target, text, kind, replyTo, correlationId).isPresent();
+        return sendParts(adapter.get(), target, TextSplitter.split(text, adapter.get().capabilities().maxTextLength()), 0, kind,
+                replyTo, correlationId, count -> {
+                }).last().success();
     }
 
-    /** Returns the platform id of the last part sent ("" when the platform gave none), or empty on failure. */
-    private Optional<String> sendSplit(
-            PlatformAdapter adapter, ChatTarget target, String text, MessageKind kind, String replyTo, String correlationId) {
-        Capabilities caps = adapter.capabilities();
-        List<String> parts = TextSplitter.split(text, caps.maxTextLength());
-        String lastId = "";
-        for (int i = 0; i < parts.size(); i++) {
-            OutboundMessage m = new OutboundMessage(target, parts.get(i), kind, i == 0 ? replyTo : null, correlationId, i + 1, parts.size());
-            SendResult r = sendWithRetry(adapter, m);
+    /** How a split send ended: the result of the last part tried (the failure, or the last part's success) and its index. */
+    private record PartsSent(SendResult last, int part) {
+    }
+
+    /**
+     * Sends {@code parts} from index {@code from} on, each retried, stopping at the first that fails;
+     * {@code partSent} hears how many parts have gone out after each one.
+     */
+    private PartsSent sendParts(PlatformAdapter adapter, ChatTarget target, List<String> parts, int from, MessageKind kind,
+            String replyTo, String correlationId, IntConsumer partSent) {
+        SendResult r = null;
+        int i = from;
+        for (; i < parts.size(); i++) {
+            r = sendWithRetry(adapter, new OutboundMessage(target, parts.get(i), kind, i == 0 ? replyTo : null, correlationId, i + 1,
+                    parts.size()));
             if (!r.success()) {
-                return Optional.empty();
+                return new PartsSent(r, i);
             }
-            lastId = r.messageId() == null ? "" : r.messageId();
+            partSent.accept(i + 1);
         }
-        return Optional.of(lastId);
+        return new PartsSent(r == null ? SendResult.sent(null) : r, i - 1); // nothing to send counts as sent
     }
 
     private SendResult sendWithRetry(PlatformAdapter adapter, OutboundMessage m) {

@@ -6,7 +6,8 @@ import dev.herald.core.turn.TurnRecord;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -63,16 +64,16 @@ final class Redelivery {
         }
     }
 
-    /** One pass over the connected platforms; returns how many replies went out. */
+    /** One pass over the waiting replies of the connected platforms; returns how many went out. */
     int round() {
         Instant now = clock.instant();
-        int delivered = 0;
-        for (Map.Entry<Platform, PlatformRegistry.Connection> p : platforms.connections().entrySet()) {
-            if (p.getValue().state() == ConnectionState.CONNECTED && stopped.getCount() > 0) {
-                delivered += outbox.redeliver(p.getKey(), t -> due(t, now));
+        Set<Platform> connected = new HashSet<>();
+        platforms.connections().forEach((p, c) -> {
+            if (c.state() == ConnectionState.CONNECTED) {
+                connected.add(p);
             }
-        }
-        return delivered;
+        });
+        return outbox.redeliver(t -> stopped.getCount() > 0 && connected.contains(t.source().platform()) && due(t, now));
     }
 
     boolean due(TurnRecord t, Instant now) {
