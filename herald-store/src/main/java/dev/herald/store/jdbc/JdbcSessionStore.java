@@ -2,6 +2,7 @@ package dev.herald.store.jdbc;
 
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.ResetReason;
+import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
@@ -30,17 +31,41 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
     protected final Clock clock;
     private final String forUpdate;
     private final String newestChild;
+    private final String mark;
+    private final String whileRunning;
 
     /**
      * @param forUpdate   appended to the SELECTs of a lane's read-modify-write: a row lock, or empty where
      *                    writes are serial anyway
      * @param newestChild selects the id of a session's newest compression child ({@link TranscriptTables#tip})
+     * @param mark        marks an unsuspended lane resume-pending: parameters reason, mark time, key
+     * @param whileRunning appended to {@code mark} for {@link #markResumePendingWhileRunning}: a condition that the
+     *                    turn (one more parameter, its id) is RUNNING, holding it there until the mark commits
+     *                    where writes are not serial
      */
-    protected JdbcSessionStore(Transactions<C> tx, Clock clock, String forUpdate, String newestChild) {
+    protected JdbcSessionStore(Transactions<C> tx, Clock clock, String forUpdate, String newestChild, String mark,
+            String whileRunning) {
         this.tx = tx;
         this.clock = clock;
         this.forUpdate = forUpdate;
         this.newestChild = newestChild;
+        this.mark = mark;
+        this.whileRunning = whileRunning;
+    }
+
+    @Override
+    public final boolean markResumePending(SessionKey key, ResumeReason reason) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reason, "reason");
+        return tx.write("session " + key, c -> c.update(mark, reason.code(), Micros.of(Micros.now(clock)), key.value()) == 1);
+    }
+
+    @Override
+    public final boolean markResumePendingWhileRunning(SessionKey key, long turnId, ResumeReason reason) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reason, "reason");
+        return tx.write("session " + key,
+                c -> c.update(mark + whileRunning, reason.code(), Micros.of(Micros.now(clock)), key.value(), turnId) == 1);
     }
 
     /** Creates a live transcript session with a new unique id for the lane and returns the id. */

@@ -39,7 +39,11 @@ final class PostgresSessionStore extends JdbcSessionStore<PgConn> {
             WHERE session_key = ?""";
 
     PostgresSessionStore(Transactions<PgConn> tx, Clock clock) {
-        super(tx, clock, " FOR UPDATE", TranscriptSql.NEWEST_COMPRESSION_CHILD);
+        super(tx, clock, " FOR UPDATE", TranscriptSql.NEWEST_COMPRESSION_CHILD, """
+                UPDATE sessions SET resume_pending = TRUE, resume_reason = ?, resume_marked_at = ?
+                WHERE session_key = ? AND NOT suspended""",
+                // FOR SHARE waits for a reply being recorded and re-reads the turn; a reply recorded later waits for the mark
+                " AND EXISTS (SELECT 1 FROM turns WHERE id = ? AND session_key = sessions.session_key AND state = 'RUNNING' FOR SHARE)");
     }
 
     @Override
@@ -66,26 +70,6 @@ final class PostgresSessionStore extends JdbcSessionStore<PgConn> {
     @Override
     protected String resumePendingSql(boolean byPlatform) {
         return resumePendingQuery(byPlatform);
-    }
-
-    @Override
-    public boolean markResumePending(SessionKey key, ResumeReason reason) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(reason, "reason");
-        return tx.write("session " + key, c -> c.update("""
-                UPDATE sessions SET resume_pending = TRUE, resume_reason = ?, resume_marked_at = ?
-                WHERE session_key = ? AND NOT suspended""", reason.code(), Micros.of(Micros.now(clock)), key.value()) == 1);
-    }
-
-    @Override
-    public boolean markResumePendingWhileRunning(SessionKey key, long turnId, ResumeReason reason) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(reason, "reason");
-        return tx.write("session " + key, c -> c.update("""
-                UPDATE sessions SET resume_pending = TRUE, resume_reason = ?, resume_marked_at = ?
-                WHERE session_key = ? AND NOT suspended
-                  AND EXISTS (SELECT 1 FROM turns WHERE id = ? AND session_key = sessions.session_key AND state = 'RUNNING')""",
-                reason.code(), Micros.of(Micros.now(clock)), key.value(), turnId) == 1);
     }
 
     @Override

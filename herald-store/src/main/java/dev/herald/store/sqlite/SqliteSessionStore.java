@@ -35,7 +35,11 @@ final class SqliteSessionStore extends JdbcSessionStore<SqlConn> {
             WHERE interrupted_restarts > 0 AND interrupted_restarts >= ?""";
 
     SqliteSessionStore(Transactions<SqlConn> tx, Clock clock) {
-        super(tx, clock, "", TranscriptSql.NEWEST_COMPRESSION_CHILD);
+        super(tx, clock, "", TranscriptSql.NEWEST_COMPRESSION_CHILD, """
+                UPDATE sessions SET resume_pending = 1, resume_reason = ?, resume_marked_at = ?
+                WHERE session_key = ? AND suspended = 0""",
+                // writes are serial: the turn cannot record its reply between this check and the mark
+                " AND EXISTS (SELECT 1 FROM turns WHERE id = ? AND session_key = sessions.session_key AND state = 'RUNNING')");
     }
 
     @Override
@@ -56,26 +60,6 @@ final class SqliteSessionStore extends JdbcSessionStore<SqlConn> {
     @Override
     protected String resumePendingSql(boolean byPlatform) {
         return resumePendingQuery(byPlatform);
-    }
-
-    @Override
-    public boolean markResumePending(SessionKey key, ResumeReason reason) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(reason, "reason");
-        return tx.write("session " + key, c -> c.update("""
-                UPDATE sessions SET resume_pending = 1, resume_reason = ?, resume_marked_at = ?
-                WHERE session_key = ? AND suspended = 0""", reason.code(), Micros.of(Micros.now(clock)), key.value()) == 1);
-    }
-
-    @Override
-    public boolean markResumePendingWhileRunning(SessionKey key, long turnId, ResumeReason reason) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(reason, "reason");
-        return tx.write("session " + key, c -> c.update("""
-                UPDATE sessions SET resume_pending = 1, resume_reason = ?, resume_marked_at = ?
-                WHERE session_key = ? AND suspended = 0
-                  AND EXISTS (SELECT 1 FROM turns WHERE id = ? AND session_key = sessions.session_key AND state = 'RUNNING')""",
-                reason.code(), Micros.of(Micros.now(clock)), key.value(), turnId) == 1);
     }
 
     @Override
