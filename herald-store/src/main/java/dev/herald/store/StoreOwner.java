@@ -11,6 +11,25 @@ package dev.herald.store;
  * Readers ({@code herald status}, the admin page of another process, tests) open the store without claiming.
  */
 public interface StoreOwner extends AutoCloseable {
+    /**
+     * This process as a claim names it: {@code pid 4242 on host1}. The host name is read without a DNS lookup
+     * ({@code InetAddress.getLocalHost()} can wait seconds for a resolver on a machine whose name does not resolve).
+     */
+    static String thisProcess() {
+        String host = System.getenv("HOSTNAME");
+        for (String file : new String[] {"/proc/sys/kernel/hostname", "/etc/hostname"}) {
+            if (host != null && !host.isBlank()) {
+                break;
+            }
+            try {
+                host = java.nio.file.Files.readString(java.nio.file.Path.of(file)).strip();
+            } catch (java.io.IOException | RuntimeException e) {
+                host = null;
+            }
+        }
+        return "pid " + ProcessHandle.current().pid() + " on " + (host == null || host.isBlank() ? "this machine" : host.strip());
+    }
+
     /** What is held, for logs: {@code /srv/herald/herald.db-lock} or {@code postgresql host:5432/herald}. */
     String describe();
 

@@ -16,7 +16,6 @@ import dev.herald.store.postgres.TestDatabase;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.store.StoreOwner;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -74,8 +73,8 @@ class StoresTest {
         try (StoreOwner first = Stores.claim(config.store())) {
             assertThatThrownBy(() -> Stores.claim(config.store()))
                     .isInstanceOf(StoreException.class)
-                    .hasMessage("store - " + where + " is in use by another Herald gateway (pid " + ProcessHandle.current().pid() + " on "
-                            + InetAddress.getLocalHost().getHostName() + "); run one gateway per database");
+                    .hasMessageStartingWith("store - " + where + " is in use by another Herald gateway (pid " + ProcessHandle.current().pid() + " on ")
+                    .hasMessageEndingWith("); run one gateway per database");
             try (Storage reader = Stores.open(config.store(), Clock.systemUTC())) {
                 assertThat(reader.sessions().count()).as("opening without claiming (tools, status) still works").isZero();
             }

@@ -2,8 +2,6 @@ package dev.herald.store.postgres;
 
 import dev.herald.core.session.StoreException;
 import dev.herald.store.StoreOwner;
-import java.io.IOException;
-import java.net.InetAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -89,13 +87,7 @@ public final class PostgresOwner implements StoreOwner {
 
     /** This process as the lock's connection names it (PostgreSQL keeps 63 bytes of it). */
     private static String identity() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "?";
-        }
-        String id = "herald-gateway pid " + ProcessHandle.current().pid() + " on " + host;
+        String id = "herald-gateway " + StoreOwner.thisProcess();
         return id.length() > 63 ? id.substring(0, 63) : id;
     }
 

@@ -3,7 +3,6 @@ package dev.herald.store.sqlite;
 import dev.herald.core.session.StoreException;
 import dev.herald.store.StoreOwner;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -93,13 +92,7 @@ public final class SqliteOwner implements StoreOwner {
 
     /** This process as the lock file names it. */
     private static String identity() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "this machine";
-        }
-        return "pid " + ProcessHandle.current().pid() + " on " + host + " since " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "\n";
+        return StoreOwner.thisProcess() + " since " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "\n";
     }
 
     /**
