@@ -7,6 +7,7 @@ import dev.herald.agent.tool.Texts;
 import dev.herald.agent.tool.ToolContext;
 import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.agent.tool.ToolSet;
+import dev.herald.agent.tool.Workspaces;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
@@ -234,6 +235,9 @@ final class Turn implements AutoCloseable {
     public void close() {
         outer.forget(relay);
         signal.raise("turn ended");
+        if (request.sessionKey() == null) {
+            Workspaces.remove(toolContext.workspace()); // a stateless turn's workspace has no later turn to serve
+        }
         if (threadInterrupted) {
             Thread.currentThread().interrupt();
         }

@@ -2,6 +2,7 @@ package dev.herald.app;
 
 import dev.herald.app.config.HeraldConfig;
 import dev.herald.app.runtime.CrashLoopBreaker;
+import dev.herald.app.runtime.HomePermissions;
 import dev.herald.app.runtime.RunFiles;
 import dev.herald.app.runtime.Signals;
 import dev.herald.app.runtime.StatusFile;
@@ -11,6 +12,7 @@ import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.StopKind;
 import dev.herald.core.gateway.StopReport;
 import dev.herald.core.session.SessionSource;
+import dev.herald.web.WebServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,9 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One gateway process from start to exit: read what the previous run left (clean-stop marker, restart
- * request, crash-loop record), wire and start the gateway, write the pid and status files, wait for a
- * stop request (signal, /restart), drain, and exit 0 for a shutdown or 75 to be restarted.
+ * One gateway process from start to exit: wire the parts and bind the port, read what the previous run left
+ * (clean-stop marker, restart request, crash-loop record), start the gateway, write the pid and status files,
+ * wait for a stop request (signal, /restart), drain, and exit 0 for a shutdown or 75 to be restarted.
+ *
+ * <p>The caller has claimed the store ({@link dev.herald.app.runtime.Stores#claim}) before this runs, so no other
+ * gateway reads or writes these files meanwhile. The steps that can fail for good (a database that is not one, a
+ * port another program holds) come before any run file is read or written: such a failure exits 78 with one
+ * line and leaves the previous run's clean-stop marker and restart request where they were.
  */
 public final class HeraldRuntime {
     private static final Logger LOG = LoggerFactory.getLogger("runtime");
@@ -38,17 +45,29 @@ public final class HeraldRuntime {
         Clock clock = Clock.systemUTC();
         long pid = ProcessHandle.current().pid();
         RunFiles files = new RunFiles(home);
+        HomePermissions.warnIfOpen(home, config.store());
         // a first run has nothing to recover: no SQLite file yet, or (PostgreSQL) no run of this home ever wrote its state
         boolean firstRun = config.store().path() != null ? !Files.exists(config.store().path()) : !Files.exists(files.stateFile());
-        boolean clean = files.consumeCleanMarker() || firstRun;
-        if (!clean) {
-            LOG.warn("runtime - the previous run did not stop cleanly; turns it cut off are recovered from the store");
-        }
-        boolean autoResume = new CrashLoopBreaker(home.resolve("unclean_starts.log")).allowAutoResume(clean, clock.instant());
-        Optional<SessionSource> restartedFrom = files.consumeRestartRequest();
         StopRequests stops = new StopRequests();
-        try (Wiring wiring = Wiring.build(config, home, demo, clock)) {
+        Wiring wiring;
+        try {
+            wiring = Wiring.build(config, home, demo, clock);
+        } catch (RuntimeException e) {
+            return fatal(e);
+        }
+        try (wiring) {
             Signals.install(stops);
+            try {
+                wiring.web().ifPresent(WebServer::start);
+            } catch (RuntimeException e) {
+                return fatal(e);
+            }
+            boolean clean = files.consumeCleanMarker() || firstRun;
+            if (!clean) {
+                LOG.warn("runtime - the previous run did not stop cleanly; turns it cut off are recovered from the store");
+            }
+            boolean autoResume = new CrashLoopBreaker(home.resolve("unclean_starts.log")).allowAutoResume(clean, clock.instant());
+            Optional<SessionSource> restartedFrom = files.consumeRestartRequest();
             Gateway gateway = wiring.gateway();
             gateway.onRestartRequested(src -> {
                 if (src != null) {
@@ -58,7 +77,6 @@ public final class HeraldRuntime {
             });
             files.writePid(pid, supervisorPid(), clock.instant());
             StatusFile status = new StatusFile(files.stateFile());
-            wiring.web().ifPresent(web -> web.start());
             Thread writer = status.startWriter(gateway::status, pid, clock);
             gateway.start(new Gateway.StartOptions(autoResume, restartedFrom));
             wiring.web().ifPresent(web -> LOG.info("runtime - Herald is ready: open {} (admin at {}/admin, metrics at {}/metrics); "
@@ -74,6 +92,16 @@ public final class HeraldRuntime {
             files.removePid(pid);
             return request.kind() == StopKind.RESTART ? RESTART_EXIT : ExitCodes.OK;
         }
+    }
+
+    /** Logs a failure no restart can cure as one line and returns 78; anything else is a crash and is rethrown. */
+    private static int fatal(RuntimeException e) {
+        Optional<String> line = FatalStart.line(e);
+        if (line.isEmpty()) {
+            throw e;
+        }
+        LOG.error("{} (exit 78: not restarted until this is fixed)", line.get());
+        return ExitCodes.CONFIG;
     }
 
     private static OptionalLong supervisorPid() {

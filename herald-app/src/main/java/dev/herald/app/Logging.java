@@ -46,6 +46,7 @@ final class Logging {
     static Path start(Path home, Level level) {
         Path logs = HeraldHome.create(home.resolve("logs"));
         Path file = logs.resolve("herald.log");
+        dev.herald.app.runtime.PrivateFiles.touch(file); // logback appends to it; created here, it is private from the start
         LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
         ctx.reset();
 

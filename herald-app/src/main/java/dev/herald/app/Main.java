@@ -5,8 +5,9 @@ import picocli.CommandLine;
 
 /**
  * The {@code herald} command line. Each command is its own class; this only assembles them and maps
- * failures to exit codes: a {@link ConfigException} prints its one message and exits 78, a usage error
- * exits 64, anything else exits 1 with its stack trace.
+ * failures to exit codes: a {@link ConfigException}, or an environment error no restart can cure
+ * ({@link FatalStart}), prints its one line and exits 78, a usage error exits 64, anything else exits 1 with
+ * its stack trace.
  */
 public final class Main {
     private Main() {
@@ -55,6 +56,16 @@ public final class Main {
             if (ex instanceof ConfigException) {
                 cli.err().println(ex.getMessage());
                 return ExitCodes.CONFIG;
+            }
+            var fatal = FatalStart.line(ex);
+            if (fatal.isPresent()) {
+                cli.err().println(fatal.get());
+                return ExitCodes.CONFIG;
+            }
+            if (ex instanceof dev.herald.core.session.StoreException) {
+                // a store that may come back (busy, a server restarting): one line, no stack trace; a supervisor retries
+                cli.err().println(ex.getMessage());
+                return ExitCodes.FAILURE;
             }
             cli.err().println("herald " + cmd.getCommandName() + " - failed: " + ex.getMessage());
             ex.printStackTrace(cli.err());

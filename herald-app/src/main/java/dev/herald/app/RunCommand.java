@@ -2,6 +2,8 @@ package dev.herald.app;
 
 import dev.herald.app.config.ConfigLoader;
 import dev.herald.app.config.LoadedConfig;
+import dev.herald.app.runtime.Stores;
+import dev.herald.store.StoreOwner;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -11,9 +13,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code herald run}: resolve the home, load and validate the configuration, create the home, set up
- * logging, log the effective configuration once (masked), then hand over to {@link HeraldRuntime}.
- * A configuration problem stops before anything is created.
+ * {@code herald run}: resolve the home, load and validate the configuration, create the home, claim the store
+ * (one gateway per home and per database), set up logging, log the effective configuration once (masked), then
+ * hand over to {@link HeraldRuntime}. A configuration problem stops before anything is created.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Start Herald and keep it running until stopped (Ctrl-C or SIGTERM drains running turns).")
@@ -43,12 +45,16 @@ final class RunCommand implements Callable<Integer> {
         if (!foreground && dev.herald.app.runtime.Supervisor.wanted(cli.env())) {
             return supervise(home);
         }
-        Path logFile = Logging.start(home, level);
-        Logger log = LoggerFactory.getLogger("herald");
-        log.info("starting herald {} (home {}, log {}, java {}, pid {})", Version.current(), home, logFile,
-                Runtime.version(), ProcessHandle.current().pid());
-        LoggerFactory.getLogger("config").info("effective configuration from {}:\n{}", loaded.source(), loaded.effective());
-        return HeraldRuntime.run(loaded.config(), home, demo);
+        // the store is claimed before anything in the home is read or written, the log included: a second gateway on
+        // this home (or on this database) stops here, naming the running one, and exits 78
+        try (StoreOwner owner = Stores.claim(loaded.config().store())) {
+            Path logFile = Logging.start(home, level);
+            Logger log = LoggerFactory.getLogger("herald");
+            log.info("starting herald {} (home {}, log {}, java {}, pid {}; store claimed: {})", Version.current(), home, logFile,
+                    Runtime.version(), ProcessHandle.current().pid(), owner.describe());
+            LoggerFactory.getLogger("config").info("effective configuration from {}:\n{}", loaded.source(), loaded.effective());
+            return HeraldRuntime.run(loaded.config(), home, demo);
+        }
     }
 
     /** Supervises a child gateway started with this command line plus {@code --foreground}. */

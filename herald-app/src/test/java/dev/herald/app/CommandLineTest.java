@@ -1,6 +1,8 @@
 package dev.herald.app;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -192,28 +194,45 @@ class CommandLineTest {
     }
 
     /**
-     * Until the lead wires the runtime, {@code run} stops in the placeholder with exit 1; everything before
-     * it (home 700, log file, effective config logged once and masked) is what this proves.
+     * Everything before the runtime (home 700, log file, effective config logged once and masked) is what this proves;
+     * the runtime then stops on a port another program holds, a fatal error: exit 78 and one line in the log.
      */
     @Test
     void run_createsHomeWithMode700_logsTheMaskedConfigOnce_thenHandsOverToTheRuntime() throws IOException {
         Path home = userHome.resolve("new-home");
         Files.createDirectories(userHome.resolve("cfg"));
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Path file = Files.writeString(userHome.resolve("cfg/config.yaml"),
+                    "model:\n  api_key: sk-do-not-log\nplatforms:\n  api_server:\n    port: " + taken.getLocalPort() + "\n");
+
+            CliRun run = herald("run", "--foreground", "--home", home.toString(), "--config", file.toString());
+
+            assertThat(run.exit()).isEqualTo(78);
+            assertThat(Files.getPosixFilePermissions(home)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+            Path log = home.resolve("logs/herald.log");
+            String logged = Files.readString(log);
+            assertThat(logged).containsPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  config - effective configuration from " + file)
+                    .contains("  api_key: ****")
+                    .doesNotContain("sk-do-not-log");
+            assertThat(logged).as("the runtime got the configuration and stopped on the port it names")
+                    .contains("ERROR web - cannot listen on 127.0.0.1:" + taken.getLocalPort()).doesNotContain("\tat ");
+            assertThat(logged.split("effective configuration", -1)).hasSize(2);
+        }
+    }
+
+    /** The store is claimed before anything is logged; a database in a place that cannot hold one is one line and 78. */
+    @Test
+    void run_storeWhereNoFileCanBeCreated_exits78WithOneLineNamingIt() throws IOException {
+        Path home = userHome.resolve("h2");
         Path blocked = Files.writeString(userHome.resolve("not-a-folder"), "x");
-        Path file = Files.writeString(userHome.resolve("cfg/config.yaml"),
-                "model:\n  api_key: sk-do-not-log\nstore:\n  path: " + blocked.resolve("herald.db") + "\n");
+        Files.createDirectories(home);
+        Files.writeString(home.resolve("config.yaml"), "model:\n  api_key: sk-do-not-log\nstore:\n  path: " + blocked.resolve("herald.db") + "\n");
 
-        CliRun run = herald("run", "--foreground", "--home", home.toString(), "--config", file.toString());
+        CliRun run = herald("run", "--foreground", "--home", home.toString());
 
-        assertThat(run.exit()).isEqualTo(1);
-        assertThat(Files.getPosixFilePermissions(home)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
-        Path log = home.resolve("logs/herald.log");
-        String logged = Files.readString(log);
-        assertThat(logged).containsPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  config - effective configuration from " + file)
-                .contains("  api_key: ****")
-                .doesNotContain("sk-do-not-log");
-        assertThat(run.err()).as("the runtime got the configuration and failed on the store it names")
-                .contains(blocked.toString()).doesNotContain("sk-do-not-log");
-        assertThat(logged.split("effective configuration", -1)).hasSize(2);
+        assertThat(run.exit()).isEqualTo(78);
+        assertThat(run.err()).startsWith("store - the lock file " + blocked.resolve("herald.db-lock") + " could not be created or locked; check"
+                + " the permissions of " + blocked).endsWith("\n").hasLineCount(1).doesNotContain("sk-do-not-log");
+        assertThat(home.resolve("logs")).doesNotExist();
     }
 }

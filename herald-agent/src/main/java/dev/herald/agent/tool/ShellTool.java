@@ -65,7 +65,7 @@ public final class ShellTool implements Tool {
         long limitSeconds = settings.shellTimeout().toSeconds();
         Duration timeout = Duration.ofSeconds(Math.max(1, Math.min(limitSeconds, Args.number(args, "timeout_seconds", limitSeconds))));
         try {
-            Files.createDirectories(context.workspace());
+            context.createWorkspace();
             return run(command, timeout, context);
         } catch (IOException e) {
             return ToolResult.error("could not start the command in " + context.workspace() + " (" + e.getMessage() + ")");

@@ -65,7 +65,7 @@ public final class TodoTool implements Tool {
                     return ToolResult.error("unknown action '" + action + "'; use list, add, done, remove or clear");
                 }
             }
-            Files.createDirectories(context.workspace());
+            context.createWorkspace();
             Files.write(file, items, StandardCharsets.UTF_8);
             return ToolResult.ok(render(items));
         } catch (IOException e) {

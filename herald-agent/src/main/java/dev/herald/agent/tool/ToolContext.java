@@ -45,6 +45,12 @@ public record ToolContext(String sessionId, String scope, String platformId, Pat
         }
     }
 
+    /** Creates the workspace (mode 700, its root too) when it does not exist yet; returns it. */
+    public Path createWorkspace() throws java.io.IOException {
+        Workspaces.create(workspace);
+        return workspace;
+    }
+
     /** A path argument resolved against the workspace: relative paths are inside it, absolute ones as given. */
     public Path resolve(String path) {
         Path given = Path.of(path.isBlank() ? "." : path);

@@ -48,6 +48,9 @@ public final class WriteFileTool implements Tool {
         String content = Args.string(args, "content");
         boolean append = Args.flag(args, "append", false);
         try {
+            if (context.insideWorkspace(path)) {
+                context.createWorkspace();
+            }
             if (path.getParent() != null) {
                 Files.createDirectories(path.getParent());
             }

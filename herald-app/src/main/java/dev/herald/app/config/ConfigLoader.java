@@ -58,6 +58,7 @@ public final class ConfigLoader {
         } catch (JsonProcessingException e) {
             throw BindingErrors.translate(e, tree, provenance);
         }
+        UrlCredentials.check(config, provenance); // first: other checks may quote a URL
         Sections.validate(config, new ConfigChecks("", provenance));
         return new LoadedConfig(config.resolvedIn(home), absolute, exists, provenance.envOverrides());
     }

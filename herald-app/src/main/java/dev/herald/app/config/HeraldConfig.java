@@ -15,7 +15,7 @@ public record HeraldConfig(
         AgentConfig agent,
         @Doc("MCP servers whose tools the agent may call")
         java.util.List<McpServerConfig> mcpServers,
-        StoreConfig store) {
+        StoreConfig store) implements Validated {
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
@@ -25,6 +25,12 @@ public record HeraldConfig(
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults());
+    }
+
+    /** Rules across sections: the agent's tool lists name tools and platforms that exist. */
+    @Override
+    public void validate(ConfigChecks check) {
+        ToolNames.validate(agent, mcpServers, check);
     }
 
     /** This configuration with the paths that live under {@code home} made absolute. */

@@ -100,7 +100,8 @@ public final class FilePairingStore implements PairingStore {
         ReentrantLock jvm = locks.computeIfAbsent(platform, p -> new ReentrantLock());
         jvm.lock();
         PrivateFiles.folder(dir);
-        try (FileChannel ch = FileChannel.open(dir.resolve(platform.id() + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try (FileChannel ch = FileChannel.open(dir.resolve(platform.id() + ".lock"),
+                java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), PrivateFiles.ownerOnly());
                 FileLock ignored = ch.lock()) {
             cache.remove(platform);
             PairingState next = change.apply(read(platform));

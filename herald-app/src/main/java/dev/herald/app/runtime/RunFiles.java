@@ -7,11 +7,10 @@ import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionSource;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -19,7 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The small files a running gateway keeps in its home, each written atomically (temp file, then rename):
+ * The small files a running gateway keeps in its home, each written atomically (temp file, then rename) and
+ * readable by its owner only (mode 600):
  *
  * <ul>
  *   <li>{@code gateway.pid}: the gateway process's pid (and its supervisor's), for {@code herald restart}
@@ -134,17 +134,12 @@ public final class RunFiles {
         return n.hasNonNull(field) ? n.get(field).asText() : null;
     }
 
+    /** Replaces {@code target} atomically with {@code content}, readable by its owner only. */
     static void write(Path target, String content) {
-        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } catch (IOException e) {
-            log.warn("runtime - could not write {}: {}", target, e.getMessage());
+            PrivateFiles.write(target, content.getBytes(StandardCharsets.UTF_8));
+        } catch (UncheckedIOException e) {
+            log.warn("runtime - could not write {}: {}", target, e.getCause().getMessage());
         }
     }
 

@@ -2,8 +2,11 @@ package dev.herald.app.runtime;
 
 import dev.herald.app.config.StoreConfig;
 import dev.herald.core.session.Storage;
+import dev.herald.store.StoreOwner;
 import dev.herald.store.postgres.PostgresOptions;
+import dev.herald.store.postgres.PostgresOwner;
 import dev.herald.store.postgres.PostgresStorage;
+import dev.herald.store.sqlite.SqliteOwner;
 import dev.herald.store.sqlite.SqliteStorage;
 import java.time.Clock;
 
@@ -17,7 +20,8 @@ public final class Stores {
     }
 
     /**
-     * Opens (and migrates) the configured store.
+     * Opens (and migrates) the configured store, without claiming it: a gateway claims it first with
+     * {@link #claim}; tools that only read ({@code herald status}) do not.
      *
      * @param config the validated and resolved {@code store:} section
      * @throws dev.herald.core.session.StoreException when it cannot be opened; the message names the database
@@ -25,27 +29,24 @@ public final class Stores {
      */
     public static Storage open(StoreConfig config, Clock clock) {
         if (config.postgres()) {
-            return PostgresStorage.open(PostgresOptions.of(config.url(), config.user(), config.password().reveal().orElse(null)), clock);
+            return PostgresStorage.open(options(config), clock);
         }
         return SqliteStorage.open(config.path(), clock);
     }
 
     /**
-     * Opens the configured store for the gateway of this process. A PostgreSQL database is claimed for as long
-     * as the store is open, so that a second gateway on it is refused at start-up (two gateways would take each
-     * other's running turns for crashed ones). A SQLite file belongs to its Herald home, whose pid file already
-     * keeps a second gateway out.
+     * Claims the configured store for the gateway of this process, for as long as the returned owner is open: the
+     * lock file next to a SQLite database, the advisory lock of a PostgreSQL one. Two gateways on one store would
+     * take each other's running turns for crashed ones, so the second one is refused.
+     *
+     * @throws dev.herald.core.session.StoreException naming the store and the running gateway (its pid) when
+     *                                                 another gateway holds it
      */
-    public static Storage openForGateway(StoreConfig config, Clock clock) {
-        Storage storage = open(config, clock);
-        if (storage instanceof PostgresStorage postgres) {
-            try {
-                postgres.claimForGateway();
-            } catch (RuntimeException e) {
-                storage.close();
-                throw e;
-            }
-        }
-        return storage;
+    public static StoreOwner claim(StoreConfig config) {
+        return config.postgres() ? PostgresOwner.claim(options(config)) : SqliteOwner.claim(config.path());
+    }
+
+    private static PostgresOptions options(StoreConfig config) {
+        return PostgresOptions.of(config.url(), config.user(), config.password().reveal().orElse(null));
     }
 }

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * child JVM started with the same command line. The child exits 75 to ask for a restart (it has drained
  * already) and a new child starts at once; it exits 0 after a shutdown, and the supervisor exits too. A
  * child that dies otherwise (a crash, kill -9, the OOM killer) is restarted after a backoff that grows
- * with repeated crashes; a configuration error (78) or usage error (64) ends supervision. SIGTERM and
+ * with repeated crashes; a configuration or environment error (78: a bad value, a port in use, a database that
+ * is not one, a home another gateway holds) or a usage error (64) ends supervision, since no restart cures it. SIGTERM and
  * SIGINT are passed to the child, which drains; SIGUSR1 is passed on as a restart request.
  */
 public final class Supervisor {
@@ -77,7 +78,12 @@ public final class Supervisor {
                 crashes = 0;
                 continue;
             }
-            if (code == 0 || code == 64 || code == 78) {
+            if (code == 0) {
+                return code;
+            }
+            if (code == 64 || code == 78) {
+                log.error("supervisor - gateway {} exited {} ({} error, explained above); not restarting it: a restart cannot fix that",
+                        p.pid(), code, code == 78 ? "a configuration or environment" : "a usage");
                 return code;
             }
             crashes = Duration.ofNanos(System.nanoTime() - started).toSeconds() > 60 ? 1 : crashes + 1;

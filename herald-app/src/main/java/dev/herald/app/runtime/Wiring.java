@@ -67,7 +67,7 @@ public final class Wiring implements AutoCloseable {
     }
 
     public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock) {
-        Storage storage = Stores.openForGateway(config.store(), clock);
+        Storage storage = Stores.open(config.store(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);
             HeraldMetrics metrics = new HeraldMetrics();

@@ -137,6 +137,15 @@ final class HeraldProcess implements AutoCloseable {
         return http.sendAsync(req.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Sends one stateless request (no session id: the request carries the whole history); completes with the response. */
+    CompletableFuture<HttpResponse<String>> statelessChat(String text) {
+        String body = "{\"model\":\"herald\",\"messages\":[{\"role\":\"user\",\"content\":" + quote(text) + "}]}";
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(120))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return http.sendAsync(req, HttpResponse.BodyHandlers.ofString());
+    }
+
     /** The assistant text of a chat completion response. */
     static String answer(HttpResponse<String> response) throws IOException {
         if (response.statusCode() != 200) {
@@ -172,6 +181,11 @@ final class HeraldProcess implements AutoCloseable {
             throw new AssertionError("herald did not exit within " + max.toSeconds() + " s; output:\n" + output());
         }
         return process.exitValue();
+    }
+
+    /** The process started last (the supervisor, or the foreground gateway). */
+    Process process() {
+        return process;
     }
 
     boolean running() {

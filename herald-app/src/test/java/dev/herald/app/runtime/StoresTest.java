@@ -14,6 +14,7 @@ import dev.herald.store.postgres.PostgresStorage;
 import dev.herald.store.postgres.PostgresTestServer;
 import dev.herald.store.postgres.TestDatabase;
 import dev.herald.store.sqlite.SqliteStorage;
+import dev.herald.store.StoreOwner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,17 +70,36 @@ class StoresTest {
                 """.formatted(db.url(), PostgresTestServer.PASSWORD_ROLE), Map.of("HERALD_STORE_PASSWORD", PostgresTestServer.PASSWORD));
         String where = "postgresql localhost:" + PostgresTestServer.server().getPort() + "/" + db.name();
 
-        try (Storage first = Stores.openForGateway(config.store(), Clock.systemUTC())) {
-            assertThatThrownBy(() -> Stores.openForGateway(config.store(), Clock.systemUTC()))
+        try (StoreOwner first = Stores.claim(config.store())) {
+            assertThatThrownBy(() -> Stores.claim(config.store()))
                     .isInstanceOf(StoreException.class)
-                    .hasMessage("store - " + where + " is in use by another Herald gateway; run one gateway per database");
+                    .hasMessageStartingWith("store - " + where + " is in use by another Herald gateway (pid " + ProcessHandle.current().pid() + " on ")
+                    .hasMessageEndingWith("); run one gateway per database");
             try (Storage reader = Stores.open(config.store(), Clock.systemUTC())) {
                 assertThat(reader.sessions().count()).as("opening without claiming (tools, status) still works").isZero();
             }
         }
 
-        try (Storage next = Stores.openForGateway(config.store(), Clock.systemUTC())) {
+        try (StoreOwner next = Stores.claim(config.store())) {
             assertThat(next.describe()).isEqualTo(where);
+        }
+    }
+
+    @Test
+    void aSecondGatewayOnTheSameSqliteFile_isRefusedNamingThePidOfTheFirst_untilTheFirstCloses() throws IOException {
+        HeraldConfig config = load("store:\n  path: data/h.db\n", Map.of());
+
+        try (StoreOwner first = Stores.claim(config.store())) {
+            assertThatThrownBy(() -> Stores.claim(config.store()))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageStartingWith("store - " + home.resolve("data/h.db") + " is in use by another Herald gateway (pid "
+                            + ProcessHandle.current().pid() + " on ")
+                    .hasMessageEndingWith("); run one gateway per database");
+            assertThat(first.describe()).isEqualTo(home.resolve("data/h.db-lock").toString());
+        }
+
+        try (StoreOwner next = Stores.claim(config.store())) {
+            assertThat(home.resolve("data/h.db-lock")).content().startsWith("pid " + ProcessHandle.current().pid() + " on ");
         }
     }
 

@@ -24,7 +24,16 @@ public final class StoreException extends RuntimeException {
 
     /** Another gateway holds the database; two gateways must not run turns on one store. */
     public static StoreException inUse(String subject) {
-        return new StoreException("store - " + subject + " is in use by another Herald gateway; run one gateway per database", null, false);
+        return inUse(subject, null);
+    }
+
+    /**
+     * Another gateway holds the database; {@code holder} says which (e.g. {@code pid 4242 on host1}), or is null
+     * when it is not known.
+     */
+    public static StoreException inUse(String subject, String holder) {
+        return new StoreException("store - " + subject + " is in use by another Herald gateway" + (holder == null ? "" : " (" + holder + ")")
+                + "; run one gateway per database", null, false);
     }
 
     public static StoreException notFound(String subject) {

@@ -67,12 +67,18 @@ final class WeixinState {
         synchronized (this) {
             contextTokens.forEach(tokens::put);
         }
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(tmp, JsonHttp.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
-        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+        boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+        Path dir = file.toAbsolutePath().getParent();
+        if (!Files.isDirectory(dir) && posix) {
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
+        Files.createDirectories(dir);
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        if (posix) { // created private, so the tokens are never readable by others, not even for a moment
+            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        }
+        Files.write(tmp, JsonHttp.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
         try {
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {

@@ -7,12 +7,7 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.Properties;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -55,16 +50,9 @@ public final class PostgresStorage implements Storage {
     private final PostgresTranscriptStore transcripts;
     private final PostgresTurnStore turns;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final PostgresOptions options;
-    /** The connection holding the gateway lock while this storage serves a gateway, else null. */
-    private Connection gatewayLock;
 
-    /** The session-level advisory lock a gateway holds on its database ("HGATEW" in ASCII). */
-    static final long GATEWAY_LOCK = 0x48_47_41_54_45_57L;
-
-    private PostgresStorage(String where, PgPool pool, Clock clock, PostgresOptions options) {
+    private PostgresStorage(String where, PgPool pool, Clock clock) {
         this.where = where;
-        this.options = options;
         this.pool = pool;
         this.sessions = new PostgresSessionStore(pool, clock);
         this.transcripts = new PostgresTranscriptStore(pool);
@@ -89,7 +77,7 @@ public final class PostgresStorage implements Storage {
             log.info("store - opened {} (schema v{}{}, pool of {}) in {} ms", where, latest,
                     before == latest ? "" : before == 0 ? ", created" : ", migrated from v" + before, options.poolSize(),
                     (System.nanoTime() - started) / 1_000_000);
-            return new PostgresStorage(where, pool, clock, options);
+            return new PostgresStorage(where, pool, clock);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
@@ -146,69 +134,11 @@ public final class PostgresStorage implements Storage {
         return where;
     }
 
-    /**
-     * Claims the database for the gateway of this process, for as long as this storage is open: a
-     * session-level advisory lock on a connection of its own. A start-up treats every turn still marked
-     * running as cut off by a crash, so a second gateway on the same database would interrupt the first
-     * one's turns; the second one is refused instead. Tools that only read (or tests with several
-     * stores) do not claim. Idempotent.
-     *
-     * @throws StoreException naming the database when another gateway holds it, or when it cannot be reached
-     */
-    public synchronized void claimForGateway() {
-        if (gatewayLock != null) {
-            return;
-        }
-        Properties login = new Properties();
-        if (options.user() != null) {
-            login.setProperty("user", options.user());
-        }
-        if (options.password() != null) {
-            login.setProperty("password", options.password());
-        }
-        login.setProperty("ApplicationName", "herald-gateway-lock");
-        Connection c = null;
-        try {
-            c = DriverManager.getConnection(options.url(), login);
-            c.setAutoCommit(true);
-            boolean got;
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(" + GATEWAY_LOCK + ")")) {
-                got = rs.next() && rs.getBoolean(1);
-            }
-            if (!got) {
-                throw StoreException.inUse(where);
-            }
-            gatewayLock = c;
-            log.info("store - {} claimed for this gateway", where);
-        } catch (SQLException e) {
-            throw StoreException.unavailable(where + " could not be claimed for this gateway", Redaction.withoutSecret(e, options.password()),
-                    PgErrors.retryable(e));
-        } finally {
-            if (gatewayLock != c && c != null) {
-                try {
-                    c.close();
-                } catch (SQLException ignored) {
-                    // the refused claim's connection; nothing of it is kept
-                }
-            }
-        }
-    }
-
-    /** Waits for the calls in flight, then closes every connection (releasing a gateway claim). Idempotent. */
+    /** Waits for the calls in flight, then closes every connection. Idempotent. A gateway's claim is a {@link PostgresOwner}. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
-        }
-        synchronized (this) {
-            if (gatewayLock != null) {
-                try {
-                    gatewayLock.close();
-                } catch (SQLException e) {
-                    log.warn("store - releasing the gateway claim on {} failed: {}", where, e.getSQLState());
-                }
-                gatewayLock = null;
-            }
         }
         pool.close();
         log.info("store - closed {}", where);

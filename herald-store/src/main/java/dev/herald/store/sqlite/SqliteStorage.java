@@ -8,7 +8,6 @@ import dev.herald.core.turn.TurnStore;
 import dev.herald.store.jdbc.Transactions;
 import dev.herald.store.jdbc.Work;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -111,7 +110,7 @@ public final class SqliteStorage implements Storage {
         Objects.requireNonNull(options, "options");
         Path file = dbFile.toAbsolutePath().normalize();
         long started = System.nanoTime();
-        createDirectories(file);
+        createPrivately(file);
         SqlConn writeConn = null;
         List<SqlConn> readConns = new ArrayList<>();
         SqlConn checkpointConn = null;
@@ -122,6 +121,7 @@ public final class SqliteStorage implements Storage {
                 readConns.add(connect(file, options, Role.READER));
             }
             checkpointConn = connect(file, options, Role.CHECKPOINTER);
+            OwnerOnly.sideFilesLike(file);
             SqliteStorage storage = new SqliteStorage(file, options, new SqliteWriter(writeConn, file, options.maxBatch()),
                     new ReadPool(file, readConns, options.busyTimeout()),
                     new Checkpointer(checkpointConn, file, CHECKPOINT_EVERY), clock);
@@ -129,7 +129,7 @@ public final class SqliteStorage implements Storage {
                     before == Migrations.latest() ? "" : ", migrated from v" + before, options.synchronous(),
                     options.readConnections(), (System.nanoTime() - started) / 1_000_000);
             return storage;
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | IOException | RuntimeException e) {
             closeQuietly(writeConn);
             closeQuietly(checkpointConn);
             readConns.forEach(SqliteStorage::closeQuietly);
@@ -141,12 +141,15 @@ public final class SqliteStorage implements Storage {
         }
     }
 
-    private static void createDirectories(Path file) {
+    /**
+     * Creates the database's folder (mode 700) and an empty database file (mode 600) when they are missing, so
+     * that neither the file nor the {@code -wal} and {@code -shm} files SQLite creates with the file's mode are
+     * ever readable by others, whatever the umask. SQLite takes an empty file as a new database.
+     */
+    private static void createPrivately(Path file) {
         try {
-            Path parent = file.getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
+            OwnerOnly.folder(file.getParent());
+            OwnerOnly.file(file);
         } catch (IOException e) {
             throw StoreException.unavailable("the directory of " + file + " could not be created; check permissions", e, false);
         }

@@ -1,0 +1,66 @@
+package dev.herald.app.config;
+
+import dev.herald.agent.mcp.McpNames;
+import dev.herald.agent.tool.BuiltinTools;
+import dev.herald.agent.tool.ToolRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks the tool lists of {@code agent:} against what exists: every entry of {@code agent.tools} and
+ * {@code agent.platform_tools.*} names a built-in tool, {@code mcp}, a tool of a configured MCP server
+ * ({@code <server>__<tool>}) or a prefix pattern that matches one ({@code github__*}); every key of
+ * {@code platform_tools} names a platform Herald has. A typo must not pass silently: {@code platform_tools.webhok: []}
+ * would leave webhooks with every tool, and a mistyped tool is simply never offered.
+ */
+final class ToolNames {
+    private ToolNames() {
+    }
+
+    static void validate(AgentConfig agent, List<McpServerConfig> servers, ConfigChecks check) {
+        List<String> prefixes = servers.stream().filter(s -> s.name() != null).map(s -> s.name() + McpNames.SEPARATOR).toList();
+        checkList(agent.tools(), "agent.tools", prefixes, check);
+        List<String> platforms = Sections.keys(PlatformsConfig.class).stream().map(Sections.Key::name).toList();
+        for (Map.Entry<String, List<String>> e : agent.platformTools().entrySet()) {
+            String path = "agent.platform_tools." + e.getKey();
+            check.require(platforms.contains(e.getKey()), path, "is not a platform" + suggestion(e.getKey(), platforms)
+                    + "; the platforms are " + String.join(", ", platforms));
+            checkList(e.getValue(), path, prefixes, check);
+        }
+    }
+
+    private static void checkList(List<String> entries, String path, List<String> prefixes, ConfigChecks check) {
+        for (int i = 0; i < entries.size(); i++) {
+            String entry = entries.get(i);
+            check.require(entry != null && known(entry, prefixes), path + "[" + i + "]", "is \"" + entry + "\", which names no tool"
+                    + suggestion(entry, known(prefixes)) + "; tools are " + String.join(", ", BuiltinTools.NAMES) + ", " + ToolRegistry.ALL_MCP
+                    + " (every MCP tool)" + (prefixes.isEmpty() ? ", and <server>__<tool> once mcp_servers has servers"
+                            : ", or <server>__<tool> / <server>__* for the MCP servers " + String.join(", ", prefixes.stream()
+                                    .map(p -> p.substring(0, p.length() - McpNames.SEPARATOR.length())).toList())));
+        }
+    }
+
+    private static boolean known(String entry, List<String> prefixes) {
+        if (entry.equals(ToolRegistry.ALL_MCP) || BuiltinTools.NAMES.contains(entry)) {
+            return true;
+        }
+        if (entry.endsWith("*")) {
+            String p = entry.substring(0, entry.length() - 1);
+            return BuiltinTools.NAMES.stream().anyMatch(n -> n.startsWith(p))
+                    || prefixes.stream().anyMatch(server -> server.startsWith(p) || p.startsWith(server));
+        }
+        return prefixes.stream().anyMatch(server -> entry.startsWith(server) && entry.length() > server.length());
+    }
+
+    private static List<String> known(List<String> prefixes) {
+        List<String> all = new ArrayList<>(BuiltinTools.NAMES);
+        all.add(ToolRegistry.ALL_MCP);
+        prefixes.forEach(p -> all.add(p + "*"));
+        return all;
+    }
+
+    private static String suggestion(String typed, List<String> known) {
+        return typed == null ? "" : ClosestKey.to(typed, known).map(k -> " (did you mean \"" + k + "\"?)").orElse("");
+    }
+}
