@@ -215,4 +215,45 @@ class ToolReachTest {
         assertThat(stoppedMs).as("ms from /stop to the turn's end").isLessThan(2_000);
         first.cancel(true);
     }
+
+    @Test
+    void clientDisconnect_duringAStreamedStatelessTurnsSlowHttpGet_abortsTheFetchWithinSeconds() throws Exception {
+        try (ServerSocket hang = new ServerSocket(0, 5, InetAddress.getByName(LAB))) {
+            start("[" + LAB + "/32]");
+            CompletableFuture<Long> aborted = new CompletableFuture<>();
+            CountDownLatch requested = new CountDownLatch(1);
+            Thread.ofVirtual().start(() -> {
+                try (var socket = hang.accept(); var in = socket.getInputStream()) {
+                    byte[] buffer = new byte[8192];
+                    while (in.read(buffer) > 0) {
+                        requested.countDown(); // the request arrived; now answer nothing and wait for the client to give up
+                    }
+                    aborted.complete(System.nanoTime());
+                } catch (IOException e) {
+                    aborted.complete(System.nanoTime());
+                }
+            });
+            String url = "http://" + LAB + ":" + hang.getLocalPort() + "/hang";
+            model.enqueue(Reply.stream("Let me look. ").withToolCalls(new Reply.ToolCall("call_hang", "http_get", "{\"url\":\"" + url + "\"}")),
+                    Reply.text("never asked"));
+            HttpRequest request = HttpRequest.newBuilder(URI.create(herald("/v1/chat/completions"))).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"look\"}]}"))
+                    .build();
+            HttpResponse<java.io.InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            var lines = new java.io.BufferedReader(new java.io.InputStreamReader(response.body(), StandardCharsets.UTF_8));
+            for (String line = lines.readLine(); line != null && !line.contains("Let me look."); line = lines.readLine()) {
+                // read up to the streamed text
+            }
+            assertThat(requested.await(10, TimeUnit.SECONDS)).as("the tool reached the hanging server").isTrue();
+
+            long leftAt = System.nanoTime();
+            response.body().close();
+            long abortedAt = aborted.get(15, TimeUnit.SECONDS);
+
+            assertThat(TimeUnit.NANOSECONDS.toMillis(abortedAt - leftAt)).as("ms from the client leaving to the fetch aborted")
+                    .isLessThan(5_000);
+            Thread.sleep(300);
+            assertThat(model.requests()).hasSize(1);
+        }
+    }
 }
