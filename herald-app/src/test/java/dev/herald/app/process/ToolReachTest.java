@@ -56,13 +56,18 @@ class ToolReachTest {
     final CountDownLatch slowArrived = new CountDownLatch(1);
 
     private void start(String httpAllow) throws Exception {
+        start(httpAllow, "");
+    }
+
+    private void start(String httpAllow, String moreYaml) throws Exception {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
         String yaml = "model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n  connect_timeout_seconds: 2\n"
                 + "  idle_timeout_seconds: 10\n  max_retries: 0\n"
                 + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\n"
-                + "agent:\n  tools: [http_get]\n  http_timeout_seconds: 20\n" + (httpAllow == null ? "" : "  http_allow: " + httpAllow + "\n");
+                + "agent:\n  tools: [http_get]\n  http_timeout_seconds: 20\n" + (httpAllow == null ? "" : "  http_allow: " + httpAllow + "\n")
+                + moreYaml;
         Path file = Files.writeString(home.resolve("config.yaml"), yaml);
         HeraldConfig config = new ConfigLoader(Map.of()).load(file, true, home).config();
         wiring = Wiring.build(config, home, false, Clock.systemUTC());
@@ -255,5 +260,50 @@ class ToolReachTest {
             Thread.sleep(300);
             assertThat(model.requests()).hasSize(1);
         }
+    }
+
+    /** Starts a session turn whose http_get hangs on the lab's slow page; returns once the fetch is waiting there. */
+    private CompletableFuture<HttpResponse<String>> slowTurn(String session) throws Exception {
+        model.enqueue(Reply.toolCalls(new Reply.ToolCall("call_slow", "http_get", "{\"url\":\"" + labUrl("/slow") + "\"}")));
+        CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> {
+            try {
+                return post("fetch the slow page", session);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(slowArrived.await(10, TimeUnit.SECONDS)).as("the tool reached the slow page").isTrue();
+        return first;
+    }
+
+    @Test
+    void busyInterruptPolicy_aNewMessageDuringASlowHttpGet_endsItAndIsAnsweredAtOnce() throws Exception {
+        startLab();
+        start("[" + LAB + "/32]", "gateway:\n  busy_input: interrupt\n");
+        CompletableFuture<HttpResponse<String>> first = slowTurn("work");
+
+        model.enqueue(Reply.text("switching to your new question"));
+        long sentAt = System.nanoTime();
+        String answer = HeraldProcess.answer(post("never mind, something else", "work"));
+        long answeredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt);
+
+        assertThat(answer).isEqualTo("switching to your new question");
+        assertThat(answeredMs).as("ms until the interrupting message was answered").isLessThan(3_000);
+        assertThat(model.lastRequest().lastUserMessage()).endsWith("never mind, something else");
+        first.cancel(true);
+    }
+
+    @Test
+    void drain_duringASlowHttpGet_cutsTheToolOffAtTheDrainTimeoutAndMarksTheSessionForResume() throws Exception {
+        startLab();
+        start("[" + LAB + "/32]", "gateway:\n  drain_timeout_seconds: 1\n");
+        CompletableFuture<HttpResponse<String>> first = slowTurn("work");
+
+        var report = wiring.gateway().stop(StopKind.SHUTDOWN, false);
+
+        assertThat(report.took()).as("drain of 1 s plus the tool's stop").isLessThan(Duration.ofSeconds(3));
+        assertThat(report.interrupted()).hasSize(1);
+        assertThat(wiring.gateway().status().activeTurns()).isZero();
+        first.cancel(true);
     }
 }
