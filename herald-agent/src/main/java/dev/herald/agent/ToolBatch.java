@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.agent.tool.Args;
 import dev.herald.agent.tool.Danger;
 import dev.herald.agent.tool.Texts;
+import dev.herald.agent.tool.TooLongToApprove;
 import dev.herald.agent.tool.Tool;
 import dev.herald.agent.tool.ToolResult;
 import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.ApprovalRequest;
 import dev.herald.core.agent.ChatMessage;
+import dev.herald.core.agent.ToolState;
 import dev.herald.core.transcript.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +51,8 @@ final class ToolBatch {
         JsonNode args;
         ToolResult result;
         boolean rejected;
+        boolean denied;
+        String refusal;
         CompletableFuture<ToolResult> running;
         Thread thread;
 
@@ -85,6 +89,9 @@ final class ToolBatch {
         for (Slot slot : slots) {
             ToolResult result = slot.result != null ? slot.result : slot.running != null ? await(slot) : execute(slot);
             turn.record(ChatMessage.tool(slot.call.id(), slot.call.name(), Texts.clip(result.text(), resultLimit)));
+            if (slot.denied) {
+                turn.activity(slot.call.id(), slot.tool.name(), safeSummary(slot), ToolState.DENIED);
+            }
         }
         boolean allRejected = slots.stream().allMatch(s -> s.rejected);
         return new Outcome(turn.signal().isRaised(), allRejected);
@@ -133,7 +140,8 @@ final class ToolBatch {
             }
             ApprovalDecision decision = decide(slot);
             if (!decision.approved()) {
-                slot.result = new ToolResult(decision.toolResultText(), ToolResult.Status.ERROR);
+                slot.result = ToolResult.denied(slot.refusal != null ? slot.refusal : decision.toolResultText());
+                slot.denied = true;
                 stopped = decision == ApprovalDecision.INTERRUPTED;
             }
         }
@@ -154,10 +162,19 @@ final class ToolBatch {
         if (!danger.dangerous() || approvals.alwaysAllowed(scope, slot.tool.name())) {
             return ApprovalDecision.APPROVED_ONCE;
         }
+        String detail;
+        try {
+            detail = approvalText(slot);
+        } catch (TooLongToApprove e) {
+            slot.refusal = e.getMessage();
+            log.info("agent - '{}' (call {}) refused without asking: {}", slot.tool.name(), slot.call.id(), e.getMessage());
+            return ApprovalDecision.DENIED;
+        }
         long start = System.nanoTime();
         ApprovalDecision decision;
         try {
-            decision = turn.listener().requestApproval(new ApprovalRequest(slot.call.id(), slot.tool.name(), summary, danger.reason()));
+            decision = turn.listener().requestApproval(new ApprovalRequest(slot.call.id(), slot.tool.name(), summary, danger.reason(),
+                    detail));
         } catch (RuntimeException e) {
             log.warn("agent - asking for approval of '{}' failed, treated as denied: {}", slot.tool.name(), e.toString());
             decision = ApprovalDecision.DENIED;
@@ -176,6 +193,17 @@ final class ToolBatch {
         return decision;
     }
 
+    /** What the question shows: the tool's own text, else the raw arguments; either way whole, or TooLongToApprove. */
+    private String approvalText(Slot slot) {
+        try {
+            return slot.tool.approvalText(slot.args, turn.toolContext);
+        } catch (TooLongToApprove e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return "Arguments:\n" + TooLongToApprove.check(slot.call.argumentsJson(), "call's JSON arguments", Tool.APPROVAL_LIMIT);
+        }
+    }
+
     private void start(Slot slot) {
         CompletableFuture<ToolResult> future = new CompletableFuture<>();
         slot.running = future;
@@ -185,7 +213,7 @@ final class ToolBatch {
     /** Runs the call on the current thread; never throws. */
     private ToolResult execute(Slot slot) {
         String summary = safeSummary(slot);
-        turn.activity(slot.tool.name(), summary, false, true);
+        turn.activity(slot.call.id(), slot.tool.name(), summary, ToolState.RUNNING);
         turn.countToolCall();
         long start = System.nanoTime();
         ToolResult result;
@@ -202,7 +230,7 @@ final class ToolBatch {
         }
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         log.debug("tool - '{}' {} in {} ms ({} characters)", slot.tool.name(), result.status().name().toLowerCase(), ms, result.text().length());
-        turn.activity(slot.tool.name(), summary, true, result.ok());
+        turn.activity(slot.call.id(), slot.tool.name(), summary, result.status().state());
         return result;
     }
 

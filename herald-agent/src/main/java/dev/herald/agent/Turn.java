@@ -10,6 +10,7 @@ import dev.herald.agent.tool.ToolSet;
 import dev.herald.agent.tool.Workspaces;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
+import dev.herald.core.agent.ToolState;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.continuity.TurnOutcome;
@@ -177,9 +178,9 @@ final class Turn implements AutoCloseable {
         }
     }
 
-    void activity(String tool, String summary, boolean finished, boolean ok) {
+    void activity(String callId, String tool, String summary, ToolState state) {
         try {
-            listener.onToolActivity(tool, summary, finished, ok);
+            listener.onToolActivity(callId, tool, summary, state);
         } catch (RuntimeException e) {
             log.debug("agent - the tool activity listener failed for '{}': {}", tool, e.toString());
         }

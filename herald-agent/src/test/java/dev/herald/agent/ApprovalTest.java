@@ -4,6 +4,8 @@ import static dev.herald.agent.Harness.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.agent.model.OpenAiCompatibleClient;
+import dev.herald.agent.tool.Args;
+import dev.herald.agent.tool.Tool;
 import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.ApprovalRequest;
 import dev.herald.core.agent.ChatMessage;
@@ -58,7 +60,8 @@ class ApprovalTest {
         TurnOutcome outcome = agent().runTurn(turn("run it"), listener, new Interrupt());
 
         assertThat(outcome).isEqualTo(new TurnOutcome.Final("it printed"));
-        assertThat(listener.approvals).containsExactly(new ApprovalRequest("call_1", "shell", "echo approved-output", "runs a shell command"));
+        assertThat(listener.approvals).containsExactly(new ApprovalRequest("call_1", "shell", "echo approved-output", "runs a shell command",
+                "Command (20 characters, run with bash -c in " + workspaceOf("call_1") + "):\necho approved-output"));
         assertThat(listener.toolResults().get(0).content()).startsWith("exit code 0 (").endsWith("approved-output\n");
         assertThat(listener.events).containsSubsequence("message:assistant:null", "approval:shell", "start:shell");
     }
@@ -166,7 +169,8 @@ class ApprovalTest {
         agent().runTurn(turn("write"), listener, new Interrupt());
 
         assertThat(listener.approvals).containsExactly(new ApprovalRequest("out", "write_file", "write 1 characters to " + outside,
-                "writes outside the workspace"));
+                "writes outside the workspace", "Write (replacing it) " + outside + " (outside the workspace " + workspaceOf("out")
+                        + ")\n1 bytes, 1 line:\nb"));
         assertThat(listener.toolResults().get(0).content()).startsWith("wrote 1 characters to ");
         assertThat(Files.exists(Path.of(outside))).isFalse();
     }
@@ -181,5 +185,75 @@ class ApprovalTest {
 
         assertThat(listener.approvals).singleElement().satisfies(a -> assertThat(a.reason()).startsWith("reads outside the workspace"));
         assertThat(listener.toolResults().get(0).content()).isEqualTo(ApprovalDecision.DENIED.toolResultText()).doesNotContain("sk-live");
+    }
+
+    /** The workspace of this test's turns (every turn here has the same scope). */
+    private Path workspaceOf(String unused) {
+        return Harness.registry(root, List.of()).context(turn("x"), new Interrupt()).workspace();
+    }
+
+    @Test
+    void shell_commandOf371Characters_isShownWholeInTheApprovalAndRunsAsShown() {
+        String command = "echo start; " + "echo " + "x".repeat(332) + "; echo end-of-the-tail";
+        assertThat(command).hasSize(371);
+        scriptShell("call_long", command, "done");
+
+        agent().runTurn(turn("run the long one"), listener, new Interrupt());
+
+        assertThat(listener.approvals).singleElement().satisfies(a -> {
+            assertThat(a.detail()).endsWith("\n" + command).contains("371 characters");
+            assertThat(a.summary()).hasSizeLessThan(command.length());
+        });
+        assertThat(listener.toolResults().get(0).content()).contains("end-of-the-tail");
+    }
+
+    @Test
+    void shell_commandLongerThanTheApprovalLimit_isRefusedWithoutAskingAndTheModelIsToldWhy() {
+        String command = "echo " + "y".repeat(Tool.APPROVAL_LIMIT);
+        scriptShell("call_huge", command, "I will split it");
+
+        agent().runTurn(turn("run the huge one"), listener, new Interrupt());
+
+        assertThat(listener.approvals).isEmpty();
+        assertThat(listener.toolResults().get(0).content()).isEqualTo("Denied: the command is 4,005 characters, and approval questions "
+                + "show at most 4,000 so that the person approving can read all of it; it was not run and nobody was asked. Split the "
+                + "work into shorter steps.");
+        assertThat(listener.activity).containsExactly("denied:shell");
+    }
+
+    @Test
+    void writeFile_outsideTheWorkspace_asksWithTheResolvedPathSizeAndFirstAndLastLines() throws Exception {
+        listener.approver = request -> ApprovalDecision.DENIED;
+        StringBuilder content = new StringBuilder();
+        for (int i = 1; i <= 40; i++) {
+            content.append("line ").append(i).append('\n');
+        }
+        String given = elsewhere.resolve("sub/../notes.txt").toString();
+        fake.enqueue(Reply.toolCalls(new Reply.ToolCall("w", "write_file", "{\"path\":\"" + given + "\",\"content\":"
+                + Args.JSON.writeValueAsString(content.toString()) + "}")), Reply.text("ok"));
+
+        agent().runTurn(turn("write notes"), listener, new Interrupt());
+
+        assertThat(listener.approvals).singleElement().satisfies(a -> assertThat(a.detail()).isEqualTo(
+                "Write (replacing it) " + elsewhere.resolve("notes.txt") + " (outside the workspace " + workspaceOf("w") + ")\n"
+                        + "311 bytes, 40 lines; first 8 and last 8 lines:\nline 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\n"
+                        + "…[24 lines not shown]…\nline 33\nline 34\nline 35\nline 36\nline 37\nline 38\nline 39\nline 40"));
+        assertThat(listener.activity).containsExactly("denied:write_file");
+        assertThat(Files.exists(elsewhere.resolve("notes.txt"))).isFalse();
+    }
+
+    @Test
+    void readFile_throughALinkOutOfTheWorkspace_showsWhereTheLinkLeads() throws Exception {
+        listener.approver = request -> ApprovalDecision.DENIED;
+        Path workspace = workspaceOf("r");
+        Files.createDirectories(workspace);
+        Path secret = Files.writeString(elsewhere.resolve("secret.txt"), "s");
+        Files.createSymbolicLink(workspace.resolve("innocent.txt"), secret);
+        fake.enqueue(Reply.toolCalls(new Reply.ToolCall("r", "read_file", "{\"path\":\"innocent.txt\"}")), Reply.text("ok"));
+
+        agent().runTurn(turn("read it"), listener, new Interrupt());
+
+        assertThat(listener.approvals).singleElement().satisfies(a -> assertThat(a.detail()).isEqualTo("Read "
+                + workspace.resolve("innocent.txt") + " (a link to " + secret.toRealPath() + ") (outside the workspace " + workspace + ")"));
     }
 }

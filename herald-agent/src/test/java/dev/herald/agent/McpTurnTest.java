@@ -55,7 +55,8 @@ class McpTurnTest {
         assertThat(fake.requests().get(0).tools()).extracting(t -> t.path("function").path("name").asText())
                 .contains("calc__echo", "calc__add", "calc__slow");
         assertThat(listener.approvals).containsExactly(new ApprovalRequest("call_add", "calc__add", "calc__add {\"a\":40,\"b\":2}",
-                "calls the MCP server 'calc' (not marked trusted)"));
+                "calls the MCP server 'calc' (not marked trusted)",
+                "MCP server 'calc', tool 'add', arguments:\n{\n  \"a\" : 40,\n  \"b\" : 2\n}"));
         assertThat(listener.toolResults()).containsExactly(ChatMessage.tool("call_add", "calc__add", "42"));
     }
 }

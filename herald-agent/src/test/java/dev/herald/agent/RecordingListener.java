@@ -2,6 +2,7 @@ package dev.herald.agent;
 
 import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.ApprovalRequest;
+import dev.herald.core.agent.ToolState;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.TurnListener;
@@ -47,8 +48,12 @@ final class RecordingListener implements TurnListener {
     }
 
     @Override
-    public void onToolActivity(String toolName, String summary, boolean finished, boolean ok) {
-        String event = (finished ? "done:" : "start:") + toolName + (finished ? ":" + ok : "");
+    public void onToolActivity(String callId, String toolName, String summary, ToolState state) {
+        String event = switch (state) {
+            case RUNNING -> "start:" + toolName;
+            case OK, ERROR -> "done:" + toolName + ":" + (state == ToolState.OK);
+            case DENIED, INTERRUPTED -> state.wire() + ":" + toolName;
+        };
         activity.add(event);
         events.add(event);
     }

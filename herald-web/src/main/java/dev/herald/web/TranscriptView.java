@@ -1,5 +1,6 @@
 package dev.herald.web;
 
+import dev.herald.core.agent.ToolState;
 import dev.herald.core.transcript.ToolCall;
 import dev.herald.core.transcript.TranscriptRow;
 import java.util.ArrayList;
@@ -13,8 +14,13 @@ import java.util.List;
 public final class TranscriptView {
     private static final String NOTE_PREFIX = "[System note:";
 
-    /** One row. {@code note} is true for user rows that hold a gateway note instead of typed text. */
-    public record Row(long seq, String role, String text, List<Tool> tools, String toolCallId, String toolName, String at, boolean note) {
+    /**
+     * One row. {@code note} is true for user rows that hold a gateway note instead of typed text; {@code outcome} is how a
+     * tool row's call ended ({@code ok}, {@code error}, {@code denied}, {@code interrupted}; {@link ToolState#ofResult}),
+     * null for other rows.
+     */
+    public record Row(long seq, String role, String text, List<Tool> tools, String toolCallId, String toolName, String at, boolean note,
+            String outcome) {
     }
 
     /** One tool call of an assistant row. */
@@ -46,10 +52,13 @@ public final class TranscriptView {
         }
         String role = r.role().wire();
         boolean note = role.equals("user") && text.stripLeading().startsWith(NOTE_PREFIX);
+        String outcome = null;
         if (role.equals("tool")) {
+            outcome = ToolState.ofResult(text).wire();
             text = shorten(text, maxToolText);
         }
-        return new Row(r.seq(), role, text, tools, r.toolCallId(), r.toolName(), r.timestamp() == null ? null : r.timestamp().toString(), note);
+        return new Row(r.seq(), role, text, tools, r.toolCallId(), r.toolName(), r.timestamp() == null ? null : r.timestamp().toString(), note,
+                outcome);
     }
 
     static String shorten(String text, int max) {

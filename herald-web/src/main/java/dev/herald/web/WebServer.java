@@ -96,6 +96,7 @@ public final class WebServer implements AutoCloseable {
             config.http.compressionStrategy = CompressionStrategy.NONE;
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
+            config.routes.before(dev.herald.web.access.ToolOriginFilter::refuseToolRequests);
             config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
             for (Routes r : features) {
                 r.register(config.routes);

@@ -6,6 +6,7 @@ import dev.herald.agent.tool.Texts;
 import dev.herald.agent.tool.Tool;
 import dev.herald.agent.tool.ToolContext;
 import dev.herald.agent.tool.ToolResult;
+import dev.herald.agent.tool.TooLongToApprove;
 
 /** One tool of an MCP server as the model sees it ({@code <server>__<tool>}); calls go to the server's current connection. */
 final class McpTool implements Tool {
@@ -47,6 +48,13 @@ final class McpTool implements Tool {
     @Override
     public String summarize(JsonNode args) {
         return name + " " + Texts.line(args.toString(), 200);
+    }
+
+    /** The tool and its whole arguments as JSON; refused when longer than {@link #APPROVAL_LIMIT}. */
+    @Override
+    public String approvalText(JsonNode args, ToolContext context) {
+        String json = TooLongToApprove.check(args.toPrettyString(), "call's JSON arguments", APPROVAL_LIMIT);
+        return "MCP server '" + server.settings().name() + "', tool '" + remoteName + "', arguments:\n" + json;
     }
 
     @Override

@@ -1,40 +1,42 @@
 package dev.herald.agent.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.agent.egress.EgressPolicy;
+import dev.herald.agent.egress.GuardedHttp;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code http_get}: fetches an http or https URL within a time limit (the whole exchange, body included)
- * and a byte limit, and returns the status, type and text (HTML reduced to its text). Not dangerous.
- * The download runs on its own virtual thread; a timeout or interrupt closes the body and abandons it.
+ * {@code http_get}: fetches an http or https URL and returns the status, type and text (HTML reduced to its
+ * text). Not dangerous, because it cannot reach what a chat user must not: every connection goes through the
+ * egress guard ({@link GuardedHttp}, {@link EgressPolicy}: no loopback, private, link-local or metadata address
+ * unless {@code agent.http_allow} opens it; redirects checked hop by hop), carries Herald's tool marker (its own
+ * web server refuses it) and no credentials.
+ *
+ * <p>One time limit ({@code agent.http_timeout_seconds}) bounds the whole call: connecting, redirects, the body
+ * (at most {@code agent.http_max_bytes}) and turning it into text, which checks the limit and the turn's
+ * interrupt as it goes ({@link WorkBudget}). A stop aborts the request in flight.
  */
-public final class HttpGetTool implements Tool {
+public final class HttpGetTool implements Tool, AutoCloseable {
     private static final JsonNode SCHEMA = Args.schema(new String[] {"url"}, "url", "string", "an http:// or https:// URL");
 
     private final ToolSettings settings;
-    private final HttpClient http;
+    private final GuardedHttp http;
 
     public HttpGetTool(ToolSettings settings) {
-        this.settings = settings;
-        this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).connectTimeout(settings.httpTimeout()).build();
+        this(settings, new EgressPolicy(settings.httpAllow(), EgressPolicy.Resolver.SYSTEM));
     }
 
-    /** What was downloaded. */
-    private record Fetched(int status, String contentType, byte[] body, long total, boolean cut) {
+    /** With an explicit policy (tests give it a resolver stub). */
+    public HttpGetTool(ToolSettings settings, EgressPolicy policy) {
+        this.settings = settings;
+        this.http = new GuardedHttp(policy, settings.httpTimeout());
     }
 
     @Override
@@ -44,8 +46,9 @@ public final class HttpGetTool implements Tool {
 
     @Override
     public String description() {
-        return "Fetch a web page or API response with HTTP GET. Returns the status, content type and the body as text (HTML "
-                + "reduced to text, long bodies shortened).";
+        return "Fetch a public web page or API response with HTTP GET. Returns the status, content type and the body as text (HTML "
+                + "reduced to text, long bodies shortened). Local and private network addresses are refused unless the operator "
+                + "allowed them.";
     }
 
     @Override
@@ -65,81 +68,60 @@ public final class HttpGetTool implements Tool {
 
     @Override
     public ToolResult execute(JsonNode args, ToolContext context) {
+        String text = Args.string(args, "url").strip();
         URI uri;
         try {
-            uri = URI.create(Args.string(args, "url").strip());
-        } catch (IllegalArgumentException e) {
+            uri = new URI(text);
+        } catch (java.net.URISyntaxException e) {
             return ToolResult.error("the url is not valid (" + e.getMessage() + ")");
         }
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-            return ToolResult.error("only http:// and https:// URLs with a host can be fetched (got '" + Texts.line(uri.toString(), 200) + "')");
-        }
         long start = System.nanoTime();
-        AtomicReference<InputStream> body = new AtomicReference<>();
-        CompletableFuture<Fetched> result = new CompletableFuture<>();
-        Thread worker = Thread.ofVirtual().name("tool-http_get").start(() -> {
-            try {
-                result.complete(fetch(uri, body));
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        });
-        Runnable abort = () -> {
-            result.cancel(false);
-            worker.interrupt();
-            closeQuietly(body.get());
-        };
-        context.interrupt().onRaise(abort);
+        WorkBudget budget = new WorkBudget(start + settings.httpTimeout().toNanos(), context.interrupt());
         try {
-            return render(uri, result.get(settings.httpTimeout().toMillis(), TimeUnit.MILLISECONDS), start);
+            GuardedHttp.Fetched fetched = http.get(uri, budget.deadlineNanos(), settings.httpMaxBytes(), context.interrupt());
+            return render(fetched, start, budget);
+        } catch (GuardedHttp.Refused e) {
+            return ToolResult.error("refused: " + e.getMessage());
         } catch (TimeoutException e) {
-            abort.run();
             return timedOut(uri);
-        } catch (CancellationException | InterruptedException e) {
-            abort.run();
-            return ToolResult.interrupted("GET " + uri + " was stopped (" + context.interrupt().reason() + ")");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof java.net.http.HttpTimeoutException) {
-                return timedOut(uri);
+        } catch (InterruptedIOException e) {
+            return stopped(uri, context);
+        } catch (IOException e) {
+            if (context.interrupt().isRaised()) {
+                return stopped(uri, context);
             }
-            return ToolResult.error("GET " + uri + " failed (" + cause.getClass().getSimpleName()
-                    + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")");
-        } finally {
-            context.interrupt().forget(abort);
+            return ToolResult.error("GET " + uri + " failed (" + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
+                    + Texts.line(e.getMessage(), 300)) + ")");
+        } catch (WorkBudget.Exhausted e) {
+            if (e.interrupted()) {
+                return stopped(uri, context);
+            }
+            return ToolResult.error("GET " + uri + ": turning the page into text did not finish within the "
+                    + Texts.number(settings.httpTimeout().toMillis()) + " ms limit (agent.http_timeout_seconds); the page was not shown");
         }
+    }
+
+    private static ToolResult stopped(URI uri, ToolContext context) {
+        return ToolResult.interrupted("GET " + uri + " was stopped (" + context.interrupt().reason() + ")");
     }
 
     private ToolResult timedOut(URI uri) {
         return ToolResult.error("GET " + uri + " timed out after " + Texts.number(settings.httpTimeout().toMillis()) + " ms");
     }
 
-    private Fetched fetch(URI uri, AtomicReference<InputStream> body) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(uri).GET().timeout(settings.httpTimeout()).header("User-Agent", "Herald http_get")
-                .header("Accept", "text/html,application/json,text/plain;q=0.9,*/*;q=0.5").build();
-        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        try (InputStream in = response.body()) {
-            body.set(in);
-            byte[] kept = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, settings.httpMaxBytes()));
-            boolean cut = in.read() >= 0;
-            String type = response.headers().firstValue("content-type").orElse("");
-            return new Fetched(response.statusCode(), type, kept, kept.length + (cut ? 1 : 0), cut);
-        }
-    }
-
-    private ToolResult render(URI uri, Fetched fetched, long start) {
-        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    private ToolResult render(GuardedHttp.Fetched fetched, long start, WorkBudget budget) {
         String type = fetched.contentType().toLowerCase(Locale.ROOT);
         String head = "HTTP " + fetched.status() + ", " + (type.isEmpty() ? "no content type" : type) + ", "
-                + (fetched.cut() ? "more than " : "") + Texts.number(fetched.body().length) + " bytes in " + Texts.number(ms) + " ms"
-                + (fetched.cut() ? " (download stopped at the " + Texts.number(settings.httpMaxBytes()) + "-byte limit)" : "");
+                + (fetched.cut() ? "more than " : "") + Texts.number(fetched.body().length) + " bytes in "
+                + Texts.number(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)) + " ms"
+                + (fetched.cut() ? " (download stopped at the " + Texts.number(settings.httpMaxBytes()) + "-byte limit)" : "")
+                + (fetched.redirects() > 0 ? " from " + fetched.uri() + " after " + fetched.redirects() + " redirect(s)" : "");
         if (!textual(type)) {
             return ToolResult.ok(head + "\n(binary content, not shown)");
         }
         String text = new String(fetched.body(), charset(type));
         if (type.contains("html")) {
-            text = Html.toText(text);
+            text = HtmlText.toText(text, budget);
         }
         return ToolResult.ok(head + "\n\n" + Texts.clip(text, settings.resultLimit()));
     }
@@ -151,39 +133,25 @@ public final class HttpGetTool implements Tool {
 
     private static Charset charset(String type) {
         int at = type.indexOf("charset=");
-        if (at >= 0) {
-            try {
-                return Charset.forName(type.substring(at + 8).replaceAll("[\";].*", "").strip());
-            } catch (IllegalArgumentException e) {
-                return StandardCharsets.UTF_8;
-            }
+        if (at < 0) {
+            return StandardCharsets.UTF_8;
         }
-        return StandardCharsets.UTF_8;
-    }
-
-    private static void closeQuietly(InputStream in) {
-        if (in != null) {
-            try {
-                in.close();
-            } catch (IOException ignored) {
-                // the download is being abandoned; nothing to report
-            }
+        String name = type.substring(at + 8);
+        name = name.startsWith("\"") ? name.substring(1) : name;
+        int end = 0;
+        while (end < name.length() && name.charAt(end) != ';' && name.charAt(end) != '"' && !Character.isWhitespace(name.charAt(end))) {
+            end++;
+        }
+        try {
+            return Charset.forName(name.substring(0, end));
+        } catch (IllegalArgumentException e) {
+            return StandardCharsets.UTF_8;
         }
     }
 
-    /** A rough HTML-to-text reduction: scripts, styles and tags dropped, common entities decoded, blank runs collapsed. */
-    static final class Html {
-        private Html() {
-        }
-
-        static String toText(String html) {
-            String text = html.replaceAll("(?is)<(script|style|noscript|svg)[^>]*>.*?</\\1>", " ")
-                    .replaceAll("(?is)<!--.*?-->", " ")
-                    .replaceAll("(?i)<(br|/p|/div|/li|/h[1-6]|/tr)[^>]*>", "\n")
-                    .replaceAll("(?s)<[^>]+>", " ")
-                    .replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
-                    .replace("&amp;", "&");
-            return text.replaceAll("[ \\t\\x0B\\f\\r]+", " ").replaceAll("\\s*\\n\\s*", "\n").replaceAll("\\n{3,}", "\n\n").strip();
-        }
+    /** Stops the HTTP client's threads. */
+    @Override
+    public void close() {
+        http.close();
     }
 }

@@ -41,6 +41,11 @@ public final class ListDirTool implements Tool {
     }
 
     @Override
+    public String approvalText(JsonNode args, ToolContext context) {
+        return "List " + Paths.shown(context, context.resolve(Args.string(args, "path", ".")));
+    }
+
+    @Override
     public ToolResult execute(JsonNode args, ToolContext context) {
         Path dir = context.resolve(Args.string(args, "path", "."));
         if (dir.equals(context.workspace().toAbsolutePath().normalize()) && !Files.exists(dir)) {

@@ -50,6 +50,11 @@ public final class ReadFileTool implements Tool {
     }
 
     @Override
+    public String approvalText(JsonNode args, ToolContext context) {
+        return "Read " + Paths.shown(context, context.resolve(Args.string(args, "path", ".")));
+    }
+
+    @Override
     public ToolResult execute(JsonNode args, ToolContext context) {
         Path path = context.resolve(Args.string(args, "path"));
         long offset = Math.max(1, Args.number(args, "offset", 1));

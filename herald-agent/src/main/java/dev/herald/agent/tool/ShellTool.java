@@ -56,6 +56,13 @@ public final class ShellTool implements Tool {
         return Texts.line(Args.string(args, "command", ""), 300);
     }
 
+    /** The whole command, verbatim, and where it runs; refused when longer than {@link #APPROVAL_LIMIT}. */
+    @Override
+    public String approvalText(JsonNode args, ToolContext context) {
+        String command = TooLongToApprove.check(Args.string(args, "command", ""), "command", APPROVAL_LIMIT);
+        return "Command (" + Texts.number(command.length()) + " characters, run with bash -c in " + context.workspace() + "):\n" + command;
+    }
+
     @Override
     public ToolResult execute(JsonNode args, ToolContext context) {
         String command = Args.string(args, "command");

@@ -25,8 +25,21 @@ public interface Tool {
     /** Whether this call needs a person's approval before it runs, and why. */
     Danger danger(JsonNode args, ToolContext context);
 
-    /** What this call would do, in one short line free of secrets (approval prompts, progress, logs). */
+    /** What this call would do, in one short line free of secrets (progress, logs). */
     String summarize(JsonNode args);
+
+    /** The longest text an approval question shows in full ({@value} characters); longer calls are refused, not asked about. */
+    int APPROVAL_LIMIT = 4_000;
+
+    /**
+     * Everything a person approving this call must see, in full, never clipped: the whole command, the resolved
+     * absolute path, a preview of the content. Called only for dangerous calls.
+     *
+     * @throws TooLongToApprove when the call cannot be shown within {@link #APPROVAL_LIMIT} characters
+     */
+    default String approvalText(JsonNode args, ToolContext context) {
+        return TooLongToApprove.check(summarize(args), "call", APPROVAL_LIMIT);
+    }
 
     /** Runs the call. */
     ToolResult execute(JsonNode args, ToolContext context);

@@ -24,10 +24,12 @@ import java.util.Objects;
  *                       (default 20,000); longer output keeps its head and tail
  * @param httpTimeout    {@code agent.http_timeout_seconds}: time limit of one http_get (default 20 s)
  * @param httpMaxBytes   {@code agent.http_max_bytes}: most bytes http_get downloads (default 2 MiB)
+ * @param httpAllow      {@code agent.http_allow}: host names and CIDR blocks http_get may reach although they are not
+ *                       public (loopback, private, link-local); default none ({@link dev.herald.agent.egress.EgressPolicy})
  */
 public record ToolSettings(
         List<String> tools, Map<String, List<String>> platformTools, Path workspaceRoot, Duration shellTimeout, int resultLimit,
-        Duration httpTimeout, long httpMaxBytes) {
+        Duration httpTimeout, long httpMaxBytes, List<String> httpAllow) {
 
     public static final List<String> DEFAULT_TOOLS = List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "mcp");
     public static final Duration DEFAULT_SHELL_TIMEOUT = Duration.ofSeconds(120);
@@ -52,6 +54,16 @@ public record ToolSettings(
         if (httpMaxBytes < 1_024) {
             throw new IllegalArgumentException("agent.http_max_bytes must be at least 1,024 (got " + httpMaxBytes + ")");
         }
+        httpAllow = httpAllow == null ? List.of() : List.copyOf(httpAllow);
+        httpAllow.forEach(entry -> dev.herald.agent.egress.EgressPolicy.problem(entry).ifPresent(problem -> {
+            throw new IllegalArgumentException(dev.herald.agent.egress.EgressPolicy.ALLOW_KEY + " - " + problem);
+        }));
+    }
+
+    /** Without exceptions to the egress guard. */
+    public ToolSettings(List<String> tools, Map<String, List<String>> platformTools, Path workspaceRoot, Duration shellTimeout,
+            int resultLimit, Duration httpTimeout, long httpMaxBytes) {
+        this(tools, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, List.of());
     }
 
     /** The defaults, with workspaces under {@code workspaceRoot}. */
@@ -60,17 +72,27 @@ public record ToolSettings(
     }
 
     public ToolSettings withTools(List<String> names) {
-        return new ToolSettings(names, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes);
+        return new ToolSettings(names, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow);
     }
 
     public ToolSettings withPlatformTools(String platformId, List<String> names) {
         Map<String, List<String>> more = new LinkedHashMap<>(platformTools);
         more.put(platformId, names);
-        return new ToolSettings(tools, more, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes);
+        return new ToolSettings(tools, more, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow);
     }
 
     public ToolSettings withShellTimeout(Duration timeout) {
-        return new ToolSettings(tools, platformTools, workspaceRoot, timeout, resultLimit, httpTimeout, httpMaxBytes);
+        return new ToolSettings(tools, platformTools, workspaceRoot, timeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow);
+    }
+
+    /** The same settings with {@code agent.http_allow} set to {@code entries}. */
+    public ToolSettings withHttpAllow(List<String> entries) {
+        return new ToolSettings(tools, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, entries);
+    }
+
+    /** The same settings with another http_get time limit. */
+    public ToolSettings withHttpTimeout(Duration timeout) {
+        return new ToolSettings(tools, platformTools, workspaceRoot, shellTimeout, resultLimit, timeout, httpMaxBytes, httpAllow);
     }
 
     /** The tool list for a platform: its override, else {@link #tools()}. */

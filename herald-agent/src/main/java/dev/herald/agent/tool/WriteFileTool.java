@@ -42,6 +42,15 @@ public final class WriteFileTool implements Tool {
                 + Texts.line(Args.string(args, "path", ""), 200);
     }
 
+    /** The resolved path, the size, and the first and last lines of the content. */
+    @Override
+    public String approvalText(JsonNode args, ToolContext context) {
+        String content = Args.string(args, "content", "");
+        boolean append = Args.flag(args, "append", false);
+        return (append ? "Append to " : "Write (replacing it) ") + Paths.shown(context, context.resolve(Args.string(args, "path", "")))
+                + "\n" + Preview.of(content);
+    }
+
     @Override
     public ToolResult execute(JsonNode args, ToolContext context) {
         Path path = context.resolve(Args.string(args, "path"));

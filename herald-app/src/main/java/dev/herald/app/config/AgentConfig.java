@@ -1,6 +1,9 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.egress.EgressPolicy;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,7 +16,8 @@ public record AgentConfig(
         int maxIterations,
         @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, mcp (every MCP tool) or a prefix like github__*")
         List<String> tools,
-        @Doc("per-platform tool lists that replace agent.tools, e.g. {webhook: [], api_server: [read_file]}")
+        @Doc("per-platform tool lists that replace agent.tools, e.g. {api_server: [read_file]}; webhook gets none unless listed here, "
+                + "since anyone who can post to a route steers the agent")
         Map<String, List<String>> platformTools,
         @Doc("folder holding one working directory per conversation; relative paths are under $HERALD_HOME")
         Path workspaceRoot,
@@ -25,6 +29,9 @@ public record AgentConfig(
         int httpTimeoutSeconds,
         @Doc("largest page http_get reads, in bytes")
         long httpMaxBytes,
+        @Doc("hosts and CIDR blocks http_get may reach although they are loopback, private or link-local (refused by default), "
+                + "e.g. [intranet.example, 10.0.0.0/8]; Herald's own web server refuses tool requests even then")
+        List<String> httpAllow,
         @Doc("fraction of model.context_tokens at which older messages are summarized, 0.1..0.95")
         double compressionThreshold,
         @Doc("seconds a dangerous tool call waits for /approve before it is denied")
@@ -32,21 +39,28 @@ public record AgentConfig(
         @Doc("dangerous tools on platforms where nobody can approve (webhook, api_server): deny or allow")
         NonInteractiveApprovals nonInteractiveApprovals) implements Validated {
 
+    /** The platform whose callers are anonymous senders of payloads (platforms.webhook): no tools unless configured. */
+    static final String WEBHOOK = "webhook";
+
     public AgentConfig {
         tools = tools == null ? List.of() : List.copyOf(tools);
-        platformTools = platformTools == null ? Map.of() : Map.copyOf(platformTools);
+        Map<String, List<String>> perPlatform = new LinkedHashMap<>(platformTools == null ? Map.of() : platformTools);
+        perPlatform.putIfAbsent(WEBHOOK, List.of());
+        platformTools = Collections.unmodifiableMap(perPlatform);
+        httpAllow = httpAllow == null ? List.of() : List.copyOf(httpAllow);
     }
 
     public static AgentConfig defaults() {
-        return new AgentConfig(30, List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "mcp"), Map.of(),
-                Path.of("workspaces"), 120, 20_000, 20, 2L * 1024 * 1024, 0.8, 300, NonInteractiveApprovals.DENY);
+        return new AgentConfig(30, List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "mcp"),
+                Map.of(WEBHOOK, List.of()), Path.of("workspaces"), 120, 20_000, 20, 2L * 1024 * 1024, List.of(), 0.8, 300,
+                NonInteractiveApprovals.DENY);
     }
 
     /** This section with the workspace root made absolute under {@code home}. */
     public AgentConfig resolvedIn(Path home) {
         Path root = home.resolve(workspaceRoot == null ? Path.of("workspaces") : workspaceRoot).toAbsolutePath().normalize();
         return new AgentConfig(maxIterations, tools, platformTools, root, shellTimeoutSeconds, toolResultLimit, httpTimeoutSeconds,
-                httpMaxBytes, compressionThreshold, approvalTimeoutSeconds, nonInteractiveApprovals);
+                httpMaxBytes, httpAllow, compressionThreshold, approvalTimeoutSeconds, nonInteractiveApprovals);
     }
 
     @Override
@@ -56,6 +70,9 @@ public record AgentConfig(
         check.require(toolResultLimit >= 200, "tool_result_limit", "must be at least 200, was " + toolResultLimit);
         check.require(httpTimeoutSeconds >= 1, "http_timeout_seconds", "must be at least 1, was " + httpTimeoutSeconds);
         check.require(httpMaxBytes >= 1024, "http_max_bytes", "must be at least 1024, was " + httpMaxBytes);
+        for (String entry : httpAllow) {
+            EgressPolicy.problem(entry).ifPresent(problem -> check.require(false, "http_allow", "has a bad entry: " + problem));
+        }
         check.require(compressionThreshold >= 0.1 && compressionThreshold <= 0.95, "compression_threshold",
                 "must be 0.1..0.95, was " + ConfigChecks.number(compressionThreshold));
         check.require(approvalTimeoutSeconds >= 1, "approval_timeout_seconds", "must be at least 1, was " + approvalTimeoutSeconds);

@@ -136,7 +136,7 @@ public final class Wiring implements AutoCloseable {
 
     static ToolSettings toolSettings(AgentConfig a) {
         return new ToolSettings(a.tools(), a.platformTools(), a.workspaceRoot(), Duration.ofSeconds(a.shellTimeoutSeconds()),
-                a.toolResultLimit(), Duration.ofSeconds(a.httpTimeoutSeconds()), a.httpMaxBytes());
+                a.toolResultLimit(), Duration.ofSeconds(a.httpTimeoutSeconds()), a.httpMaxBytes(), a.httpAllow());
     }
 
     static McpServerSettings mcpSettings(McpServerConfig c) {

@@ -18,8 +18,16 @@ public interface TurnListener {
     default void onUsage(long inputTokens, long outputTokens) {
     }
 
-    /** A tool started or finished, for platforms that show progress; best-effort. */
-    default void onToolActivity(String toolName, String summary, boolean finished, boolean ok) {
+    /**
+     * A tool call started ({@link ToolState#RUNNING}) or ended (ran, failed, was denied or stopped), for platforms that
+     * show progress; best-effort. A denied call reports only its end.
+     *
+     * @param callId   the tool call's id (as in the assistant message), so an end can be matched with its start
+     * @param toolName the tool
+     * @param summary  a short, secret-free line saying what the call does
+     * @param state    running, or how it ended
+     */
+    default void onToolActivity(String callId, String toolName, String summary, ToolState state) {
     }
 
     /**

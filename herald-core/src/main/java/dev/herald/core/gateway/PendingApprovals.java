@@ -47,7 +47,7 @@ final class PendingApprovals {
         try {
             String question = "\u26a0\ufe0f Approval needed: " + request.toolName()
                     + (request.reason().isEmpty() ? "" : " (" + request.reason() + ")")
-                    + (request.summary().isEmpty() ? "" : "\n" + request.summary())
+                    + (request.detail().isEmpty() ? "" : "\n" + request.detail())
                     + "\nReply /approve, /approve always, or /deny within " + Commands.age(timeout) + ".";
             if (!outbox.send(source.platform(), source.target(), question, MessageKind.PROMPT, null, null)) {
                 log.warn("gateway - could not ask {} to approve {}; denied", key, request.toolName());

@@ -3,6 +3,7 @@ package dev.herald.core.gateway;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.ApprovalRequest;
+import dev.herald.core.agent.ToolState;
 import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
@@ -168,8 +169,9 @@ final class TurnRunner {
             }
 
             @Override
-            public void onToolActivity(String toolName, String summary, boolean finished, boolean ok) {
-                progress(adapter, turn, finished ? new StreamEvent.ToolFinished(toolName, ok) : new StreamEvent.ToolStarted(toolName, summary));
+            public void onToolActivity(String callId, String toolName, String summary, ToolState state) {
+                progress(adapter, turn, state.finished() ? new StreamEvent.ToolFinished(callId, toolName, state)
+                        : new StreamEvent.ToolStarted(callId, toolName, summary));
             }
 
             @Override

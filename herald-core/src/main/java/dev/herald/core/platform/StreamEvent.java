@@ -7,11 +7,11 @@ public sealed interface StreamEvent {
     record TextDelta(String text) implements StreamEvent {
     }
 
-    /** A tool started; {@code summary} is a short, secret-free description. */
-    record ToolStarted(String toolName, String summary) implements StreamEvent {
+    /** A tool call started; {@code summary} is a short, secret-free description. */
+    record ToolStarted(String callId, String toolName, String summary) implements StreamEvent {
     }
 
-    /** A tool finished. */
-    record ToolFinished(String toolName, boolean ok) implements StreamEvent {
+    /** A tool call ended: ok, error, denied (it never ran) or interrupted. */
+    record ToolFinished(String callId, String toolName, dev.herald.core.agent.ToolState state) implements StreamEvent {
     }
 }

@@ -15,10 +15,13 @@ import java.time.Duration;
  * <p>A stream commits its 200 headers at the first delta (or keep-alive), so an error that comes before
  * any text still gets its real status; after that, errors travel as an {@code {"error":...}} event, which
  * the OpenAI clients raise as an exception. Keep-alive comments every {@link #HEARTBEAT} also find a
- * client that went away while the turn is silent (a write to a closed connection fails).
+ * client that went away while the turn is silent (a write to a closed connection fails); once the stream is
+ * committed they come every {@link #LIVE_HEARTBEAT}, so a client that leaves during a long tool call stops its
+ * stateless turn within about a second (nothing is lost by an early comment then: the status is already sent).
  */
 final class CompletionWriter {
     static final Duration HEARTBEAT = Duration.ofSeconds(15);
+    static final Duration LIVE_HEARTBEAT = Duration.ofSeconds(1);
     private static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -31,10 +34,12 @@ final class CompletionWriter {
 
     private final String model;
     private final long heartbeatNanos;
+    private final long liveHeartbeatNanos;
 
     CompletionWriter(String model, Duration heartbeat) {
         this.model = model;
         this.heartbeatNanos = heartbeat.toNanos();
+        this.liveHeartbeatNanos = Math.min(heartbeatNanos, LIVE_HEARTBEAT.toNanos());
     }
 
     /** Waits for the exchange's signals and writes the response; blocking, on the request's virtual thread. */
@@ -86,11 +91,12 @@ final class CompletionWriter {
                 if (signal == null) {
                     if (System.nanoTime() >= nextBeat) {
                         sse.keepAlive();
-                        nextBeat = System.nanoTime() + heartbeatNanos;
+                        nextBeat = System.nanoTime() + liveHeartbeatNanos;
                     }
                 } else if (signal instanceof Signal.Delta delta) {
                     sse.data(OpenAiWire.chunk(id, created, model, delta.text(), streamed.isEmpty(), null));
                     streamed.append(delta.text());
+                    nextBeat = Math.min(nextBeat, System.nanoTime() + liveHeartbeatNanos);
                 } else if (signal instanceof Signal.Done done) {
                     String rest = remainder(streamed, done.text());
                     if (!rest.isEmpty()) {

@@ -15,6 +15,7 @@ import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
+import dev.herald.core.agent.ToolState;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionQuery;
@@ -157,10 +158,10 @@ public final class WebChatPlatform implements PlatformAdapter {
         }
         switch (event) {
             case StreamEvent.TextDelta d -> frame.put("type", "delta").put("text", d.text());
-            case StreamEvent.ToolStarted t -> frame.put("type", "tool").put("phase", "started").put("name", t.toolName())
-                    .put("summary", t.summary());
-            case StreamEvent.ToolFinished t -> frame.put("type", "tool").put("phase", "finished").put("name", t.toolName())
-                    .put("ok", t.ok());
+            case StreamEvent.ToolStarted t -> frame.put("type", "tool").put("phase", "started").put("call", t.callId())
+                    .put("name", t.toolName()).put("summary", t.summary()).put("state", "running");
+            case StreamEvent.ToolFinished t -> frame.put("type", "tool").put("phase", "finished").put("call", t.callId())
+                    .put("name", t.toolName()).put("state", t.state().wire()).put("ok", t.state() == ToolState.OK);
         }
         streams.publish(target.chatId(), encode(frame));
     }

@@ -3,6 +3,7 @@ package dev.herald.web.metrics;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.ApprovalRequest;
+import dev.herald.core.agent.ToolState;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.Interrupt;
@@ -91,11 +92,11 @@ public final class MeteredAgent implements Agent {
         }
 
         @Override
-        public void onToolActivity(String toolName, String summary, boolean finished, boolean ok) {
-            if (finished) {
-                metrics.toolCall(toolName == null ? "unknown" : toolName, ok);
+        public void onToolActivity(String callId, String toolName, String summary, ToolState state) {
+            if (state.finished() && state != ToolState.DENIED) { // a denied call never ran
+                metrics.toolCall(toolName == null ? "unknown" : toolName, state == ToolState.OK);
             }
-            delegate.onToolActivity(toolName, summary, finished, ok);
+            delegate.onToolActivity(callId, toolName, summary, state);
         }
 
         @Override

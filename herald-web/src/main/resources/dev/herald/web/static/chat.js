@@ -110,8 +110,9 @@
     }
     if (row.role === "tool") {
       const line = view.tools.get(row.toolCallId);
-      if (line) finishTool(line, !/^\[(interrupted|denied|error)/i.test(row.text), row.text);
-      else place(finishTool(toolLine(row.toolName || "tool", "", row.toolCallId), true, row.text));
+      const state = row.outcome || "ok";
+      if (line) finishTool(line, state, row.text);
+      else place(finishTool(toolLine(row.toolName || "tool", "", row.toolCallId), state, row.text));
     }
   }
 
@@ -125,9 +126,17 @@
     return line;
   }
 
-  function finishTool(line, ok, detail) {
-    line.classList.add(ok ? "ok" : "failed");
-    line.querySelector(".tool-state").textContent = ok ? "done" : "failed";
+  /** How a call ended (ok, error, denied, interrupted, as the server says) → the line's class and word. */
+  const TOOL_STATES = {
+    ok: ["ok", "done"], error: ["failed", "failed"], denied: ["denied", "denied"], interrupted: ["interrupted", "interrupted"],
+  };
+
+  function finishTool(line, state, detail) {
+    const [cls, word] = TOOL_STATES[state] || TOOL_STATES.error;
+    line.classList.remove("ok", "failed", "denied", "interrupted");
+    line.classList.add(cls);
+    line.dataset.state = state;
+    line.querySelector(".tool-state").textContent = word;
     if (detail) line.title = detail;
     return line;
   }
@@ -203,15 +212,20 @@
         draft(frame.turn).querySelector(".text").append(frame.text);
         break;
       case "tool": {
-        const d = draft(frame.turn);
-        const id = frame.turn + ":" + frame.name;
-        let line = d.querySelector('.tool[data-live="' + CSS.escape(id) + '"]');
+        // the call's line from the transcript when it is shown already, else a live one in the turn's draft
+        const state = frame.state || (frame.phase === "finished" ? (frame.ok ? "ok" : "error") : "running");
+        let line = frame.call ? view.tools.get(frame.call) : null;
         if (!line) {
-          line = toolLine(frame.name, frame.summary || "", null);
-          line.dataset.live = id;
-          d.insertBefore(line, d.querySelector(".text"));
+          const d = draft(frame.turn);
+          const id = frame.turn + ":" + (frame.call || frame.name);
+          line = d.querySelector('.tool[data-live="' + CSS.escape(id) + '"]');
+          if (!line) {
+            line = toolLine(frame.name, frame.summary || "", null);
+            line.dataset.live = id;
+            d.insertBefore(line, d.querySelector(".text"));
+          }
         }
-        if (frame.phase === "finished") finishTool(line, frame.ok);
+        if (state !== "running") finishTool(line, state);
         break;
       }
       case "reply":

@@ -5,6 +5,7 @@ import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.ApprovalRequest;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
+import dev.herald.core.agent.ToolState;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.continuity.TurnOutcome;
@@ -34,9 +35,9 @@ final class BrowserAgent implements Agent {
         if (lower.contains("weather")) {
             String id = "call_" + calls.incrementAndGet();
             listener.onMessage(ChatMessage.assistant("", List.of(new ToolCall(id, "web_search", "{\"query\":\"weather in Lisbon today\"}"))));
-            listener.onToolActivity("web_search", "weather in Lisbon today", false, true);
+            listener.onToolActivity(id, "web_search", "weather in Lisbon today", ToolState.RUNNING);
             pause(600, interrupt);
-            listener.onToolActivity("web_search", "", true, true);
+            listener.onToolActivity(id, "web_search", "weather in Lisbon today", ToolState.OK);
             listener.onMessage(ChatMessage.tool(id, "web_search", "Lisbon: 21 °C, sunny, light wind from the north-west"));
             answer = "It is 21 °C and sunny in Lisbon right now, with a light north-westerly breeze. A good afternoon for a walk by the river.";
         } else if (lower.contains("deploy")) {
