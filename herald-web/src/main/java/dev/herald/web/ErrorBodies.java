@@ -15,7 +15,7 @@ import org.eclipse.jetty.util.Callback;
  * The bodies of errors no route wrote: Javalin's 404 and 405, and Jetty's own refusals before a request
  * reaches a route (431 headers too large, 414, 400 malformed). A path under a registered prefix gets that
  * feature's shape ({@link WebServer.ErrorFormat}, e.g. OpenAI's for {@code /v1/}); any other path gets
- * {@code {"error": "..."}}. A body a handler already wrote is left alone.
+ * {@code {"error": "..."}}. A JSON body a handler already wrote is left alone.
  */
 final class ErrorBodies {
     private final Map<String, WebServer.ErrorFormat> formats;
@@ -24,9 +24,10 @@ final class ErrorBodies {
         this.formats = formats;
     }
 
-    /** Javalin's error hook for 404 and 405. */
+    /** Javalin's error hook for 404 and 405; a handler's own JSON error is kept. */
     void javalinError(Context ctx) {
-        if (ctx.resultInputStream() != null) {
+        String type = ctx.res().getContentType();
+        if (type != null && type.startsWith("application/json")) {
             return;
         }
         int status = ctx.statusCode();

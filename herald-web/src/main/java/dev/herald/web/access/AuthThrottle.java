@@ -81,7 +81,7 @@ public final class AuthThrottle {
         }
         int whole = (int) Math.floor(left);
         log.info("web - wrong key from {} on {} ({})", client, what,
-                whole > 0 ? whole + " more attempt(s) before 429" : "throttled: answering 429 for the next " + REFILL.toSeconds() + " s");
+                whole > 0 ? whole + " more attempt(s) allowed now" : "no attempts left; one more every " + REFILL.toSeconds() + " s");
     }
 
     /** Attempts left (fractional while refilling) and when they were last counted; guarded by the throttle's lock. */
