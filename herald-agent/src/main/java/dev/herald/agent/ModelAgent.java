@@ -3,6 +3,7 @@ package dev.herald.agent;
 import dev.herald.agent.compress.Compactor;
 import dev.herald.agent.model.ModelClient;
 import dev.herald.agent.model.ModelException;
+import dev.herald.agent.model.ModelFailureText;
 import dev.herald.agent.model.ModelRequest;
 import dev.herald.agent.model.ModelResponse;
 import dev.herald.agent.model.StreamObserver;
@@ -84,6 +85,11 @@ public final class ModelAgent implements Agent {
     }
 
     @Override
+    public String modelName() {
+        return client.modelName();
+    }
+
+    @Override
     public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
         Interrupt outer = interrupt == null ? new Interrupt() : interrupt;
         if (outer.isRaised()) {
@@ -96,8 +102,9 @@ public final class ModelAgent implements Agent {
             } catch (RuntimeException e) {
                 turn.signal().raise("agent error");
                 log.error("agent - turn failed unexpectedly (session {}): {}", request.sessionId(), e.toString(), e);
-                outcome = new TurnOutcome.Errored("agent - the turn failed unexpectedly (" + e.getClass().getSimpleName() + ": "
-                        + Texts.line(e.getMessage(), 200) + "); see the log");
+                outcome = new TurnOutcome.Errored("agent - the turn failed unexpectedly (" + e.getClass().getSimpleName()
+                        + "); the operator can see the details in Herald's log", "agent - the turn failed unexpectedly ("
+                        + e.getClass().getSimpleName() + ": " + Texts.line(e.getMessage(), 200) + ")");
             }
             turn.logDone(outcome, client.describe());
         }
@@ -157,7 +164,8 @@ public final class ModelAgent implements Agent {
         } catch (RuntimeException e) {
             log.error("model - {} failed unexpectedly ({})", client.describe(), e.toString(), e);
             streamed.reportPartial(turn);
-            return new Called(null, new TurnOutcome.Errored("model - " + client.describe() + " failed unexpectedly (" + e + "); see the log"));
+            return new Called(null, new TurnOutcome.Errored(ModelFailureText.unexpected(),
+                    "model - " + client.describe() + " failed unexpectedly (" + e + ")"));
         }
     }
 
@@ -167,19 +175,19 @@ public final class ModelAgent implements Agent {
             log.warn("model - {} asked for tools although none are offered, ignored ({} calls, first '{}')", client.describe(),
                     response.toolCalls().size(), response.toolCalls().get(0).name());
             if (text.isBlank()) {
-                return errored("model - " + client.describe() + " asked to call '" + response.toolCalls().get(0).name()
+                return errored("model - " + client.modelName() + " asked to call '" + response.toolCalls().get(0).name()
                         + "' but no tools are enabled (" + response.toolCalls().size() + " calls); ask again without needing tools");
             }
         }
         if (text.isBlank() && "content_filter".equals(response.finishReason())) {
-            return failed("model - " + client.describe() + " refused to answer (finish content_filter); rephrase the request");
+            return failed("model - " + client.modelName() + " refused to answer (finish content_filter); rephrase the request");
         }
         if (text.isBlank() && turn.toolRounds() > 0) {
             log.info("agent - the model ended with an empty answer after {} tool round(s); turn completed", turn.toolRounds());
             return new TurnOutcome.Completed();
         }
         if (text.isBlank()) {
-            return errored("model - " + client.describe() + " returned an empty reply (finish " + response.finishReason() + ", "
+            return errored("model - " + client.modelName() + " returned an empty reply (finish " + response.finishReason() + ", "
                     + response.reasoning().length() + " characters of reasoning); try again"
                     + ("length".equals(response.finishReason()) ? " or raise the token limit" : ""));
         }
@@ -197,7 +205,8 @@ public final class ModelAgent implements Agent {
             log.warn("{} ({} characters were streamed and recorded)", e.getMessage(), streamed.text.length());
             return new TurnOutcome.Partial(streamed.text.toString(), e.getMessage());
         }
-        return errored(e.getMessage());
+        log.warn("{}", e.getMessage());
+        return new TurnOutcome.Errored(ModelFailureText.forUser(e), e.getMessage());
     }
 
     /** Compresses before the next model call when the estimate reaches the threshold; returns an outcome only when interrupted. */

@@ -105,8 +105,11 @@ class ModelAgentTest {
 
         TurnOutcome outcome = agent.runTurn(turn("hi"), listener, new Interrupt());
 
-        assertThat(outcome).isEqualTo(new TurnOutcome.Errored(
-                "model - " + fake.baseUrl() + " rejected the API key (HTTP 401); check model.api_key"));
+        assertThat(outcome).isInstanceOf(TurnOutcome.Errored.class);
+        assertThat(((TurnOutcome.Errored) outcome).detail())
+                .isEqualTo("model - " + fake.baseUrl() + " rejected the API key (HTTP 401); check model.api_key");
+        assertThat(outcome.replyText()).isEqualTo("The model is unavailable right now: it refused Herald's credentials. "
+                + "Please try again later; the operator can see the details in Herald's log.");
         assertThat(outcome.replyText()).doesNotContain(KEY);
         assertThat(listener.events).isEmpty();
     }
@@ -118,7 +121,9 @@ class ModelAgentTest {
         TurnOutcome outcome = agent.runTurn(turn("hi"), listener, new Interrupt());
 
         assertThat(outcome).isInstanceOf(TurnOutcome.Errored.class);
-        assertThat(outcome.replyText()).isEqualTo("model - 'llama3.1' not found at " + fake.baseUrl() + " (HTTP 404); check model.name");
+        assertThat(((TurnOutcome.Errored) outcome).detail())
+                .isEqualTo("model - 'llama3.1' not found at " + fake.baseUrl() + " (HTTP 404); check model.name");
+        assertThat(outcome.replyText()).contains("does not offer the configured model").doesNotContain(fake.baseUrl().toString());
     }
 
     @Test
@@ -127,8 +132,10 @@ class ModelAgentTest {
             TurnOutcome outcome = new ModelAgent(nowhere).runTurn(turn("hi"), listener, new Interrupt());
 
             assertThat(outcome).isInstanceOf(TurnOutcome.Errored.class);
-            assertThat(outcome.replyText()).startsWith("model - http://127.0.0.1:1/v1 unreachable after 3 attempts in ")
+            assertThat(((TurnOutcome.Errored) outcome).detail()).startsWith("model - http://127.0.0.1:1/v1 unreachable after 3 attempts in ")
                     .endsWith("(connection refused); is the server running?");
+            assertThat(outcome.replyText()).isEqualTo("The model is unavailable right now: it could not be reached. "
+                    + "Please try again in a moment; the operator can see the details in Herald's log.");
         }
     }
 

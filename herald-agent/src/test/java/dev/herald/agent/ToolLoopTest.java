@@ -219,7 +219,8 @@ class ToolLoopTest {
         TurnOutcome outcome = agent().runTurn(turn("count"), broken, new Interrupt());
 
         assertThat(outcome).isInstanceOf(TurnOutcome.Errored.class);
-        assertThat(outcome.replyText()).contains("IllegalStateException: disk full");
+        assertThat(((TurnOutcome.Errored) outcome).detail()).contains("IllegalStateException: disk full");
+        assertThat(outcome.replyText()).contains("IllegalStateException").doesNotContain("disk full");
         assertThat(count.runs).isEmpty();
     }
 

@@ -1,11 +1,18 @@
 package dev.herald.web;
 
+import dev.herald.web.access.AuthThrottle;
+import dev.herald.web.access.ClientConnections;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * Herald's one embedded HTTP server (Javalin on Jetty, handlers on virtual threads). Features contribute
  * their {@link Routes} before {@link #start()}; the server adds {@code GET /health} itself.
  *
+ * <p>Every connection passes {@link ClientConnections} (a cap per client address and a deadline for
+ * request headers); the kernel's accept queue holds {@value #ACCEPT_QUEUE} connections; errors the server
+ * makes itself are JSON in each feature's own shape ({@link #errorFormat}).
+ *
  * <p>Lifecycle: NEW (routes may be added) → RUNNING (bound; {@link #port()} is the real port, also for
  * port 0) → STOPPED. The methods that change the state are synchronized; the state field has one writer.
  */
@@ -21,14 +32,18 @@ public final class WebServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WebServer.class);
 
     /**
-     * Where the server listens.
+     * Where the server listens, and how it treats slow and many clients.
      *
-     * @param host        interface to bind, such as {@code 127.0.0.1} (loopback) or {@code 0.0.0.0}
-     * @param port        TCP port; 0 picks a free one (tests)
-     * @param idleTimeout how long a connection may sit idle between requests or I/O before Jetty closes it
+     * @param host                     interface to bind, such as {@code 127.0.0.1} (loopback) or {@code 0.0.0.0}
+     * @param port                     TCP port; 0 picks a free one (tests)
+     * @param idleTimeout              how long a connection may sit idle between requests or I/O before Jetty closes it
+     * @param headerTimeout            how long a client may take to send a request's line and headers (slowloris bound)
+     * @param maxConnectionsPerAddress open connections one client address (an IPv6 /64) may hold; more are closed at once
      */
-    public record Settings(String host, int port, Duration idleTimeout) {
+    public record Settings(String host, int port, Duration idleTimeout, Duration headerTimeout, int maxConnectionsPerAddress) {
         public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+        public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+        public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 512;
 
         public Settings {
             Objects.requireNonNull(host, "host");
@@ -39,9 +54,20 @@ public final class WebServer implements AutoCloseable {
                 throw new IllegalArgumentException("web - port " + port + " is out of range (0-65535; 0 picks a free port)");
             }
             idleTimeout = idleTimeout == null ? DEFAULT_IDLE_TIMEOUT : idleTimeout;
+            headerTimeout = headerTimeout == null ? DEFAULT_HEADER_TIMEOUT : headerTimeout;
             if (idleTimeout.isNegative() || idleTimeout.isZero()) {
                 throw new IllegalArgumentException("web - idle timeout must be positive, was " + idleTimeout);
             }
+            if (headerTimeout.isNegative() || headerTimeout.isZero()) {
+                throw new IllegalArgumentException("web - header timeout must be positive, was " + headerTimeout);
+            }
+            if (maxConnectionsPerAddress < 1) {
+                throw new IllegalArgumentException("web - max connections per address must be at least 1, was " + maxConnectionsPerAddress);
+            }
+        }
+
+        public Settings(String host, int port, Duration idleTimeout) {
+            this(host, port, idleTimeout, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
         }
 
         public Settings(String host, int port) {
@@ -52,14 +78,32 @@ public final class WebServer implements AutoCloseable {
         public static Settings ephemeral() {
             return new Settings("127.0.0.1", 0);
         }
+
+        /** The same listener with other slow/many-client limits. */
+        public Settings withClientLimits(Duration newHeaderTimeout, int newMaxConnectionsPerAddress) {
+            return new Settings(host, port, idleTimeout, newHeaderTimeout, newMaxConnectionsPerAddress);
+        }
+    }
+
+    /** Writes the error body for a status the server itself produced (404, 405, 431, ...) on a feature's paths. */
+    @FunctionalInterface
+    public interface ErrorFormat {
+        /** The JSON body for {@code status} with a readable {@code message}. */
+        byte[] body(int status, String message);
     }
 
     private enum State { NEW, RUNNING, STOPPED }
 
+    /** Connections waiting to be accepted that the kernel keeps (Jetty's accept queue): a burst of 500 needs no retry. */
+    static final int ACCEPT_QUEUE = 1_024;
+
     private final Settings settings;
     private final List<Routes> contributions = new ArrayList<>();
+    private final Map<String, ErrorFormat> errorFormats = new LinkedHashMap<>();
+    private final AuthThrottle authThrottle = new AuthThrottle();
     private State state = State.NEW;
     private Javalin javalin;
+    private ClientConnections connections;
     private int boundPort = -1;
 
     public WebServer(Settings settings) {
@@ -70,16 +114,35 @@ public final class WebServer implements AutoCloseable {
         return settings;
     }
 
+    /** The wrong-key throttle of this listener, shared by every feature that checks the key. */
+    public AuthThrottle authThrottle() {
+        return authThrottle;
+    }
+
     /** Adds a feature's routes; only before {@link #start()}. */
     public synchronized WebServer add(Routes routes) {
         Objects.requireNonNull(routes, "routes");
-        if (state != State.NEW) {
-            throw new IllegalStateException(
-                    "web - cannot add routes '" + routes.name() + "' to a server that is " + state.name().toLowerCase()
-                            + "; add every feature's routes before start()");
-        }
+        requireNew("add routes '" + routes.name() + "' to");
         contributions.add(routes);
         return this;
+    }
+
+    /**
+     * Errors the server produces itself (no route: 404, wrong method: 405, headers too large: 431, a
+     * malformed request: 400) on paths under {@code pathPrefix} get {@code format}'s body; only before
+     * {@link #start()}. Other paths get {@code {"error": "..."}}.
+     */
+    public synchronized WebServer errorFormat(String pathPrefix, ErrorFormat format) {
+        requireNew("add an error format to");
+        errorFormats.put(Objects.requireNonNull(pathPrefix, "pathPrefix"), Objects.requireNonNull(format, "format"));
+        return this;
+    }
+
+    private void requireNew(String what) {
+        if (state != State.NEW) {
+            throw new IllegalStateException("web - cannot " + what + " a server that is " + state.name().toLowerCase()
+                    + "; do it before start()");
+        }
     }
 
     /** Binds and starts serving; returns once the port is bound. A taken port fails here, naming it. */
@@ -89,17 +152,23 @@ public final class WebServer implements AutoCloseable {
         }
         long t0 = System.nanoTime();
         List<Routes> features = List.copyOf(contributions);
+        ErrorBodies errors = new ErrorBodies(Map.copyOf(errorFormats));
+        ClientConnections limits = new ClientConnections(settings.maxConnectionsPerAddress(), settings.headerTimeout());
         Javalin app = Javalin.create(config -> {
             config.concurrency.useVirtualThreads = true;
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.http.compressionStrategy = CompressionStrategy.NONE;
-            config.jetty.host = settings.host();
-            config.jetty.port = settings.port();
+            config.http.prefer405over404 = true;
+            config.jetty.addConnector((server, http) -> connector(server, http, limits));
+            config.jetty.modifyServer(server -> server.setErrorHandler(errors.jettyHandler()));
             config.routes.before(dev.herald.web.access.ToolOriginFilter::refuseToolRequests);
             config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
             for (Routes r : features) {
                 r.register(config.routes);
+            }
+            for (int status : new int[] {404, 405}) {
+                config.routes.error(status, errors::javalinError);
             }
         });
         try {
@@ -107,23 +176,26 @@ public final class WebServer implements AutoCloseable {
         } catch (RuntimeException e) {
             state = State.STOPPED;
             safeStop(app);
+            limits.close();
             throw new IllegalStateException("web - cannot listen on " + settings.host() + ":" + settings.port()
                     + " (" + e.getMessage() + "); pick a free port or stop the other process", e);
         }
-        applyIdleTimeout(app);
         javalin = app;
+        connections = limits;
         boundPort = app.port();
         state = State.RUNNING;
         log.info("web - listening on {}:{} (routes: health{}; started in {} ms)", settings.host(), boundPort,
                 features.stream().map(r -> ", " + r.name()).reduce("", String::concat), (System.nanoTime() - t0) / 1_000_000);
     }
 
-    private void applyIdleTimeout(Javalin app) {
-        for (var connector : app.jettyServer().server().getConnectors()) {
-            if (connector instanceof ServerConnector sc) {
-                sc.setIdleTimeout(settings.idleTimeout().toMillis());
-            }
-        }
+    private ServerConnector connector(Server server, HttpConfiguration http, ClientConnections limits) {
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(settings.host());
+        connector.setPort(settings.port());
+        connector.setIdleTimeout(settings.idleTimeout().toMillis());
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
+        connector.addEventListener(limits);
+        return connector;
     }
 
     /** The bound port while running (the real one when configured as 0). */
@@ -159,6 +231,7 @@ public final class WebServer implements AutoCloseable {
         if (was == State.RUNNING) {
             long t0 = System.nanoTime();
             safeStop(javalin);
+            connections.close();
             log.info("web - stopped on port {} (in {} ms)", boundPort, (System.nanoTime() - t0) / 1_000_000);
         }
     }

@@ -4,6 +4,7 @@ import dev.herald.core.gateway.Gateway;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
 import dev.herald.web.access.AuthRoutes;
+import dev.herald.web.access.SessionRevocations;
 import dev.herald.web.access.WebAccess;
 import dev.herald.web.access.WebGuard;
 import dev.herald.web.admin.AdminRoutes;
@@ -46,8 +47,17 @@ public final class WebUi {
      */
     public static WebUi create(WebServer server, String key, Storage storage, SessionKey.KeyPolicy keyPolicy, HeraldMetrics metrics,
             Clock clock, boolean withChat) {
+        return create(server, key, SessionRevocations.inMemory(), storage, keyPolicy, metrics, clock, withChat);
+    }
+
+    /**
+     * The web UI, remembering logged-out sessions in {@code revocations} (the app keeps them in a file under
+     * the home, so a logout survives a restart).
+     */
+    public static WebUi create(WebServer server, String key, SessionRevocations revocations, Storage storage,
+            SessionKey.KeyPolicy keyPolicy, HeraldMetrics metrics, Clock clock, boolean withChat) {
         Objects.requireNonNull(server, "server");
-        WebGuard guard = new WebGuard(new WebAccess(key, clock));
+        WebGuard guard = new WebGuard(new WebAccess(key, clock, server.authThrottle(), revocations));
         server.add(new PageRoutes(guard, withChat));
         server.add(new AuthRoutes(guard));
         Optional<WebChatPlatform> chat = withChat ? Optional.of(new WebChatPlatform(storage, keyPolicy, guard, server, clock)) : Optional.empty();

@@ -46,6 +46,11 @@ public final class DemoModel implements ModelClient {
         return "demo model";
     }
 
+    @Override
+    public String modelName() {
+        return "demo model";
+    }
+
     /** The reply for a user message, note and all. */
     static String replyTo(String userText) {
         String text = userText == null ? "" : userText.strip();

@@ -20,6 +20,11 @@ public interface ModelClient {
      */
     ModelResponse complete(ModelRequest request, StreamObserver observer, Interrupt interrupt) throws ModelException;
 
-    /** A short description for logs and /status, such as {@code llama3.1 at http://127.0.0.1:11434/v1}. */
+    /** A short description for logs and operators, such as {@code llama3.1 at http://127.0.0.1:11434/v1}. */
     String describe();
+
+    /** The model's name alone, fit for any chat user (no URL, host or port), such as {@code llama3.1}. */
+    default String modelName() {
+        return "unnamed";
+    }
 }

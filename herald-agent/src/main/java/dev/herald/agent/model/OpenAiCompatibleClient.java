@@ -82,6 +82,11 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
     }
 
     @Override
+    public String modelName() {
+        return settings.model();
+    }
+
+    @Override
     public ModelResponse complete(ModelRequest request, StreamObserver observer, Interrupt interrupt) throws ModelException {
         Objects.requireNonNull(request, "request");
         Call call = new Call(interrupt == null ? new Interrupt() : interrupt, observer == null ? StreamObserver.NONE : observer);

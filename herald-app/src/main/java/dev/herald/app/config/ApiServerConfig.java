@@ -26,7 +26,15 @@ public record ApiServerConfig(
         @Doc("let every caller with the key talk to the agent; false = only allowed_users, named by the X-Herald-User header")
         boolean allowAllUsers,
         @Doc("user names (X-Herald-User header, default \"api\") allowed when allow_all_users is false")
-        java.util.List<String> allowedUsers) implements Validated {
+        java.util.List<String> allowedUsers,
+        @Doc("seconds a client may take to send a request's line and headers before the connection is closed (slow clients)")
+        int headerTimeoutSeconds,
+        @Doc("open connections one client address (an IPv6 /64) may hold; more are closed at once. Behind a reverse proxy every "
+                + "client shares the proxy's address: raise it to the proxy's connection count")
+        int maxConnectionsPerAddress) implements Validated {
+
+    /** The shortest key accepted on a host other machines can reach. */
+    public static final int MIN_PUBLIC_KEY_LENGTH = 16;
 
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
     private static final Pattern HOST_CHARS = Pattern.compile("[A-Za-z0-9.:\\[\\]%_-]+");
@@ -38,7 +46,11 @@ public record ApiServerConfig(
     }
 
     public static ApiServerConfig defaults() {
-        return new ApiServerConfig(true, "127.0.0.1", 8642, Secret.NONE, 1_048_576, 600, true, java.util.List.of());
+        return new ApiServerConfig(true, "127.0.0.1", 8642, Secret.NONE, 1_048_576, 600, true, java.util.List.of(), 10, 512);
+    }
+
+    public Duration headerTimeout() {
+        return Duration.ofSeconds(headerTimeoutSeconds);
     }
 
     /** Who may talk to the agent through the API: everyone with the key, or only the listed users. */
@@ -63,13 +75,20 @@ public record ApiServerConfig(
         check.require(port >= 1 && port <= 65535, "port", "must be 1..65535, was " + port);
         check.require(maxBodyBytes >= 1, "max_body_bytes", "must be at least 1, was " + maxBodyBytes);
         check.require(requestTimeoutSeconds >= 1, "request_timeout_seconds", "must be at least 1, was " + requestTimeoutSeconds);
+        check.require(headerTimeoutSeconds >= 1, "header_timeout_seconds", "must be at least 1, was " + headerTimeoutSeconds);
+        check.require(maxConnectionsPerAddress >= 1, "max_connections_per_address", "must be at least 1, was " + maxConnectionsPerAddress);
         check.require(!enabled || key.isSet() || isLoopback(host), "key",
                 "is required when host is " + host + " (not a loopback address), or anyone who can reach port " + port
                         + " talks to the agent; set " + check.path("key") + " (e.g. key: ${HERALD_API_KEY}) or bind "
                         + check.path("host") + " to 127.0.0.1");
+        check.require(!enabled || isLoopback(host) || key.reveal().map(String::length).orElse(MIN_PUBLIC_KEY_LENGTH) >= MIN_PUBLIC_KEY_LENGTH,
+                "key", "is shorter than " + MIN_PUBLIC_KEY_LENGTH + " characters while host is " + host + " (not a loopback address), "
+                        + "so it can be guessed; use a long random key (e.g. openssl rand -hex 24) or bind " + check.path("host")
+                        + " to 127.0.0.1");
     }
 
-    static boolean isLoopback(String host) {
+    /** True when {@code host} is a loopback address or {@code localhost}, decided without DNS. */
+    public static boolean isLoopback(String host) {
         if (host == null) {
             return false;
         }

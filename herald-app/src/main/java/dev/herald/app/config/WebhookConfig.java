@@ -27,6 +27,14 @@ public record WebhookConfig(
         return new WebhookConfig(false, 1_048_576, Map.of());
     }
 
+    private static boolean isStandardSecret(String secret) {
+        try {
+            return java.util.Base64.getDecoder().decode(secret.startsWith("whsec_") ? secret.substring(6) : secret).length >= 16;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     @Override
     public void validate(ConfigChecks check) {
         check.require(maxBodyBytes >= 1, "max_body_bytes", "must be at least 1, was " + maxBodyBytes);
@@ -39,6 +47,9 @@ public record WebhookConfig(
             check.require(r.signature() == WebhookSignature.NONE || r.secret().isSet(), route + ".secret",
                     "is required with signature " + r.signature().name().toLowerCase(java.util.Locale.ROOT)
                             + "; set it (e.g. secret: ${GITHUB_WEBHOOK_SECRET}) or use signature: none on a trusted network only");
+            check.require(r.signature() != WebhookSignature.STANDARD || r.secret().reveal().map(WebhookConfig::isStandardSecret).orElse(true),
+                    route + ".secret", "is not a Standard Webhooks secret (whsec_ followed by base64 of at least 16 bytes); copy the "
+                            + "secret the sender shows");
             check.require(DELIVER.matcher(r.deliver()).matches(), route + ".deliver",
                     "must be log or <platform>:<chat_id>[:<thread_id>], was \"" + r.deliver() + "\"");
         }

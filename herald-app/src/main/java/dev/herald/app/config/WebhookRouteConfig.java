@@ -2,7 +2,7 @@ package dev.herald.app.config;
 
 /** One entry of {@code platforms.webhook.routes}: {@code POST /webhooks/<name>}. */
 public record WebhookRouteConfig(
-        @Doc("shared secret: the HMAC key (github) or the token (gitlab); required unless signature is none")
+        @Doc("shared secret: the HMAC key (github), the token (gitlab) or the whsec_... secret (standard); required unless signature is none")
         Secret secret,
         @Doc("how requests are verified")
         WebhookSignature signature,

@@ -10,7 +10,10 @@ public enum WebhookSignature {
     /** X-Gitlab-Token: the secret itself (GitLab). */
     @JsonProperty("gitlab")
     GITLAB,
-    /** No check (trusted networks and tests only). */
+    /** Standard Webhooks: webhook-id, webhook-timestamp (within 5 minutes) and webhook-signature v1 (Svix and others). */
+    @JsonProperty("standard")
+    STANDARD,
+    /** No check (only on a loopback host: local senders and tests). */
     @JsonProperty("none")
     NONE
 }

@@ -31,6 +31,7 @@ import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.session.Storage;
 import dev.herald.web.WebServer;
 import dev.herald.web.WebUi;
+import dev.herald.web.access.SessionRevocations;
 import dev.herald.web.api.ApiServerPlatform;
 import dev.herald.web.metrics.HeraldMetrics;
 import dev.herald.web.metrics.MeteredAgent;
@@ -85,12 +86,12 @@ public final class Wiring implements AutoCloseable {
             ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), key,
                     api.maxBodyBytes(), api.requestTimeout(), "herald");
             if (api.enabled() || config.platforms().webhook().enabled()) {
-                web = Optional.of(new WebServer(s.listen()));
+                web = Optional.of(new WebServer(s.listen().withClientLimits(api.headerTimeout(), api.maxConnectionsPerAddress())));
             }
             if (api.enabled()) {
                 platforms.restricted(new ApiServerPlatform(s, agent, web.orElseThrow(), clock), api.accessPolicy());
-                WebUi webUi = WebUi.create(web.orElseThrow(), key, storage, settings.keyPolicy(), metrics, clock,
-                        config.platforms().webchat().enabled());
+                WebUi webUi = WebUi.create(web.orElseThrow(), key, SessionRevocations.persistedIn(home.resolve("web/logged_out_sessions")),
+                        storage, settings.keyPolicy(), metrics, clock, config.platforms().webchat().enabled());
                 webUi.chatPlatform().ifPresent(platforms::trusted);
                 ui = Optional.of(webUi);
             } else if (config.platforms().webchat().enabled()) {

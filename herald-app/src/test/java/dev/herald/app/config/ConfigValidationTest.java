@@ -115,7 +115,8 @@ class ConfigValidationTest {
 
         assertThat(message).isEqualTo("config - " + f.file + " line 5: unknown key platforms.api_server.prot; "
                 + "did you mean platforms.api_server.port? (known keys under platforms.api_server: "
-                + "enabled, host, port, key, max_body_bytes, request_timeout_seconds, allow_all_users, allowed_users)");
+                + "enabled, host, port, key, max_body_bytes, request_timeout_seconds, allow_all_users, allowed_users, "
+                + "header_timeout_seconds, max_connections_per_address)");
     }
 
     @Test
@@ -148,9 +149,53 @@ class ConfigValidationTest {
 
     @Test
     void load_publicHostWithKey_isAccepted() {
-        HeraldConfig c = new ConfigFixture(home).config("platforms:\n  api_server:\n    host: 0.0.0.0\n    key: s3cret\n");
+        HeraldConfig c = new ConfigFixture(home).config("platforms:\n  api_server:\n    host: 0.0.0.0\n    key: s3cret-0123456789\n");
 
         assertThat(c.platforms().apiServer().loopbackOnly()).isFalse();
+    }
+
+    @Test
+    void load_publicHostWithAShortKey_isRefusedNamingTheKeyButNeverShowingIt() {
+        ConfigFixture f = new ConfigFixture(home);
+
+        String message = f.error("platforms:\n  api_server:\n    host: 0.0.0.0\n    key: s3cret-pw\n");
+
+        assertThat(message).startsWith("config - " + f.file + " line 4: platforms.api_server.key is shorter than 16 characters while "
+                + "host is 0.0.0.0 (not a loopback address), so it can be guessed; use a long random key");
+        assertThat(message).doesNotContain("s3cret-pw");
+    }
+
+    @Test
+    void load_loopbackHostWithAShortKey_isAccepted() {
+        HeraldConfig c = new ConfigFixture(home).config("platforms:\n  api_server:\n    key: short\n");
+
+        assertThat(c.platforms().apiServer().key().isSet()).isTrue();
+    }
+
+    @Test
+    void load_webhookRouteWithoutSignature_onAPublicHost_isRefused_onLoopbackAccepted() {
+        String route = "  webhook:\n    enabled: true\n    routes:\n      local:\n        signature: none\n";
+        ConfigFixture f = new ConfigFixture(home);
+
+        String message = f.error("platforms:\n  api_server:\n    host: 0.0.0.0\n    key: s3cret-0123456789\n" + route);
+        HeraldConfig loopback = new ConfigFixture(home).config("platforms:\n" + route);
+
+        assertThat(message).startsWith("config - " + f.file + " line 9: platforms.webhook.routes.local.signature is none while "
+                + "platforms.api_server.host is 0.0.0.0 (not a loopback address)");
+        assertThat(loopback.platforms().webhook().routes()).containsKey("local");
+    }
+
+    @Test
+    void load_standardWebhookSecretThatIsNotBase64_isRefusedWithoutShowingIt() {
+        ConfigFixture f = new ConfigFixture(home);
+
+        String message = f.error("platforms:\n  webhook:\n    enabled: true\n    routes:\n      saas:\n        signature: standard\n"
+                + "        secret: whsec_not*base64!\n");
+        HeraldConfig ok = new ConfigFixture(home).config("platforms:\n  webhook:\n    enabled: true\n    routes:\n      saas:\n"
+                + "        signature: standard\n        secret: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n");
+
+        assertThat(message).contains("platforms.webhook.routes.saas.secret is not a Standard Webhooks secret").doesNotContain("not*base64");
+        assertThat(ok.platforms().webhook().routes().get("saas").signature()).isEqualTo(WebhookSignature.STANDARD);
     }
 
     @Test

@@ -121,7 +121,7 @@ class ApiEndToEndTest {
     }
 
     @Test
-    void unreachableModel_gives502WithAReadableMessage() throws Exception {
+    void unreachableModel_gives502SayingTheModelIsUnavailable_withoutItsAddress_whichTheAdminPageShows() throws Exception {
         int dead;
         try (ServerSocket s = new ServerSocket(0)) {
             dead = s.getLocalPort();
@@ -132,6 +132,10 @@ class ApiEndToEndTest {
 
         assertThat(r.statusCode()).isEqualTo(502);
         assertThat(HeraldProcess.JSON.readTree(r.body()).path("error").path("message").asText())
+                .startsWith("The model is unavailable right now: it could not be reached").doesNotContain("127.0.0.1").doesNotContain(":" + dead);
+        HttpResponse<String> admin = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/admin/api/status")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(HeraldProcess.JSON.readTree(admin.body()).path("lastError").path("detail").asText())
                 .contains("unreachable", "127.0.0.1:" + dead);
     }
 

@@ -20,6 +20,14 @@ public interface Agent {
         return java.util.Optional.empty();
     }
 
-    /** A short name for logs and /status, such as the model name. */
+    /** A short description for logs and operators (admin page, /status for admins); may name the model's endpoint. */
     String describe();
+
+    /**
+     * The model's name as any chat user may see it ({@code /status}), such as {@code llama3.1}: never a URL,
+     * host or port. Agents that do not know it answer {@code unnamed}.
+     */
+    default String modelName() {
+        return "unnamed";
+    }
 }

@@ -99,8 +99,17 @@ public sealed interface TurnOutcome {
         }
     }
 
-    /** An error ended the turn (model unreachable, unexpected exception); the message is readable. */
-    record Errored(String error) implements TurnOutcome {
+    /**
+     * An error ended the turn (model unreachable, unexpected exception). {@code error} is what the chat user
+     * reads, so it never names the model's URL, host or port; {@code detail} is the operator's version
+     * (log, admin page), which may.
+     */
+    record Errored(String error, String detail) implements TurnOutcome {
+        /** An error whose text is fit for the user and the operator alike. */
+        public Errored(String error) {
+            this(error, error);
+        }
+
         public boolean clearsResumePending() {
             return false;
         }

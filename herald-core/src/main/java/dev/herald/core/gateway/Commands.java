@@ -69,7 +69,7 @@ final class Commands {
         String answer = switch (name) {
             case "new", "reset" -> reset(event, key);
             case "stop" -> stop(key);
-            case "status" -> status(key);
+            case "status" -> status(event, key);
             case "queue", "q" -> queue(event);
             case "restart" -> restart(event);
             case "approve" -> answer(key, "always".equalsIgnoreCase(event.commandArgs())
@@ -112,7 +112,8 @@ final class Commands {
         return "\u23f9 Stopped. Your next message starts a fresh session.";
     }
 
-    private String status(SessionKey key) {
+    /** This session and the gateway; the model's endpoint only for admins, its name for everyone else. */
+    private String status(MessageEvent event, SessionKey key) {
         GatewayStatus g = control.status();
         Optional<SessionEntry> entry = storage.sessions().find(key);
         StringBuilder sb = new StringBuilder();
@@ -150,7 +151,8 @@ final class Commands {
             sb.append("Waiting for approval: ").append(question.toolName()).append(" (/approve or /deny)\n");
         }
         sb.append("Gateway: ").append(g.state().name().toLowerCase(java.util.Locale.ROOT)).append(", ")
-                .append(g.activeTurns()).append(" active turn(s), agent ").append(g.agent());
+                .append(g.activeTurns()).append(" active turn(s), ")
+                .append(authorizer.isAdmin(event.source()) ? "agent " + g.agent() : "model " + agent.modelName());
         if (!g.autoResume()) {
             sb.append("\nAuto-resume: off for this boot (crash-loop breaker)");
         }

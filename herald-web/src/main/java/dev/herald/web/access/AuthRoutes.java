@@ -12,11 +12,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The pages' login: {@code GET /auth/state} (is a key required, is this browser logged in),
  * {@code POST /auth/login} {@code {"key": "..."}} (sets the session cookie), {@code POST /auth/logout}.
- * A wrong key costs the caller a pause, and is logged without the presented text.
+ * A wrong key is logged without the presented text and counts against the client's {@link AuthThrottle}
+ * (429 once it is used up); logout also ends the session token server-side.
  */
 public final class AuthRoutes implements Routes {
     private static final Logger log = LoggerFactory.getLogger(AuthRoutes.class);
-    private static final long WRONG_KEY_PAUSE_MS = 400;
 
     private final WebGuard guard;
     private final WebAccess access;
@@ -43,16 +43,15 @@ public final class AuthRoutes implements Routes {
         WebJson.write(ctx, 200, Map.of("keyRequired", access.keyRequired(), "loggedIn", loggedIn));
     }
 
-    private void login(Context ctx) throws InterruptedException {
+    private void login(Context ctx) {
         if (!access.keyRequired()) {
             WebJson.write(ctx, 200, Map.of("loggedIn", true, "keyRequired", false));
             return;
         }
         JsonNode body = WebJson.body(ctx);
-        if (!access.keyMatches(body.path("key").asText(null))) {
-            log.info("web - login from {} refused: wrong key", ctx.req().getRemoteAddr());
-            Thread.sleep(WRONG_KEY_PAUSE_MS);
-            WebJson.error(ctx, 401, "wrong key: enter the key configured as platforms.api_server.key");
+        WebAccess.Verdict verdict = access.checkLogin(WebGuard.facts(ctx, true), body.path("key").asText(null));
+        if (!verdict.allowed()) {
+            WebGuard.refuse(ctx, verdict);
             return;
         }
         ctx.res().addHeader("Set-Cookie", WebAccess.cookie(access.issue(), WebGuard.secure(ctx)));
@@ -61,6 +60,11 @@ public final class AuthRoutes implements Routes {
     }
 
     private void logout(Context ctx) {
+        String token = ctx.cookie(WebAccess.COOKIE);
+        if (token != null && access.keyRequired()) {
+            access.revoke(token);
+            log.info("web - logout from {}: the session is ended server-side", ctx.req().getRemoteAddr());
+        }
         ctx.res().addHeader("Set-Cookie", WebAccess.expiredCookie(WebGuard.secure(ctx)));
         WebJson.write(ctx, 200, Map.of("loggedIn", false, "keyRequired", access.keyRequired()));
     }

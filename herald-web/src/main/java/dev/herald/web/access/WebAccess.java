@@ -18,9 +18,11 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Rules.
  * <ul>
- *   <li><b>No key configured</b>: only this machine. The client's address must be loopback and the
+ *   <li><b>No key configured</b>: only this machine. The client's address must be loopback, the
  *       {@code Host} header must name a loopback host (a page on another site that rebinds its DNS name to
- *       127.0.0.1 sends its own name and is refused).</li>
+ *       127.0.0.1 sends its own name and is refused), and the request must not carry
+ *       {@code X-Forwarded-For} or {@code Forwarded}: a reverse proxy on this machine would make every
+ *       client of the proxy look local, so running behind one needs a key.</li>
  *   <li><b>Key configured</b> ({@code platforms.api_server.key}): any address, but every data endpoint
  *       needs a session cookie obtained by presenting the key once ({@link #issue}). The cookie is a
  *       signed, expiring token (HMAC-SHA256 with a secret derived from the key), so it survives a
@@ -30,6 +32,14 @@ import javax.crypto.spec.SecretKeySpec;
  *       {@value #CSRF_HEADER} (a cross-site form cannot send it, and a cross-site script cannot without a
  *       CORS preflight this server never grants), {@code Sec-Fetch-Site} when present must be
  *       {@code same-origin}, and {@code Origin} when present must match {@code Host}.</li>
+ *   <li><b>The API</b> ({@link #checkApi}): with a key, the bearer key; without one, the loopback rule
+ *       above plus no cross-site browser request ({@code Origin} of another site, {@code Sec-Fetch-Site}
+ *       other than {@code same-origin} or {@code none}), so a web page cannot make a browser start a turn.</li>
+ *   <li><b>Wrong keys</b> (bearer or login) drain the client's {@link AuthThrottle}; with none left, a
+ *       request that presents a key is answered 429 before the key is compared. A client is its
+ *       connection's address, or, when a key is set and the connection comes from a reverse proxy on this
+ *       machine, the last address the proxy put in {@code X-Forwarded-For}/{@code Forwarded}.</li>
+ *   <li><b>Logout</b> ({@link #revoke}) ends a session token on the server too ({@link SessionRevocations}).</li>
  * </ul>
  */
 public final class WebAccess {
@@ -42,14 +52,35 @@ public final class WebAccess {
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** The facts of one request that the decision needs. Header values may be null when absent. */
+    /**
+     * The facts of one request that the decision needs. Header values may be null when absent.
+     *
+     * @param forwardedFor the {@code X-Forwarded-For} header
+     * @param forwarded    the {@code Forwarded} header (RFC 7239)
+     * @param what         the method and path, for log lines
+     */
     public record Request(String remoteAddress, String host, String origin, String secFetchSite, String sessionCookie,
-            String csrfHeader, String bearer, boolean stateChanging, String scheme) {
+            String csrfHeader, String bearer, boolean stateChanging, String scheme, String forwardedFor, String forwarded, String what) {
+
+        /** A request that came straight from its client (no proxy headers). */
+        public Request(String remoteAddress, String host, String origin, String secFetchSite, String sessionCookie,
+                String csrfHeader, String bearer, boolean stateChanging, String scheme) {
+            this(remoteAddress, host, origin, secFetchSite, sessionCookie, csrfHeader, bearer, stateChanging, scheme, null, null,
+                    stateChanging ? "POST" : "GET");
+        }
+
+        boolean viaProxy() {
+            return forwardedFor != null || forwarded != null;
+        }
     }
 
-    /** The decision: allowed, or refused with a status and a message that names what to do. */
-    public record Verdict(int status, String message) {
-        static final Verdict ALLOWED = new Verdict(200, "");
+    /** The decision: allowed, or refused with a status, a message that names what to do and, for 429, when to retry. */
+    public record Verdict(int status, String message, Duration retryAfter) {
+        static final Verdict ALLOWED = new Verdict(200, "", null);
+
+        Verdict(int status, String message) {
+            this(status, message, null);
+        }
 
         public boolean allowed() {
             return status == 200;
@@ -59,13 +90,25 @@ public final class WebAccess {
     private final byte[] keyDigest;
     private final byte[] signingSecret;
     private final Clock clock;
+    private final AuthThrottle throttle;
+    private final SessionRevocations revocations;
 
     /** @param key the configured key, or null (then only loopback clients are served) */
     public WebAccess(String key, Clock clock) {
+        this(key, clock, new AuthThrottle(), SessionRevocations.inMemory());
+    }
+
+    /**
+     * @param throttle    the listener's wrong-key throttle (shared with the API on the same port)
+     * @param revocations where logged-out sessions are remembered
+     */
+    public WebAccess(String key, Clock clock, AuthThrottle throttle, SessionRevocations revocations) {
         String k = key == null || key.isBlank() ? null : key.strip();
         this.keyDigest = k == null ? null : sha256(k.getBytes(StandardCharsets.UTF_8));
         this.signingSecret = k == null ? null : hmac(keyDigest, "herald web session v1".getBytes(StandardCharsets.US_ASCII));
         this.clock = clock;
+        this.throttle = throttle;
+        this.revocations = revocations;
     }
 
     public boolean keyRequired() {
@@ -84,10 +127,64 @@ public final class WebAccess {
                 return origin;
             }
         }
-        if (keyRequired() && !validToken(r.sessionCookie()) && !keyMatches(r.bearer())) {
-            return new Verdict(401, "login required: enter the key configured as platforms.api_server.key");
+        if (keyRequired() && !validToken(r.sessionCookie())) {
+            if (r.bearer() == null) {
+                return new Verdict(401, "login required: enter the key configured as platforms.api_server.key");
+            }
+            return checkKey(r, r.bearer(), "login required: enter the key configured as platforms.api_server.key");
         }
         return Verdict.ALLOWED;
+    }
+
+    /**
+     * Whether a request may reach the API ({@code /v1/...}). With a key: the bearer key (401 missing or
+     * wrong, 429 while throttled). Without: the loopback rule and no cross-site browser request (403).
+     */
+    public Verdict checkApi(Request r) {
+        if (!keyRequired()) {
+            Verdict client = checkClient(r);
+            if (!client.allowed()) {
+                return client;
+            }
+            return checkNotCrossSite(r);
+        }
+        if (r.bearer() == null) {
+            return new Verdict(401, "missing API key: send 'Authorization: Bearer <key>' with the key configured for api_server");
+        }
+        return checkKey(r, r.bearer(), "invalid API key: the bearer key does not match the key configured for api_server");
+    }
+
+    /** The login's key check: 429 while the client is throttled, 401 (counted) for a wrong key. */
+    public Verdict checkLogin(Request r, String presented) {
+        return checkKey(r, presented == null ? "" : presented, "wrong key: enter the key configured as platforms.api_server.key");
+    }
+
+    private Verdict checkKey(Request r, String presented, String wrongMessage) {
+        String client = clientOf(r);
+        Duration wait = throttle.blockedFor(client, r.what());
+        if (!wait.isZero()) {
+            return new Verdict(429, "too many wrong keys from " + client + "; try again in " + wait.toSeconds() + " s", wait);
+        }
+        if (!keyMatches(presented)) {
+            throttle.failed(client, r.what());
+            return new Verdict(401, wrongMessage);
+        }
+        return Verdict.ALLOWED;
+    }
+
+    /**
+     * The client a request counts as for the throttle: its connection's address, or, when a key is set
+     * and the connection comes from this machine with proxy headers, the last hop the proxy recorded.
+     */
+    String clientOf(Request r) {
+        if (keyRequired() && r.viaProxy() && isLoopbackAddress(r.remoteAddress())) {
+            String hop = r.forwarded() != null ? ForwardedHeaders.lastForwardedFor(r.forwarded())
+                    : ForwardedHeaders.lastXForwardedFor(r.forwardedFor());
+            if (hop != null && ClientAddress.parse(hop) != null) {
+                return ClientAddress.bucket(hop);
+            }
+        }
+        return ClientAddress.bucket(r.remoteAddress());
     }
 
     /** Whether a request may load a page or log in: the loopback rule, and the same-origin rule for writes. */
@@ -122,6 +219,15 @@ public final class WebAccess {
         return COOKIE + "=" + token + "; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
     }
 
+    /** Ends a session token server-side (logout): a copy of the cookie is refused from now on, also after a restart. */
+    public void revoke(String token) {
+        if (validToken(token)) {
+            int first = token.indexOf('.');
+            String nonce = token.substring(first + 1, token.lastIndexOf('.'));
+            revocations.revoke(nonce, Long.parseLong(token.substring(0, first)), clock.instant().getEpochSecond());
+        }
+    }
+
     /** The {@code Set-Cookie} value that removes the session cookie. */
     public static String expiredCookie(boolean secure) {
         return COOKIE + "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
@@ -142,7 +248,8 @@ public final class WebAccess {
             return false;
         }
         try {
-            return Long.parseLong(token.substring(0, first)) > clock.instant().getEpochSecond();
+            return Long.parseLong(token.substring(0, first)) > clock.instant().getEpochSecond()
+                    && !revocations.isRevoked(token.substring(first + 1, last));
         } catch (NumberFormatException e) {
             return false;
         }
@@ -159,6 +266,23 @@ public final class WebAccess {
         if (!isLoopbackHost(r.host())) {
             return new Verdict(403, "the Host header does not name this machine (127.0.0.1, localhost or [::1]); open the page "
                     + "by that address, or set platforms.api_server.key");
+        }
+        if (r.viaProxy()) {
+            return new Verdict(403, "the request came through a proxy (X-Forwarded-For or Forwarded) while no key is set; "
+                    + "set platforms.api_server.key to serve Herald behind a reverse proxy");
+        }
+        return Verdict.ALLOWED;
+    }
+
+    /** A browser's request from another site: {@code Origin} not this server, or {@code Sec-Fetch-Site} not same-origin/none. */
+    private static Verdict checkNotCrossSite(Request r) {
+        if (r.secFetchSite() != null && !r.secFetchSite().equalsIgnoreCase("same-origin") && !r.secFetchSite().equalsIgnoreCase("none")) {
+            return new Verdict(403, "cross-site request refused (Sec-Fetch-Site: " + r.secFetchSite() + "); the API without a key "
+                    + "takes no requests from web pages");
+        }
+        if (r.origin() != null && !sameOrigin(r.origin(), r.host())) {
+            return new Verdict(403, "cross-site request refused: Origin does not match this server; the API without a key takes "
+                    + "no requests from web pages");
         }
         return Verdict.ALLOWED;
     }
@@ -186,11 +310,7 @@ public final class WebAccess {
     }
 
     static boolean isLoopbackAddress(String address) {
-        if (address == null) {
-            return false;
-        }
-        String a = address.startsWith("[") && address.endsWith("]") ? address.substring(1, address.length() - 1) : address;
-        return a.startsWith("127.") || a.equals("::1") || a.equals("0:0:0:0:0:0:0:1") || a.startsWith("::ffff:127.");
+        return ClientAddress.isLoopback(address);
     }
 
     static boolean isLoopbackHost(String hostHeader) {

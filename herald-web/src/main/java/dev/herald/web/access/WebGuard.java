@@ -45,11 +45,20 @@ public final class WebGuard {
         return "https".equalsIgnoreCase(ctx.scheme()) || "https".equalsIgnoreCase(ctx.header("X-Forwarded-Proto"));
     }
 
-    static WebAccess.Request facts(Context ctx, boolean stateChanging) {
+    public static WebAccess.Request facts(Context ctx, boolean stateChanging) {
         String auth = ctx.header("Authorization");
         String bearer = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7) : null;
         return new WebAccess.Request(ctx.req().getRemoteAddr(), ctx.header("Host"), ctx.header("Origin"), ctx.header("Sec-Fetch-Site"),
-                ctx.cookie(WebAccess.COOKIE), ctx.header(WebAccess.CSRF_HEADER), bearer, stateChanging, ctx.scheme());
+                ctx.cookie(WebAccess.COOKIE), ctx.header(WebAccess.CSRF_HEADER), bearer, stateChanging, ctx.scheme(),
+                ctx.header("X-Forwarded-For"), ctx.header("Forwarded"), ctx.method() + " " + ctx.path());
+    }
+
+    /** Answers a refusal: its status, {@code Retry-After} for 429, and {@code {"error": ...}}. */
+    static void refuse(Context ctx, WebAccess.Verdict verdict) {
+        if (verdict.retryAfter() != null) {
+            ctx.header("Retry-After", Long.toString(Math.max(1, verdict.retryAfter().toSeconds())));
+        }
+        WebJson.error(ctx, verdict.status(), verdict.message());
     }
 
     private static void run(Context ctx, WebAccess.Verdict verdict, Handler handler) {
@@ -57,7 +66,7 @@ public final class WebGuard {
             if (verdict.status() == 403) {
                 log.info("web - {} {} from {} refused: {}", ctx.method(), ctx.path(), ctx.req().getRemoteAddr(), verdict.message());
             }
-            WebJson.error(ctx, verdict.status(), verdict.message());
+            refuse(ctx, verdict);
             return;
         }
         try {

@@ -85,6 +85,9 @@ public final class AdminRoutes implements Routes {
 
     // ---- reads ----------------------------------------------------------------------------------
 
+    // status: besides the figures, the last turn error in the operator's words ("lastError"), since chat users
+    // are told only that the model is unavailable
+
     private void status(Context ctx) {
         GatewayStatus s = gateway.status();
         Instant now = clock.instant();
@@ -107,6 +110,8 @@ public final class AdminRoutes implements Routes {
         figures.put("sessionsStored", gateway.storage().sessions().count());
         figures.put("undeliveredReplies", gateway.storage().turns().inState(TurnState.AWAITING_DELIVERY, UNDELIVERED_SCAN).size());
         out.put("figures", figures);
+        out.put("lastError", metrics.lastError().map(e -> Map.of("at", e.at().toString(), "session", e.session(), "detail", e.detail()))
+                .orElse(null));
         WebJson.write(ctx, 200, out);
     }
 

@@ -35,6 +35,27 @@ final class ApiError extends RuntimeException {
         return new ApiError(403, "permission_error", message, null, "refused", null);
     }
 
+    static ApiError unsupportedMediaType(String message) {
+        return new ApiError(415, "invalid_request_error", message, "Content-Type", "unsupported_media_type", null);
+    }
+
+    static ApiError rateLimited(String message, Duration retryAfter) {
+        return new ApiError(429, "rate_limit_error", message, null, "rate_limit_exceeded", retryAfter);
+    }
+
+    /** An error the web server produced before a route ran (404, 405, 431, 414, 400, ...). */
+    static ApiError fromServer(int status, String message) {
+        String code = switch (status) {
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 413 -> "request_too_large";
+            case 414 -> "uri_too_long";
+            case 431 -> "request_headers_too_large";
+            default -> status >= 500 ? "internal_error" : "invalid_request";
+        };
+        return new ApiError(status, status >= 500 ? "server_error" : "invalid_request_error", message, null, code, null);
+    }
+
     static ApiError conflict(String message, String param) {
         return new ApiError(409, "invalid_request_error", message, param, "duplicate_request", null);
     }

@@ -16,6 +16,8 @@ import dev.herald.core.platform.StreamEvent;
 import dev.herald.core.session.SessionSource;
 import dev.herald.web.Routes;
 import dev.herald.web.WebServer;
+import dev.herald.web.access.SessionRevocations;
+import dev.herald.web.access.WebAccess;
 import dev.herald.web.api.CompletionWriter.Ending;
 import dev.herald.web.api.CompletionWriter.Wait;
 import io.javalin.config.RoutesConfig;
@@ -40,6 +42,11 @@ import org.slf4j.LoggerFactory;
  * <b>Durable session</b> ({@code X-Herald-Session-Id}, or {@code X-Hermes-Session-Id}): only the body's
  * last user message is used; it becomes a {@link MessageEvent} for the gateway's {@link InboundSink},
  * which runs the turn with the continuity rules and a durable transcript.
+ *
+ * <p>Sessions belong to their caller. The caller is the {@code X-Herald-User} it names (default
+ * {@value #USER_ID}); its session names are its own ({@link #chatOf}), so a caller naming another's
+ * session id gets a session of its own, and its {@code X-Herald-Request-Id}s are scoped to that session.
+ * Who may call at all is decided before anything else ({@link RequestGuard}).
  *
  * <p>How requests meet replies. Every waiting request owns a {@link ReplyExchange}, a mailbox its handler
  * thread drains into the HTTP response ({@link CompletionWriter}). Session requests are registered under
@@ -168,14 +175,16 @@ public final class ApiServerPlatform implements PlatformAdapter {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.agent = Objects.requireNonNull(agent, "agent");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.guard = new RequestGuard(settings.apiKey(), settings.maxBodyBytes());
+        this.guard = new RequestGuard(new WebAccess(settings.apiKey(), clock, server.authThrottle(), SessionRevocations.inMemory()),
+                settings.maxBodyBytes());
         this.writer = new CompletionWriter(settings.modelId(), heartbeat);
         if (settings.apiKey() == null && !isLoopback(server.settings().host())) {
-            log.warn("api_server - no API key while listening on {}: anyone who can reach the port can use the agent; set a key",
-                    server.settings().host());
+            log.warn("api_server - no API key while listening on {}: only clients on this machine are served; set a key to serve "
+                    + "other machines", server.settings().host());
         }
         log.info("api_server - configured ({}; agent {})", settings, agent.describe());
         server.add(Routes.of(PLATFORM.id(), this::register));
+        server.errorFormat("/v1/", (status, message) -> OpenAiWire.error(ApiError.fromServer(status, message)));
     }
 
     @Override
@@ -294,6 +303,7 @@ public final class ApiServerPlatform implements PlatformAdapter {
 
     private void chatCompletions(Context ctx) {
         long t0 = System.nanoTime();
+        RequestGuard.requireJson(ctx);
         String session = RequestGuard.sessionName(ctx);
         String requestId = RequestGuard.requestId(ctx);
         ChatRequest request = ChatRequest.parse(guard.readBody(ctx));
@@ -332,14 +342,17 @@ public final class ApiServerPlatform implements PlatformAdapter {
 
     private Ending durable(Context ctx, ChatRequest request, String session, String requestId, long deadline) {
         InboundSink inbound = sink;
-        SessionSource source = new SessionSource(PLATFORM, session, ChatType.DM, RequestGuard.userName(ctx, USER_ID), null, null, null);
-        MessageEvent event = MessageEvent.text(source, request.userMessage(), requestId, clock.instant());
+        String user = RequestGuard.userName(ctx, USER_ID);
+        String chat = chatOf(user, session);
+        SessionSource source = new SessionSource(PLATFORM, chat, ChatType.DM, user, null, null, null);
+        MessageEvent event = MessageEvent.text(source, request.userMessage(), requestId == null ? null : chat + ":" + requestId,
+                clock.instant());
         ReplyExchange exchange = new ReplyExchange("chatcmpl-" + event.eventId(), null);
         waiting.put(event.eventId(), exchange);
         track(exchange);
         try {
             Wait wait;
-            if (admit(inbound, event, session) == Admission.ANSWERED) {
+            if (admit(inbound, event, session, requestId) == Admission.ANSWERED) {
                 long graceEnd = System.nanoTime() + ANSWER_GRACE.toNanos();
                 wait = new Wait(Math.min(deadline, graceEnd), "the gateway answered '" + shorten(event.text())
                         + "' inline but sent no text within " + human(ANSWER_GRACE));
@@ -354,8 +367,17 @@ public final class ApiServerPlatform implements PlatformAdapter {
         }
     }
 
+    /**
+     * The chat (and so the durable session) a caller's session name means: the caller's own. The default
+     * user keeps the bare name (sessions made before callers were told apart keep working); any other user's
+     * sessions are {@code <user>/<session>}. Neither part may contain '/', so two callers never share a chat.
+     */
+    static String chatOf(String user, String session) {
+        return USER_ID.equals(user) ? session : user + "/" + session;
+    }
+
     /** Hands the event to the gateway; anything but ACCEPTED or ANSWERED ends the request here. */
-    private static Admission admit(InboundSink inbound, MessageEvent event, String session) {
+    private static Admission admit(InboundSink inbound, MessageEvent event, String session, String requestId) {
         Admission admission;
         try {
             admission = inbound.accept(event);
@@ -367,7 +389,7 @@ public final class ApiServerPlatform implements PlatformAdapter {
             case ACCEPTED, ANSWERED -> admission;
             case REFUSED -> throw ApiError.forbidden(
                     "the gateway refused this request: api_server callers are not authorized to talk to the agent (check the authorization settings)");
-            case DUPLICATE -> throw ApiError.conflict("request id '" + event.messageId() + "' was already delivered to session '" + session
+            case DUPLICATE -> throw ApiError.conflict("request id '" + requestId + "' was already delivered to session '" + session
                     + "'; its reply is in the session transcript", RequestGuard.REQUEST_ID_HEADER);
             case REJECTED_STOPPING -> throw ApiError.unavailable(
                     "Herald is stopping and takes no new turns; retry after it restarts", "stopping", RETRY_STOPPING);

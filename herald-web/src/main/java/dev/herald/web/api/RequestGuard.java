@@ -4,15 +4,17 @@ import io.javalin.http.Context;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import dev.herald.web.access.WebAccess;
+import dev.herald.web.access.WebGuard;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * What every API request passes before its body is parsed: the bearer key, the body size limit, and the
- * session and request-id headers. The key is compared in constant time (both sides hashed first, so the
- * length does not leak either) and appears nowhere but in this object.
+ * What every API request passes before its body is parsed: who may call ({@link WebAccess#checkApi}: the
+ * bearer key with its wrong-key throttle, or, without a key, this machine only and no cross-site browser
+ * request), a JSON content type (415: a browser's "simple" cross-site POST cannot send one), the body size
+ * limit, and the session, user and request-id headers. The key is compared in constant time and appears
+ * nowhere but in {@link WebAccess}.
  */
 final class RequestGuard {
     static final String SESSION_HEADER = "X-Herald-Session-Id";
@@ -21,27 +23,48 @@ final class RequestGuard {
     static final String USER_HEADER = "X-Herald-User";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
-    private final byte[] keyDigest;
+    private final WebAccess access;
     private final long maxBodyBytes;
 
-    RequestGuard(String apiKey, long maxBodyBytes) {
-        this.keyDigest = apiKey == null ? null : sha256(apiKey);
+    RequestGuard(WebAccess access, long maxBodyBytes) {
+        this.access = access;
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    /** 401 unless the request carries {@code Authorization: Bearer <key>} (when a key is configured). */
+    /** Refuses the request unless it may call the API: 401 (key), 429 (too many wrong keys), 403 (not this machine, cross-site). */
     void authorize(Context ctx) {
-        if (keyDigest == null) {
-            return;
+        WebAccess.Request facts = WebGuard.facts(ctx, !"GET".equals(ctx.method().name()));
+        String auth = ctx.header("Authorization");
+        if (auth != null && !auth.isBlank() && facts.bearer() == null) {
+            facts = withBearer(facts, ""); // an Authorization header that is not a bearer is a wrong key, not a missing one
         }
-        String header = ctx.header("Authorization");
-        if (header == null || header.isBlank()) {
-            throw ApiError.unauthorized("missing API key: send 'Authorization: Bearer <key>' with the key configured for api_server");
+        WebAccess.Verdict v = access.checkApi(facts);
+        switch (v.status()) {
+            case 200 -> {
+            }
+            case 401 -> throw ApiError.unauthorized(v.message());
+            case 429 -> throw ApiError.rateLimited(v.message(), v.retryAfter());
+            default -> throw ApiError.forbidden(v.message());
         }
-        String presented = header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip() : "";
-        if (!MessageDigest.isEqual(keyDigest, sha256(presented))) {
-            throw ApiError.unauthorized("invalid API key: the bearer key does not match the key configured for api_server");
+    }
+
+    /** 415 unless the body is declared as JSON ({@code application/json}, any parameters). */
+    static void requireJson(Context ctx) {
+        String type = ctx.header("Content-Type");
+        String base = type == null ? "" : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+        if (!base.equals("application/json")) {
+            throw ApiError.unsupportedMediaType("the request body must be JSON: send 'Content-Type: application/json'"
+                    + (type == null ? " (none was sent)" : " (got " + shorten(type) + ")"));
         }
+    }
+
+    private static WebAccess.Request withBearer(WebAccess.Request r, String bearer) {
+        return new WebAccess.Request(r.remoteAddress(), r.host(), r.origin(), r.secFetchSite(), r.sessionCookie(), r.csrfHeader(), bearer,
+                r.stateChanging(), r.scheme(), r.forwardedFor(), r.forwarded(), r.what());
+    }
+
+    private static String shorten(String s) {
+        return s.length() <= 60 ? s : s.substring(0, 60) + "...";
     }
 
     /**
@@ -81,10 +104,7 @@ final class RequestGuard {
         if (user == null || user.isBlank()) {
             return defaultUser;
         }
-        if (!NAME.matcher(user).matches()) {
-            throw ApiError.badRequest(USER_HEADER + " must be 1-128 characters of letters, digits, '.', '_', ':' or '-'", USER_HEADER);
-        }
-        return user;
+        return validName(user, USER_HEADER);
     }
 
     /** The durable session name from {@value #SESSION_HEADER} (or the Hermes name), or null for a stateless request. */
@@ -108,8 +128,8 @@ final class RequestGuard {
         if (value == null) {
             return null;
         }
-        if (!NAME.matcher(value).matches()) {
-            throw ApiError.badRequest(header + " must be 1-128 characters of letters, digits, '.', '_', ':' or '-' (got "
+        if (!NAME.matcher(value).matches() || value.contains("..")) {
+            throw ApiError.badRequest(header + " must be 1-128 characters of letters, digits, '.', '_', ':' or '-', without '..' (got "
                     + value.length() + " characters)", header);
         }
         return value;
@@ -118,13 +138,5 @@ final class RequestGuard {
     private ApiError tooLarge(String what) {
         return ApiError.tooLarge("the request body is too large (" + what + "; the limit is " + maxBodyBytes
                 + " bytes): send fewer or shorter messages, or raise api_server's max body size");
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
     }
 }

@@ -43,6 +43,14 @@ public final class HeraldMetrics implements GatewayMetrics {
     private final Map<Platform, ConnectionState> connections = new ConcurrentHashMap<>();
     private final Map<Platform, Boolean> everConnected = new ConcurrentHashMap<>();
     private volatile Supplier<GatewayStatus> status;
+    private volatile TurnError lastError;
+
+    /**
+     * The last turn that ended in an error, as the operator sees it: the session and the detailed message
+     * (which may name the model's endpoint; the chat user got a shorter text). For the admin page.
+     */
+    public record TurnError(java.time.Instant at, String session, String detail) {
+    }
 
     public HeraldMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -91,6 +99,14 @@ public final class HeraldMetrics implements GatewayMetrics {
         long now = System.nanoTime();
         recentTurnEnds.addLast(now);
         prune(now);
+        if (outcome instanceof TurnOutcome.Errored e) {
+            lastError = new TurnError(java.time.Instant.now(), turn.sessionKey().value(), e.detail());
+        }
+    }
+
+    /** The last turn that ended in an error since start, if any. */
+    public java.util.Optional<TurnError> lastError() {
+        return java.util.Optional.ofNullable(lastError);
     }
 
     @Override

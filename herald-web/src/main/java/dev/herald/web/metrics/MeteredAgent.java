@@ -51,6 +51,11 @@ public final class MeteredAgent implements Agent {
         return agent.describe();
     }
 
+    @Override
+    public String modelName() {
+        return agent.modelName();
+    }
+
     /** Forwards everything to the gateway's listener and times the model calls in between. */
     private final class Metered implements TurnListener {
         private final TurnListener delegate;

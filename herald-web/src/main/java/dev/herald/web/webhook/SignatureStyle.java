@@ -6,6 +6,12 @@ public enum SignatureStyle {
     GITHUB,
     /** GitLab: the secret itself in {@code X-Gitlab-Token}. */
     GITLAB,
-    /** No check: anyone who can reach the URL may post (only for trusted networks and tests). */
+    /**
+     * Standard Webhooks (standardwebhooks.com; Svix, many SaaS senders): {@code webhook-signature: v1,<base64
+     * HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">}, keyed with the base64 secret after its
+     * {@code whsec_} prefix; the timestamp must be within {@link SignatureCheck#TIMESTAMP_TOLERANCE} of now.
+     */
+    STANDARD,
+    /** No check: anyone who can reach the URL may post (only on a loopback listener, for local senders and tests). */
     NONE
 }

@@ -40,9 +40,11 @@ import org.slf4j.LoggerFactory;
  * the limit (413), the signature matches the route's secret (401), the body is JSON (400). Then the prompt
  * is built from the payload ({@link PromptTemplate}) and handed to the gateway as a message from the route
  * (chat = user = route name); the request is answered {@code 202} with the event id once the gateway has
- * stored it. A delivery id header ({@code X-GitHub-Delivery}, {@code X-Gitlab-Event-UUID},
- * {@code X-Request-Id}) becomes the message id, so a redelivered webhook runs no second turn (answered 200
- * {@code duplicate}); GitHub's {@code ping} (sent when a webhook is created) is answered 200 {@code pong}
+ * stored it. What the signature check found unique (the body's hash, or the signed {@code webhook-id};
+ * else a delivery-id header: {@code X-GitHub-Delivery}, {@code X-Gitlab-Event-UUID}, {@code X-Request-Id})
+ * becomes the message id, so a redelivered or replayed webhook runs no second turn, even under a new
+ * delivery id (answered 200 {@code duplicate}); a Standard Webhooks request must be signed within five
+ * minutes of its arrival; GitHub's {@code ping} (sent when a webhook is created) is answered 200 {@code pong}
  * without a turn. A prompt that would read as a slash command is prefixed so that a payload can never
  * drive /stop, /new or /restart.
  *
@@ -178,9 +180,9 @@ public final class WebhookPlatform implements PlatformAdapter {
             reply(ctx, 413, "error", "the body is larger than " + settings.maxBodyBytes() + " bytes");
             return;
         }
-        String problem = SignatureCheck.verify(route.signature(), route.secret(), ctx::header, body);
-        if (problem != null) {
-            log.info("webhook - route {}: request from {} refused: {} (401, nothing stored)", name, ctx.ip(), problem);
+        SignatureCheck.Verified verified = SignatureCheck.verify(route.signature(), route.secret(), ctx::header, body, clock.instant());
+        if (!verified.passed()) {
+            log.info("webhook - route {}: request from {} refused: {} (401, nothing stored)", name, ctx.ip(), verified.problem());
             reply(ctx, 401, "error", "signature check failed for route '" + name + "'");
             return;
         }
@@ -200,13 +202,18 @@ public final class WebhookPlatform implements PlatformAdapter {
             reply(ctx, 200, "status", "pong");
             return;
         }
-        admit(ctx, route, payload, body.length, t0);
+        admit(ctx, route, payload, body.length, verified.dedupeId(), t0);
     }
 
-    private void admit(Context ctx, WebhookRoute route, JsonNode payload, int bytes, long t0) {
+    /**
+     * Hands the event to the gateway. Its message id (the gateway's durable dedupe) is what the signature
+     * check found unique ({@link SignatureCheck.Verified#dedupeId}), else the delivery-id header.
+     */
+    private void admit(Context ctx, WebhookRoute route, JsonNode payload, int bytes, String verifiedId, long t0) {
         String deliveryId = deliveryId(ctx);
+        String unique = verifiedId != null ? verifiedId : deliveryId;
         SessionSource source = new SessionSource(PLATFORM, route.name(), ChatType.DM, route.name(), null, null, route.name());
-        MessageEvent event = MessageEvent.text(source, prompt(route, payload), deliveryId == null ? null : route.name() + ":" + deliveryId,
+        MessageEvent event = MessageEvent.text(source, prompt(route, payload), unique == null ? null : route.name() + ":" + unique,
                 clock.instant());
         Admission a;
         try {
@@ -224,7 +231,11 @@ public final class WebhookPlatform implements PlatformAdapter {
                 ctx.status(202).contentType("application/json")
                         .result(JSON.createObjectNode().put("status", "accepted").put("event_id", event.eventId()).toString());
             }
-            case DUPLICATE -> reply(ctx, 200, "status", "duplicate");
+            case DUPLICATE -> {
+                log.info("webhook - route {}: a request already received was sent again{} (200 duplicate, no second turn)", route.name(),
+                        deliveryId == null ? "" : " as delivery " + deliveryId);
+                reply(ctx, 200, "status", "duplicate");
+            }
             case REFUSED -> reply(ctx, 403, "error", "the webhook platform is not authorized to talk to the agent (check the access settings)");
             case REJECTED_STOPPING -> {
                 ctx.header("Retry-After", "10");

@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
  * route is one conversation. {@link #toString()} masks the secret.
  *
  * @param name      the route name: 1-64 letters, digits, '_' or '-'
- * @param secret    the shared secret (HMAC key for GitHub, the token for GitLab); null only with {@link SignatureStyle#NONE}
+ * @param secret    the shared secret (HMAC key for GitHub, the token for GitLab, {@code whsec_<base64>} for Standard
+ *                  Webhooks); null only with {@link SignatureStyle#NONE}
  * @param signature how requests are verified
  * @param prompt    the prompt template ({@link PromptTemplate}); blank means the raw payload
  * @param deliver   where the reply goes
@@ -28,6 +29,10 @@ public record WebhookRoute(String name, String secret, SignatureStyle signature,
         if (signature != SignatureStyle.NONE && secret == null) {
             throw new IllegalArgumentException("webhook - route " + name + " checks " + signature.name().toLowerCase(java.util.Locale.ROOT)
                     + " signatures but has no secret; set one, or use signature: none on a trusted network only");
+        }
+        if (signature == SignatureStyle.STANDARD && !SignatureCheck.isStandardSecret(secret)) {
+            throw new IllegalArgumentException("webhook - route " + name + " checks standard signatures, but its secret is not "
+                    + "base64 of at least 16 bytes after an optional whsec_ prefix; copy the whsec_... secret the sender shows");
         }
         prompt = prompt == null ? "" : prompt;
     }

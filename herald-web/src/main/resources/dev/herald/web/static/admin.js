@@ -27,6 +27,9 @@
     $("gateway-state").textContent = s.state + (s.restoring ? " (restoring)" : "");
     $("gateway-meta").textContent = "up " + duration(s.uptimeSeconds) + " · agent " + s.agent
       + (s.autoResume ? "" : " · auto-resume OFF (crash-loop breaker)");
+    $("last-error").hidden = !s.lastError;
+    $("last-error").textContent = s.lastError
+      ? "Last turn error (" + s.lastError.at + ", " + s.lastError.session + "): " + s.lastError.detail : "";
     const f = s.figures;
     $("fig-turns-per-minute").textContent = f.turnsPerMinute;
     $("fig-active").textContent = f.activeTurns;

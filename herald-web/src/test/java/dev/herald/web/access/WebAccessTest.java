@@ -81,4 +81,58 @@ class WebAccessTest {
         assertThat(WebAccess.cookie("t", false)).isEqualTo("herald_session=t; Path=/; HttpOnly; SameSite=Strict");
         assertThat(WebAccess.cookie("t", true)).endsWith("; Secure").doesNotContain("Max-Age").doesNotContain("Expires");
     }
+
+    private static WebAccess.Request api(String remote, String host, String origin, String fetchSite, String bearer, String xff,
+            String forwarded) {
+        return new WebAccess.Request(remote, host, origin, fetchSite, null, null, bearer, true, "http", xff, forwarded,
+                "POST /v1/chat/completions");
+    }
+
+    @Test
+    void noKey_requestsThroughAProxy_refused403_pagesAndApiAlike() {
+        WebAccess access = new WebAccess(null, clock);
+        WebAccess.Request viaProxy = api("127.0.0.1", "127.0.0.1:8642", null, null, null, "203.0.113.9", null);
+        assertThat(access.checkApi(viaProxy).status()).isEqualTo(403);
+        assertThat(access.checkApi(viaProxy).message()).contains("platforms.api_server.key");
+        assertThat(access.checkApi(api("127.0.0.1", "127.0.0.1:8642", null, null, null, null, "for=203.0.113.9")).status()).isEqualTo(403);
+        var page = new WebAccess.Request("127.0.0.1", "127.0.0.1:8642", null, null, null, null, null, false, "http", "203.0.113.9", null, "GET /");
+        assertThat(access.checkPublic(page).status()).isEqualTo(403);
+    }
+
+    @Test
+    void noKey_api_crossSiteBrowserRequests_refused_localProgramsServed() {
+        WebAccess access = new WebAccess(null, clock);
+        assertThat(access.checkApi(api("127.0.0.1", "127.0.0.1:8642", "http://evil.example", null, null, null, null)).status()).isEqualTo(403);
+        assertThat(access.checkApi(api("127.0.0.1", "127.0.0.1:8642", null, "cross-site", null, null, null)).status()).isEqualTo(403);
+        assertThat(access.checkApi(api("127.0.0.1", "127.0.0.1:8642", null, "same-site", null, null, null)).status()).isEqualTo(403);
+        assertThat(access.checkApi(api("127.0.0.1", "evil.example:8642", null, null, null, null, null)).status()).isEqualTo(403);
+        assertThat(access.checkApi(api("127.0.0.1", "127.0.0.1:8642", null, null, null, null, null)).allowed()).isTrue();
+        assertThat(access.checkApi(api("127.0.0.1", "127.0.0.1:8642", null, "none", null, null, null)).allowed()).isTrue();
+        assertThat(access.checkApi(api("::1", "[::1]:8642", "http://[::1]:8642", "same-origin", null, null, null)).allowed()).isTrue();
+    }
+
+    @Test
+    void key_behindALocalProxy_eachForwardedClientHasItsOwnWrongKeyBudget_andSpoofedEarlierHopsDoNotMatter() {
+        WebAccess access = new WebAccess(KEY, clock);
+        for (int i = 0; i < AuthThrottle.BURST; i++) {
+            assertThat(access.checkApi(api("127.0.0.1", "herald.example", null, null, "wrong", "198.51.100.77, 203.0.113.9", null)).status())
+                    .isEqualTo(401);
+        }
+        assertThat(access.checkApi(api("127.0.0.1", "herald.example", null, null, KEY, "198.51.100.1, 203.0.113.9", null)).status())
+                .as("the last hop is the client, whatever it claims before").isEqualTo(429);
+        assertThat(access.checkApi(api("127.0.0.1", "herald.example", null, null, KEY, null, "for=\"[2001:db8::7]:4711\"")).allowed())
+                .isTrue();
+        assertThat(access.checkApi(api("192.0.2.50", "herald.example", null, null, KEY, "203.0.113.9", null)).allowed())
+                .as("proxy headers count only from a proxy on this machine").isTrue();
+    }
+
+    @Test
+    void revokedToken_refused_othersStillValid() {
+        WebAccess access = new WebAccess(KEY, clock);
+        String a = access.issue();
+        String b = access.issue();
+        access.revoke(a);
+        assertThat(access.check(read("127.0.0.1", "x", a)).status()).isEqualTo(401);
+        assertThat(access.check(read("127.0.0.1", "x", b)).allowed()).isTrue();
+    }
 }

@@ -73,10 +73,10 @@ class SessionCompletionTest {
     }
 
     @Test
-    void session_requestIdHeader_becomesTheMessageIdForDedupe() {
+    void session_requestIdHeader_becomesTheMessageIdForDedupe_scopedToTheSession() {
         fx.post(body("hello", false), SESSION, "s1", "X-Herald-Request-Id", "req-42");
 
-        assertThat(fx.gateway.lastEvent().messageId()).isEqualTo("req-42");
+        assertThat(fx.gateway.lastEvent().messageId()).isEqualTo("s1:req-42");
     }
 
     @Test

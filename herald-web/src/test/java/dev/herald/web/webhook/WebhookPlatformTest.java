@@ -50,6 +50,7 @@ import org.slf4j.LoggerFactory;
 class WebhookPlatformTest {
     static final String GITHUB_SECRET = "gh-webhook-secret-5731";
     static final String GITLAB_TOKEN = "gl-webhook-token-8842";
+    static final String STANDARD_SECRET = "whsec_" + java.util.Base64.getEncoder().encodeToString("standard-webhooks-key-24b".getBytes());
     static final Duration WAIT = Duration.ofSeconds(10);
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ISSUE = """
@@ -80,6 +81,7 @@ class WebhookPlatformTest {
                 new WebhookRoute("gitlab", GITLAB_TOKEN, SignatureStyle.GITLAB, "Merge request: {object_attributes.title}",
                         Delivery.parse("ops:alerts")),
                 new WebhookRoute("raw", null, SignatureStyle.NONE, "", new Delivery.Log()),
+                new WebhookRoute("saas", STANDARD_SECRET, SignatureStyle.STANDARD, "Event: {type}", new Delivery.Log()),
                 new WebhookRoute("comments", null, SignatureStyle.NONE, "{comment}", new Delivery.Log()))),
                 web, p -> registry.get().adapter(p), clock);
         registry.set(new PlatformRegistry(List.of(webhook, ops), List.of()));
@@ -176,7 +178,47 @@ class WebhookPlatformTest {
         assertThat(first.statusCode()).isEqualTo(202);
         assertThat(again.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(again.body()).path("status").asText()).isEqualTo("duplicate");
-        assertThat(turns()).singleElement().extracting(TurnRecord::platformMessageId).isEqualTo("github:d-72d3162e");
+        assertThat(turns()).singleElement().extracting(TurnRecord::platformMessageId).asString().startsWith("github:sha256:");
+    }
+
+    @Test
+    void aReplayedWebhook_underANewDeliveryId_runsOneTurn() throws Exception {
+        String signature = githubSignature(ISSUE);
+
+        HttpResponse<String> first = post("github", ISSUE, "X-Hub-Signature-256", signature, "X-GitHub-Delivery", "d-0001");
+        HttpResponse<String> replay = post("github", ISSUE, "X-Hub-Signature-256", signature, "X-GitHub-Delivery", "d-9999");
+        HttpResponse<String> noId = post("github", ISSUE, "X-Hub-Signature-256", signature);
+
+        assertThat(first.statusCode()).isEqualTo(202);
+        assertThat(replay.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(replay.body()).path("status").asText()).isEqualTo("duplicate");
+        assertThat(noId.statusCode()).isEqualTo(200);
+        agent.awaitCalls(1, WAIT);
+        assertThat(turns()).hasSize(1);
+        assertThat(awaitLog("webhook - route github: a request already received was sent again")).contains("d-9999");
+    }
+
+    @Test
+    void standardWebhooks_aSignedEventRuns_itsRetryIsADuplicate_aStaleOrForgedOneIs401() throws Exception {
+        String event = "{\"type\":\"invoice.paid\",\"data\":{\"id\":\"in_1\"}}";
+        long now = clock.instant().getEpochSecond();
+
+        HttpResponse<String> ok = postStandard("msg_2KWPBgLlAfxdpx2AI54pPJ85f4W", now - 10, event, event);
+        HttpResponse<String> retry = postStandard("msg_2KWPBgLlAfxdpx2AI54pPJ85f4W", now, event, event);
+        HttpResponse<String> stale = postStandard("msg_stale", now - 301, event, event);
+        HttpResponse<String> future = postStandard("msg_future", now + 301, event, event);
+        HttpResponse<String> forged = postStandard("msg_forged", now, event, event.replace("in_1", "in_2"));
+        HttpResponse<String> renamed = post("saas", event, "webhook-id", "msg_other", "webhook-timestamp", Long.toString(now),
+                "webhook-signature", standardSignature("msg_2KWPBgLlAfxdpx2AI54pPJ85f4W", now, event));
+
+        assertThat(ok.statusCode()).isEqualTo(202);
+        assertThat(agent.awaitCalls(1, WAIT).getFirst().userMessage()).isEqualTo("Event: invoice.paid");
+        assertThat(retry.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(retry.body()).path("status").asText()).isEqualTo("duplicate");
+        assertThat(List.of(stale.statusCode(), future.statusCode(), forged.statusCode(), renamed.statusCode())).containsOnly(401);
+        assertThat(turns()).hasSize(1);
+        assertThat(awaitLog("webhook - route saas: request from")).contains("window is 300 s");
+        assertThat(logs.list).extracting(ILoggingEvent::getFormattedMessage).noneMatch(m -> m.contains(STANDARD_SECRET.substring(6)));
     }
 
     @Test
@@ -225,6 +267,18 @@ class WebhookPlatformTest {
             b.headers(headers);
         }
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A Standard Webhooks request whose signature covers {@code signedBody} but which sends {@code sentBody}. */
+    private HttpResponse<String> postStandard(String id, long timestamp, String signedBody, String sentBody) throws Exception {
+        return post("saas", sentBody, "webhook-id", id, "webhook-timestamp", Long.toString(timestamp), "webhook-signature",
+                "v1,bm90LXRoaXMtb25l " + standardSignature(id, timestamp, signedBody));
+    }
+
+    private static String standardSignature(String id, long timestamp, String body) {
+        byte[] key = java.util.Base64.getDecoder().decode(STANDARD_SECRET.substring(6));
+        return "v1," + java.util.Base64.getEncoder().encodeToString(
+                SignatureCheck.hmac(key, (id + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8)));
     }
 
     private static String githubSignature(String body) {
