@@ -90,6 +90,20 @@ class TelegramFuzzTest {
         });
     }
 
+    /** Found by the fuzzer: this update was retried every 40 ms forever, and no later message was ever read. */
+    @Test
+    void anUpdateWhoseIdsCannotNameASession_isPassedOver_andTheNextMessageIsAnswered() throws Exception {
+        h.start();
+        ObjectNode poison = fake.userSays(USER, "poison");
+        ((ObjectNode) poison.path("message").path("chat")).put("id", "100\t");
+        ((ObjectNode) poison.path("message").path("from")).put("id", "B\tW");
+        fake.userSays(USER, "after the poison");
+
+        await().atMost(WAIT).until(() -> fake.calls("sendMessage").stream()
+                .anyMatch(c -> c.body().path("text").asText().equals("echo: after the poison")));
+        assertThat(h.agent.messages()).containsExactly("after the poison");
+    }
+
     static void wellFormed(MessageEvent e) {
         assertThat(e.source().chatId()).isNotEmpty();
         assertThat(SessionKey.of(e.source())).as("its ids name a session").isNotNull();
