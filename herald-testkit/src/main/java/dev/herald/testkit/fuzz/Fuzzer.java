@@ -67,11 +67,12 @@ public final class Fuzzer {
     }
 
     /** What one run did. */
-    public record Report(String name, long seed, int inputs, int rejected, Duration took) {
+    public record Report(String name, long seed, int inputs, int rejected, Duration took, Duration slowest, String slowestInput) {
         @Override
         public String toString() {
             return "fuzz - " + name + ": " + inputs + " inputs (" + rejected + " rejected with the parser's own error) in "
-                    + took.toMillis() + " ms, seed " + seed;
+                    + took.toMillis() + " ms, seed " + seed + "; slowest input " + slowest.toMillis() + " ms ("
+                    + slowestInput.length() + " chars: " + show(slowestInput.length() > 120 ? slowestInput.substring(0, 120) : slowestInput) + ")";
         }
     }
 
@@ -95,6 +96,8 @@ public final class Fuzzer {
         AtomicReference<Integer> failedAt = new AtomicReference<>();
         int[] rejected = {0};
         int[] done = {0};
+        long[] slowest = {0};
+        String[] slowestInput = {""};
         long t0 = System.nanoTime();
         Thread worker = Thread.ofPlatform().name("fuzz-" + name).daemon().start(() -> {
             for (int i = 0; i < inputs; i++) {
@@ -118,6 +121,11 @@ public final class Fuzzer {
                         return;
                     }
                     rejected[0]++;
+                }
+                long took = System.nanoTime() - startedAt.get();
+                if (took > slowest[0]) {
+                    slowest[0] = took;
+                    slowestInput[0] = input;
                 }
                 startedAt.set(0);
                 done[0]++;
@@ -147,7 +155,8 @@ public final class Fuzzer {
         if (done[0] != inputs) {
             throw new AssertionError("fuzz - " + name + ": only " + done[0] + " of " + inputs + " inputs ran (seed " + seed + ")");
         }
-        Report report = new Report(name, seed, inputs, rejected[0], Duration.ofNanos(System.nanoTime() - t0));
+        Report report = new Report(name, seed, inputs, rejected[0], Duration.ofNanos(System.nanoTime() - t0),
+                Duration.ofNanos(slowest[0]), slowestInput[0]);
         System.out.println(report);
         return report;
     }
