@@ -75,7 +75,7 @@ class DiscordFuzzTest {
     void adapter_survivesMalformedFrames_andAnswersTheNextGoodMessage() {
         discord.thread("thread-7", "general-1", "planning");
         herald.start();
-        Fuzzer.of("discord wire", CORPUS, 400).run(input -> {
+        Fuzzer.wire("discord wire", CORPUS, 400).run(input -> {
             String frame = input;
             try {
                 // a READY that names another user as the bot is well formed; keep the bot's own id so that "still

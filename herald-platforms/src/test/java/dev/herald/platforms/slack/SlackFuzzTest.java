@@ -65,7 +65,7 @@ class SlackFuzzTest {
     @Test
     void adapter_survivesMalformedFrames_andAnswersTheNextGoodMessage() {
         herald.start();
-        Fuzzer.of("slack wire", CORPUS, 400).run(frame -> {
+        Fuzzer.wire("slack wire", CORPUS, 400).run(frame -> {
             if (slack.connected()) {
                 try {
                     slack.raw(frame);

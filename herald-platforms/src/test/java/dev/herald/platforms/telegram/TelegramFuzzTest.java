@@ -74,7 +74,7 @@ class TelegramFuzzTest {
     @Test
     void adapter_survivesMalformedUpdates_andAnswersTheNextGoodMessage() {
         h.start();
-        Fuzzer.of("telegram wire", CORPUS, 300).run(input -> {
+        Fuzzer.wire("telegram wire", CORPUS, 300).run(input -> {
             JsonNode tree = JsonHttp.JSON.readTree(input);
             if (tree instanceof ObjectNode update) {
                 fake.resendAsNewUpdate(update);

@@ -67,7 +67,7 @@ class WeixinFuzzTest {
     @Test
     void adapter_survivesMalformedMessages_andAnswersTheNextGoodMessage() throws Exception {
         h.start();
-        Fuzzer.of("weixin wire", CORPUS, 300).run(input -> {
+        Fuzzer.wire("weixin wire", CORPUS, 300).run(input -> {
             if (JSON.readTree(input) instanceof ObjectNode m) {
                 fake.deliverAgain(m);
             }

@@ -20,7 +20,8 @@ import java.util.function.Predicate;
  *
  * <p>Runs are reproducible: the seed is printed and a failure names the seed, the input's index and the input
  * (escaped, cut to 2,000 characters). System properties: {@code fuzz.seed} (fix the seed), {@code fuzz.inputs}
- * (inputs per target, overriding each test's bounded default; the long run uses 1,000,000), {@code fuzz.hang.ms}
+ * (inputs per parser, overriding each test's bounded default; {@code bin/fuzz} uses 1,000,000),
+ * {@code fuzz.wire.inputs} (the same for inputs sent over the wire to a running adapter), {@code fuzz.hang.ms}
  * (per-input limit, default 5,000). A test's default keeps it to seconds in CI.
  *
  * <p>Each input runs on one worker thread while the calling thread watches the clock, so a hang is reported
@@ -46,12 +47,24 @@ public final class Fuzzer {
      * {@code fuzz.inputs} says otherwise.
      */
     public static Fuzzer of(String name, List<String> corpus, int defaultInputs) {
+        return build(name, corpus, defaultInputs, "fuzz.inputs");
+    }
+
+    /**
+     * A fuzzer whose inputs go over the wire to a running adapter (slower per input): its count comes from
+     * {@code fuzz.wire.inputs} instead of {@code fuzz.inputs}.
+     */
+    public static Fuzzer wire(String name, List<String> corpus, int defaultInputs) {
+        return build(name, corpus, defaultInputs, "fuzz.wire.inputs");
+    }
+
+    private static Fuzzer build(String name, List<String> corpus, int defaultInputs, String countProperty) {
         if (corpus.isEmpty()) {
             throw new IllegalArgumentException("fuzz - " + name + " needs at least one corpus entry");
         }
         String fixed = System.getProperty("fuzz.seed");
         long seed = fixed == null || fixed.isBlank() ? System.nanoTime() : Long.parseLong(fixed.strip());
-        String count = System.getProperty("fuzz.inputs");
+        String count = System.getProperty(countProperty);
         int inputs = count == null || count.isBlank() ? defaultInputs : Integer.parseInt(count.strip());
         String hang = System.getProperty("fuzz.hang.ms");
         Duration limit = Duration.ofMillis(hang == null || hang.isBlank() ? 5_000 : Long.parseLong(hang.strip()));
