@@ -107,7 +107,10 @@ final class BindingErrors {
             return ", was a list";
         }
         if (node.isTextual()) {
-            return ", was \"" + node.textValue() + "\"";
+            // a section written as one string can hold its secrets: only short values of plain keys are quoted
+            String text = node.textValue();
+            boolean quotable = text.length() <= 80 && text.chars().noneMatch(c -> c < 0x20) && Sections.sectionAt(HeraldConfig.class, path) == null;
+            return quotable ? ", was \"" + text + "\"" : ", was text of " + text.length() + " characters";
         }
         return ", was " + node.asText();
     }

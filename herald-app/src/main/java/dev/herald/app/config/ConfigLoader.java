@@ -77,11 +77,12 @@ public final class ConfigLoader {
     }
 
     private ObjectNode parse(Path file, String text, Provenance provenance) {
+        YamlLimits.check(file, text);
         JsonNode root;
         try {
             YamlLines.record(mapper.getFactory(), text, provenance);
             root = mapper.readTree(text);
-        } catch (StreamReadException e) {
+        } catch (StreamReadException | com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             String problem = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines().findFirst().orElse("").strip();
             throw new ConfigException("config - " + file + (line > 0 ? " line " + line : "") + ": not valid YAML: " + problem

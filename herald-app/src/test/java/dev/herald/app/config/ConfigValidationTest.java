@@ -72,8 +72,8 @@ class ConfigValidationTest {
                         """, "line 2: platforms.api_server.key is required when host is 0.0.0.0 (not a loopback address), "
                         + "or anyone who can reach port 8642 talks to the agent; set platforms.api_server.key "
                         + "(e.g. key: ${HERALD_API_KEY}) or bind platforms.api_server.host to 127.0.0.1"),
-                arguments("section given a scalar", "model: hello\n",
-                        "line 1: model must be a section of key: value lines, was \"hello\""),
+                arguments("section given a scalar (not quoted: a section written as one string may be a pasted secret)", "model: hello\n",
+                        "line 1: model must be a section of key: value lines, was text of 5 characters"),
                 arguments("text given a list", "model:\n  name: [a, b]\n",
                         "line 2: model.name must be text, was a list"),
                 arguments("secret given a section", "model:\n  api_key: {value: sk-live-abc}\n",

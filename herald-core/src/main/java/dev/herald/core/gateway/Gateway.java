@@ -248,7 +248,15 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     @Override
     public Admission accept(MessageEvent event) {
-        SessionKey key = SessionKey.of(event.source(), settings.keyPolicy());
+        SessionKey key;
+        try {
+            key = SessionKey.of(event.source(), settings.keyPolicy());
+        } catch (IllegalArgumentException e) {
+            // an adapter let through ids that cannot name a session: the message is refused, never retried
+            log.warn("{} - message {} refused: its ids cannot name a session ({})", event.source().platform(), event.messageId(),
+                    e.getMessage());
+            return Admission.REFUSED;
+        }
         if (!authorizer.isAuthorized(event.source())) {
             log.info("{} - message from unauthorized user {} in chat {} refused", event.source().platform(),
                     event.source().userId(), event.source().chatId());

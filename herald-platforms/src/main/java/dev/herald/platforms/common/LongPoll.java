@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
  * fetch a batch from the platform's {@link Source}, hand each item's event to the gateway in order, then
  * acknowledge what the gateway accepted.
  *
+ * <p>An item the source cannot turn into an event (it throws) is logged and passed over like an item without
+ * an event: reading it again would fail again, and holding it back would block every item after it.
+ *
  * <p>Acknowledgement: the source is told how many items of the batch, from the start, went through
  * ({@code sink.accept} returned, or the item carried no event). An item whose accept threw, or that the
  * gateway refused while stopping, ends the batch there: it and the items after it are not acknowledged,
@@ -172,7 +175,15 @@ public final class LongPoll<T> {
 
     /** Hands one item to the gateway; false when it (and what follows it) must not be acknowledged. */
     private boolean deliver(T item) {
-        Optional<MessageEvent> event = source.event(item);
+        Optional<MessageEvent> event;
+        try {
+            event = source.event(item);
+        } catch (RuntimeException e) {
+            // reading it again would fail again: an unreadable item must not block the ones after it
+            log.warn("{} - dropped an update Herald cannot read ({}); it is acknowledged so it does not block the updates after it",
+                    platform, e.toString());
+            return true;
+        }
         if (event.isEmpty()) {
             return true;
         }

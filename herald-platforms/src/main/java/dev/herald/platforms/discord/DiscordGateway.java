@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.platform.Backoff;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.platforms.common.ConnectionLoop;
+import dev.herald.platforms.common.PlatformIds;
 import dev.herald.platforms.common.WebSocketSession;
 import dev.herald.platforms.common.WebSocketSession.Closed;
 import dev.herald.platforms.common.WebSocketSession.Failed;
@@ -191,7 +192,7 @@ final class DiscordGateway {
                 continue;
             }
             switch (p.path("op").asInt(-1)) {
-                case OP_DISPATCH -> healthy |= onDispatch(p);
+                case OP_DISPATCH -> healthy |= dispatchGuarded(p);
                 case OP_HEARTBEAT -> ws.send(heartbeat());
                 case OP_HEARTBEAT_ACK -> beat.awaitingAck = false;
                 case OP_RECONNECT -> {
@@ -213,6 +214,16 @@ final class DiscordGateway {
         return new Ending(Next.STOPPED, "stopping", healthy);
     }
 
+    /** {@link #onDispatch}, except that a dispatch Herald cannot read is logged and passed over instead of ending the loop. */
+    private boolean dispatchGuarded(JsonNode p) {
+        try {
+            return onDispatch(p);
+        } catch (RuntimeException e) {
+            log.warn("discord - ignored a {} dispatch Herald cannot read ({})", java.util.Objects.requireNonNullElse(PlatformIds.clean(p.path("t").asText("")), "unnamed"), e.toString());
+            return false;
+        }
+    }
+
     /** Handles one dispatch; true when it completed a handshake (READY or RESUMED). */
     private boolean onDispatch(JsonNode p) {
         if (p.hasNonNull("s")) {
@@ -224,8 +235,7 @@ final class DiscordGateway {
         switch (type) {
             case "READY" -> {
                 sessionId = d.path("session_id").asText(null);
-                String url = d.path("resume_gateway_url").asText("");
-                resumeUrl = url.isBlank() ? null : URI.create(url);
+                resumeUrl = resumeUrl(d.path("resume_gateway_url").asText(""));
                 JsonNode user = d.path("user");
                 handler.ready(user.path("id").asText(""), user.path("username").asText("bot"));
                 handler.connection(ConnectionState.CONNECTED, "ready as " + user.path("username").asText("bot") + ", "
@@ -241,6 +251,25 @@ final class DiscordGateway {
         }
         handler.dispatch(type, d);
         return handshake;
+    }
+
+    /** READY's resume URL when it is a ws/wss URL with a host; otherwise none (a resume then uses the gateway URL). */
+    private static URI resumeUrl(String url) {
+        if (url.isBlank()) {
+            return null;
+        }
+        try {
+            URI uri = new URI(url);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+            if ((scheme.equals("ws") || scheme.equals("wss")) && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (java.net.URISyntaxException e) {
+            // falls through: not a URL
+        }
+        log.warn("discord - READY carried a resume URL that is not a ws:// or wss:// URL ({} chars); resuming through the gateway URL",
+                url.length());
+        return null;
     }
 
     private Ending ended(Incoming in, boolean healthy) {

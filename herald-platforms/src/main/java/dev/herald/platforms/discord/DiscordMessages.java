@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionSource;
+import dev.herald.platforms.common.PlatformIds;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,14 +50,17 @@ final class DiscordMessages {
 
     Optional<MessageEvent> normalise(JsonNode d) {
         JsonNode author = d.path("author");
-        String userId = author.path("id").asText("");
-        if (userId.isEmpty() || userId.equals(selfId) || !USER_TYPES.contains(d.path("type").asInt(0))) {
+        String userId = PlatformIds.of(author.path("id"));
+        if (userId == null || userId.equals(selfId) || !USER_TYPES.contains(d.path("type").asInt(0))) {
             return Optional.empty();
         }
         if ((author.path("bot").asBoolean(false) || d.hasNonNull("webhook_id")) && !settings.allowBots()) {
             return Optional.empty();
         }
-        String channelId = d.path("channel_id").asText("");
+        String channelId = PlatformIds.of(d.path("channel_id"));
+        if (channelId == null) {
+            return Optional.empty();
+        }
         String content = d.path("content").asText("");
         List<MessageEvent.MediaRef> media = media(d);
         if (content.isBlank() && media.isEmpty()) {
@@ -69,7 +73,7 @@ final class DiscordMessages {
             source = new SessionSource(DiscordAdapter.PLATFORM, channelId, ChatType.DM, userId, userName, null, null);
         } else {
             ChannelDirectory.Channel channel = channels.get(channelId);
-            if (channel.isThread()) {
+            if (channel.isThread() && PlatformIds.clean(channel.parentId()) != null) {
                 source = new SessionSource(DiscordAdapter.PLATFORM, channel.parentId(), ChatType.THREAD, userId, userName, channelId,
                         channel.name());
             } else {
@@ -80,8 +84,11 @@ final class DiscordMessages {
             }
         }
         String text = selfMention.matcher(content).replaceAll("").strip();
-        String replyTo = d.path("message_reference").path("message_id").asText(null);
-        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, text, d.path("id").asText(), replyTo, media,
+        if (text.isEmpty() && media.isEmpty()) {
+            return Optional.empty(); // only the bot's mention: nothing to answer
+        }
+        String replyTo = PlatformIds.of(d.path("message_reference").path("message_id"));
+        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, text, PlatformIds.of(d.path("id")), replyTo, media,
                 MessageEvent.Origin.USER, clock.instant()));
     }
 

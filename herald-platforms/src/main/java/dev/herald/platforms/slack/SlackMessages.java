@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionSource;
+import dev.herald.platforms.common.PlatformIds;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,10 +55,10 @@ final class SlackMessages {
         if (!"message".equals(event.path("type").asText()) || ignoredSubtype(event) || fromIgnoredBot(event)) {
             return Optional.empty();
         }
-        String user = event.path("user").asText("");
-        String channel = event.path("channel").asText("");
-        String ts = event.path("ts").asText("");
-        if (user.isEmpty() || user.equals(selfUserId) || channel.isEmpty() || ts.isEmpty()) {
+        String user = PlatformIds.of(event.path("user"));
+        String channel = PlatformIds.of(event.path("channel"));
+        String ts = PlatformIds.of(event.path("ts"));
+        if (user == null || user.equals(selfUserId) || channel == null || ts == null) {
             return Optional.empty();
         }
         String text = event.path("text").asText("");
@@ -65,7 +66,7 @@ final class SlackMessages {
         if (text.isBlank() && media.isEmpty()) {
             return Optional.empty();
         }
-        String threadTs = event.path("thread_ts").asText(null);
+        String threadTs = PlatformIds.of(event.path("thread_ts"));
         boolean inThread = threadTs != null && !threadTs.equals(ts);
         SessionSource source;
         if ("im".equals(event.path("channel_type").asText())) {
@@ -76,7 +77,11 @@ final class SlackMessages {
             }
             source = new SessionSource(SlackAdapter.PLATFORM, channel, ChatType.THREAD, user, null, inThread ? threadTs : ts, null);
         }
-        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, clean(text), channel + ":" + ts, null, media,
+        String cleaned = clean(text);
+        if (cleaned.isEmpty() && media.isEmpty()) {
+            return Optional.empty(); // only the bot's mention: nothing to answer
+        }
+        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, cleaned, channel + ":" + ts, null, media,
                 MessageEvent.Origin.USER, clock.instant()));
     }
 

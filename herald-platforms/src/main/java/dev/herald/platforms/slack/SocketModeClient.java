@@ -250,9 +250,20 @@ final class SocketModeClient {
                 default -> {
                     String id = n.path("envelope_id").asText("");
                     if (!id.isEmpty()) {
-                        handler.envelope(n, () -> ws.send("{\"envelope_id\":" + quote(id) + "}"));
+                        envelope(n, id);
                     }
                 }
+            }
+        }
+
+        /** Hands one envelope on; one Herald cannot read is logged and acknowledged, so Slack does not redeliver it forever. */
+        private void envelope(JsonNode n, String id) {
+            Runnable ack = () -> ws.send("{\"envelope_id\":" + quote(id) + "}");
+            try {
+                handler.envelope(n, ack);
+            } catch (RuntimeException e) {
+                log.warn("slack - acknowledged and dropped an envelope Herald cannot read ({})", e.toString());
+                ack.run();
             }
         }
 

@@ -28,6 +28,7 @@ import java.util.UUID;
  * </ul>
  */
 final class Normaliser {
+    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("-?[0-9]{1,20}");
     private final Platform platform;
     private volatile String botUsername;
 
@@ -46,8 +47,8 @@ final class Normaliser {
             return Optional.empty();
         }
         JsonNode chat = m.get("chat");
-        String chatId = chat.path("id").asText("");
-        if (chatId.isEmpty()) {
+        String chatId = id(chat.path("id"));
+        if (chatId == null) {
             return Optional.empty();
         }
         String text = m.hasNonNull("text") ? m.get("text").asText() : m.path("caption").asText("");
@@ -61,9 +62,10 @@ final class Normaliser {
         }
         SessionSource source = new SessionSource(platform, chatId, chatType(chat.path("type").asText()), userId(m), userName(m),
                 thread(m), chatName(chat));
-        String messageId = m.has("message_id") ? chatId + ":" + m.get("message_id").asText() : null;
-        JsonNode reply = m.path("reply_to_message").path("message_id");
-        String replyTo = reply.canConvertToLong() && !isTopicRoot(m) ? chatId + ":" + reply.asText() : null;
+        String messageNumber = id(m.path("message_id"));
+        String messageId = messageNumber == null ? null : chatId + ":" + messageNumber;
+        String reply = id(m.path("reply_to_message").path("message_id"));
+        String replyTo = reply != null && !isTopicRoot(m) ? chatId + ":" + reply : null;
         return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, addressed.get(), messageId, replyTo, media,
                 MessageEvent.Origin.USER, receivedAt));
     }
@@ -99,8 +101,7 @@ final class Normaliser {
     }
 
     private static String thread(JsonNode m) {
-        JsonNode t = m.path("message_thread_id");
-        return m.path("is_topic_message").asBoolean(false) && t.canConvertToLong() ? t.asText() : null;
+        return m.path("is_topic_message").asBoolean(false) ? id(m.path("message_thread_id")) : null;
     }
 
     /** In a forum, a message that starts a reply chain points at the topic's creation message; that is not a reply. */
@@ -110,10 +111,22 @@ final class Normaliser {
     }
 
     private static String userId(JsonNode m) {
-        if (m.path("from").has("id")) {
-            return m.get("from").get("id").asText();
+        return m.path("from").has("id") ? id(m.get("from").get("id")) : id(m.path("sender_chat").path("id"));
+    }
+
+    /**
+     * A Telegram id (chat, user, message, topic: all integers) as decimal text, or null when the field is
+     * missing or is not an integer: such an update is not one Telegram sends, and its text must never name a
+     * session or a file.
+     */
+    static String id(JsonNode node) {
+        if (node.isIntegralNumber()) {
+            return node.bigIntegerValue().toString();
         }
-        return m.path("sender_chat").has("id") ? m.get("sender_chat").get("id").asText() : null;
+        if (node.isTextual() && ID.matcher(node.asText()).matches()) {
+            return node.asText();
+        }
+        return null;
     }
 
     private static String userName(JsonNode m) {

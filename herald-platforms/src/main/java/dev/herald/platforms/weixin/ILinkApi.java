@@ -3,6 +3,7 @@ package dev.herald.platforms.weixin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.herald.platforms.common.JsonHttp;
+import dev.herald.platforms.common.PlatformIds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -75,8 +76,8 @@ final class ILinkApi {
 
     /** Reads one entry of {@code msgs}; null for the bot's own messages and entries without a sender. */
     static Inbound inbound(JsonNode m) {
-        String from = m.path("from_user_id").asText("");
-        if (from.isBlank() || m.path("message_type").asInt(1) != 1) {
+        String from = PlatformIds.of(m.path("from_user_id"));
+        if (from == null || m.path("message_type").asInt(1) != 1) {
             return null;
         }
         StringBuilder text = new StringBuilder();
@@ -88,9 +89,15 @@ final class ILinkApi {
                 other++;
             }
         }
-        String id = m.hasNonNull("message_id") ? m.get("message_id").asText() : m.hasNonNull("seq") ? "seq" + m.get("seq").asText() : null;
-        String ctx = m.path("context_token").asText("");
-        return new Inbound(id, from, text.toString(), ctx.isEmpty() ? null : ctx, other);
+        String id = m.hasNonNull("message_id") ? PlatformIds.of(m.get("message_id"))
+                : m.hasNonNull("seq") ? PlatformIds.clean("seq" + m.get("seq").asText()) : null;
+        return new Inbound(id, from, text.toString(), contextToken(m.path("context_token")), other);
+    }
+
+    /** The context token to echo on replies; null when missing or not a plausible token (over 4,096 characters, control characters). */
+    private static String contextToken(JsonNode node) {
+        String t = node.isTextual() ? node.asText() : "";
+        return t.isEmpty() || t.length() > 4_096 || t.chars().anyMatch(c -> c < 0x20 || c == 0x7f) ? null : t;
     }
 
     /** The cursor to send next, or {@code current} when the answer has none. */

@@ -176,6 +176,16 @@ final class FakeDiscord implements AutoCloseable {
         }
     }
 
+    /** Sends {@code frame} as it is (any text, valid or not) on the current connection; false when none is open. */
+    boolean raw(String frame) {
+        WsContext ws = current;
+        if (ws == null) {
+            return false;
+        }
+        ws.send(frame);
+        return true;
+    }
+
     boolean connected() {
         return current != null;
     }
