@@ -141,6 +141,31 @@ class WebhookPlatformTest {
         assertThat(turns()).isEmpty();
     }
 
+    /**
+     * Fuzzed bodies and signatures posted to the signed routes: never a 5xx; a turn is stored only for a request
+     * whose signature the route verified (correctly signed by the test, then body-mutated requests are refused).
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("fuzz")
+    void fuzzedDeliveries_neverGetA5xx_andOnlyCorrectlySignedOnesAreStored() {
+        int[] signed = {0};
+        dev.herald.testkit.fuzz.Fuzzer.wire("webhook wire", List.of(ISSUE, "{\"object_kind\":\"merge_request\",\"object_attributes\":"
+                + "{\"title\":\"Fix\"},\"comment\":\"/stop\"}", "[1,2,{\"a\":null}]"), 300).run(body -> {
+            boolean sign = body.hashCode() % 2 == 0;
+            String signature = sign ? githubSignature(body) : githubSignature(body + " ");
+            int before = turns().size();
+            HttpResponse<String> r = post("github", body, "X-Hub-Signature-256", signature);
+            assertThat(r.statusCode()).as("status for a fuzzed delivery").isLessThan(500);
+            if (r.statusCode() == 202) {
+                assertThat(sign).as("accepted only when correctly signed").isTrue();
+                signed[0]++;
+            } else {
+                assertThat(turns()).as("a refused delivery stores nothing").hasSize(before);
+            }
+        }, t -> false);
+        assertThat(turns()).hasSize(signed[0]);
+    }
+
     @Test
     void anUnknownRoute_is404_andABodyOverTheLimit_is413_andNeitherStoresAnything() throws Exception {
         String big = "{\"pad\":\"" + "y".repeat(5000) + "\"}";
