@@ -48,7 +48,7 @@ class CommandLineTest {
         assertThat(run.exit()).isZero();
         assertThat(run.out().strip().lines().toList()).hasSize(4).satisfies(lines -> {
             assertThat(lines.get(0)).isEqualTo("herald dev");
-            assertThat(lines.get(1)).matches("commit (unknown|[0-9a-f]{7,40})");
+            assertThat(lines.get(1)).matches("commit (unknown|[0-9a-f]{7,40}(-dirty)?)");
             assertThat(lines.get(2)).isEqualTo("store schema sqlite v" + dev.herald.store.sqlite.SqliteStorage.schemaVersion()
                     + ", postgresql v" + dev.herald.store.postgres.PostgresStorage.schemaVersion());
             assertThat(lines.get(3)).startsWith("java " + Runtime.version().feature());
