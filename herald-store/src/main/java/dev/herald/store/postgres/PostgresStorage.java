@@ -60,7 +60,7 @@ public final class PostgresStorage implements Storage {
     private Connection gatewayLock;
 
     /** The session-level advisory lock a gateway holds on its database ("HGATEW" in ASCII). */
-    static final long GATEWAY_LOCK = 0x48_47_41_54_45_57L;
+    public static final long GATEWAY_LOCK = 0x48_47_41_54_45_57L;
 
     private PostgresStorage(String where, PgPool pool, Clock clock, PostgresOptions options) {
         this.where = where;
