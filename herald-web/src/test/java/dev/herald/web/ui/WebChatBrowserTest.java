@@ -52,6 +52,10 @@ class WebChatBrowserTest {
             env.put("HERALD_CONVERSATION", conversation);
             try (BrowserScript admin = BrowserScript.start(NODE_DIR, "browser/admin.mjs", env)) {
                 assertThat(admin.awaitStep("listed", STEP).path("text").asText()).contains("restart_timeout");
+                JsonNode downloaded = admin.awaitStep("downloaded", STEP);
+                assertThat(downloaded.path("name").asText()).startsWith("herald-agent_main_webchat_dm_").endsWith(".md");
+                assertThat(downloaded.path("markdown").asText()).contains("# Herald conversation: " + key.value())
+                        .contains("**user** · ").contains("Tell me slowly how streaming works");
                 admin.awaitStep("cleared", STEP);
                 admin.awaitDone(STEP);
             }
