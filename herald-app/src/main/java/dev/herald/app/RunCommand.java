@@ -43,11 +43,13 @@ final class RunCommand implements Callable<Integer> {
         if (!foreground && dev.herald.app.runtime.Supervisor.wanted(cli.env())) {
             return supervise(home);
         }
-        Path logFile = Logging.start(home, level);
+        Path logFile = Logging.start(home, level, loaded.config().logging().format());
         Logger log = LoggerFactory.getLogger("herald");
-        log.info("starting herald {} (home {}, log {}, java {}, pid {})", Version.current(), home, logFile,
+        log.info("starting herald {} (commit {}, home {}, log {}, java {}, pid {})", Version.current(), Version.commit(), home, logFile,
                 Runtime.version(), ProcessHandle.current().pid());
-        LoggerFactory.getLogger("config").info("effective configuration from {}:\n{}", loaded.source(), loaded.effective());
+        Logger config = LoggerFactory.getLogger("config");
+        config.info("effective configuration from {}: {}", loaded.source(), dev.herald.app.config.ConfigSummary.line(loaded.config()));
+        config.debug("effective configuration in full:\n{}", loaded.effective());
         return HeraldRuntime.run(loaded.config(), home, demo);
     }
 
