@@ -26,6 +26,15 @@ await run(async (newPage) => {
   await page.waitForSelector('#transcript-key >> text=' + conversation);
   step('transcript');
 
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('#transcript-downloads a', { hasText: 'Download (Markdown)' }).click(),
+  ]);
+  const file = await download.path();
+  const markdown = (await import('node:fs')).readFileSync(file, 'utf8');
+  check(markdown.startsWith('# Herald conversation: '), 'the download is not the Markdown export: ' + markdown.slice(0, 200));
+  step('downloaded', { name: download.suggestedFilename(), markdown });
+
   await row.locator('button', { hasText: 'Clear resume mark' }).click();
   await page.waitForSelector('#flash >> text=clear resume: done');
   await page.waitForFunction((c) => ![...document.querySelectorAll('#sessions tr')].some((r) => r.textContent.includes(c)), conversation);

@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nEnvironment:%n",
         footer = {
             "  HERALD_HOME       Herald's folder when --home is not given (default ~/.herald)",
+            "  HERALD_CONFIG     the configuration file when --config is not given (default <home>/config.yaml)",
             "  HERALD_LOG_LEVEL  trace, debug, info (default), warn or error"})
 final class HeraldCommand implements Callable<Integer> {
     private final CliEnvironment cli;

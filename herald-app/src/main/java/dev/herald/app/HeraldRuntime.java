@@ -79,9 +79,7 @@ public final class HeraldRuntime {
             StatusFile status = new StatusFile(files.stateFile());
             Thread writer = status.startWriter(gateway::status, pid, clock);
             gateway.start(new Gateway.StartOptions(autoResume, restartedFrom));
-            wiring.web().ifPresent(web -> LOG.info("runtime - Herald is ready: open {} (admin at {}/admin, metrics at {}/metrics); "
-                    + "OpenAI-compatible API at {}/v1", wiring.pageUrl().orElse(web.baseUrl() + "/"), web.baseUrl(), web.baseUrl(),
-                    web.baseUrl()));
+            LOG.info(dev.herald.app.runtime.ReadyLine.text(config, wiring.web().map(web -> web.baseUrl()).orElse(null)));
             StopRequests.Request request = stops.await();
             StopReport report = gateway.stop(request.kind(), request.fromChat());
             writer.interrupt();

@@ -16,7 +16,7 @@ import java.time.format.DateTimeFormatter;
  * for anything else the class's simple name. A message that already starts with its own subject
  * ({@code store - opened ...}) is not prefixed a second time. Stack traces follow on their own lines.
  */
-final class LogLayout extends LayoutBase<ILoggingEvent> {
+public final class LogLayout extends LayoutBase<ILoggingEvent> {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
             .withZone(ZoneId.systemDefault());
     /** Herald's messages name their own subject ("store - ...", "telegram - ..."); those are not prefixed again. */

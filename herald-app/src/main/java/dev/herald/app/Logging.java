@@ -42,8 +42,8 @@ final class Logging {
         return level;
     }
 
-    /** Sends every log line to the console and to {@code <home>/logs/herald.log} from now on. */
-    static Path start(Path home, Level level) {
+    /** Sends every log line, in {@code format}, to the console and to {@code <home>/logs/herald.log} from now on. */
+    static Path start(Path home, Level level, dev.herald.app.config.LogFormat format) {
         Path logs = HeraldHome.create(home.resolve("logs"));
         Path file = logs.resolve("herald.log");
         dev.herald.app.runtime.PrivateFiles.touch(file); // logback appends to it; created here, it is private from the start
@@ -53,7 +53,7 @@ final class Logging {
         ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
         console.setContext(ctx);
         console.setName("console");
-        console.setEncoder(encoder(ctx));
+        console.setEncoder(encoder(ctx, format));
         console.start();
 
         RollingFileAppender<ILoggingEvent> rolling = new RollingFileAppender<>();
@@ -69,7 +69,7 @@ final class Logging {
         policy.setTotalSizeCap(FileSize.valueOf("1GB"));
         policy.start();
         rolling.setRollingPolicy(policy);
-        rolling.setEncoder(encoder(ctx));
+        rolling.setEncoder(encoder(ctx, format));
         rolling.start();
         if (!rolling.isStarted()) {
             throw new IllegalStateException("logs - cannot write " + file + "; check that " + logs + " is writable");
@@ -80,11 +80,15 @@ final class Logging {
         root.addAppender(console);
         root.addAppender(rolling);
         ctx.getLogger("org.eclipse.jetty").setLevel(Level.WARN);
+        // libraries' own start-up chatter (the MCP SDK's per-message lines, Javalin's banner): Herald logs what matters
+        ctx.getLogger("io.modelcontextprotocol").setLevel(Level.WARN);
+        ctx.getLogger("io.javalin").setLevel(Level.WARN);
         return file;
     }
 
-    private static LayoutWrappingEncoder<ILoggingEvent> encoder(LoggerContext ctx) {
-        LogLayout layout = new LogLayout();
+    private static LayoutWrappingEncoder<ILoggingEvent> encoder(LoggerContext ctx, dev.herald.app.config.LogFormat format) {
+        ch.qos.logback.core.LayoutBase<ILoggingEvent> layout = format == dev.herald.app.config.LogFormat.JSON
+                ? new JsonLogLayout() : new LogLayout();
         layout.setContext(ctx);
         layout.start();
         LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();

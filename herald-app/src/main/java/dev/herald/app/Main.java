@@ -38,7 +38,10 @@ public final class Main {
                 .addSubcommand(new StatusCommand(cli))
                 .addSubcommand(new RestartCommand(cli))
                 .addSubcommand(config)
-                .addSubcommand(pairing);
+                .addSubcommand(pairing)
+                .addSubcommand(new BackupCommand(cli))
+                .addSubcommand(new ExportCommand(cli))
+                .addSubcommand(new CommandLine(new StoreCommand(cli)).addSubcommand(new StoreCommand.Copy(cli)));
         herald.registerConverter(dev.herald.core.platform.Platform.class, dev.herald.core.platform.Platform::of);
         herald.setOut(cli.out());
         herald.setErr(cli.err());

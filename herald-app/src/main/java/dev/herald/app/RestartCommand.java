@@ -47,11 +47,14 @@ final class RestartCommand implements Callable<Integer> {
             cli.err().println("herald restart - could not signal pid " + old + " (kill exited " + rc + ")");
             return ExitCodes.FAILURE;
         }
-        cli.out().println("herald restart - asked pid " + old + " to restart; waiting for the new process...");
+        cli.out().println("herald restart - asked pid " + old + " to restart; it drains running turns first (up to "
+                + drainSeconds(home).map(d -> d + " s").orElse("gateway.drain_timeout_seconds") + ")");
         cli.out().flush();
         long start = System.nanoTime();
         long deadline = start + Duration.ofSeconds(timeoutSeconds).toNanos();
+        Progress progress = new Progress(old, drainSeconds(home), start);
         while (System.nanoTime() < deadline) {
+            progress.report(files, cli.out());
             OptionalLong now = files.readPid();
             if (now.isPresent() && now.getAsLong() != old && ProcessHandle.of(now.getAsLong()).map(ProcessHandle::isAlive).orElse(false)
                     && "running".equals(new dev.herald.app.runtime.StatusFile(files.stateFile()).read()
@@ -67,5 +70,55 @@ final class RestartCommand implements Callable<Integer> {
                 + (ProcessHandle.of(old).map(ProcessHandle::isAlive).orElse(false) ? " is still draining"
                         : " exited; if it runs without a supervisor (herald run --foreground), start it again"));
         return ExitCodes.FAILURE;
+    }
+
+    /** gateway.drain_timeout_seconds of this home's configuration, when it can be read. */
+    private java.util.Optional<Long> drainSeconds(Path home) {
+        try {
+            return java.util.Optional.of(new dev.herald.app.config.ConfigLoader(cli.env())
+                    .load(where.configFile(home), where.configExplicit(), home).config().gateway().drainTimeout().toSeconds());
+        } catch (RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /**
+     * What the wait is for, printed when it changes and every 5 s: the old gateway's drain (turns still running,
+     * seconds left), its exit, the new process starting. Read from the files the gateways keep in the home.
+     */
+    private static final class Progress {
+        private final long old;
+        private final java.util.Optional<Long> drainSeconds;
+        private final long start;
+        private String last = "";
+        private long lastAt;
+
+        Progress(long old, java.util.Optional<Long> drainSeconds, long start) {
+            this.old = old;
+            this.drainSeconds = drainSeconds;
+            this.start = start;
+        }
+
+        void report(RunFiles files, java.io.PrintWriter out) {
+            long elapsed = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+            String line;
+            if (ProcessHandle.of(old).map(ProcessHandle::isAlive).orElse(false)) {
+                var state = new dev.herald.app.runtime.StatusFile(files.stateFile()).read().filter(s -> s.path("pid").asLong() == old);
+                int turns = state.map(s -> s.path("active_turns").asInt()).orElse(0);
+                String left = drainSeconds.map(d -> ", at most " + Math.max(0, d - elapsed) + " s of the drain left").orElse("");
+                line = "pid " + old + " " + state.map(s -> s.path("state").asText("stopping")).orElse("stopping") + ": "
+                        + (turns == 1 ? "1 turn still running" : turns + " turns still running") + left;
+            } else {
+                OptionalLong now = files.readPid();
+                line = now.isPresent() && now.getAsLong() != old ? "new gateway pid " + now.getAsLong() + " starting"
+                        : "pid " + old + " stopped; waiting for the new gateway process";
+            }
+            if (!line.equals(last) || System.nanoTime() - lastAt > Duration.ofSeconds(5).toNanos()) {
+                out.println("herald restart - " + line + " (" + elapsed + " s)");
+                out.flush();
+                last = line;
+                lastAt = System.nanoTime();
+            }
+        }
     }
 }

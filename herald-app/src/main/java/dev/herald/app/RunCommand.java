@@ -48,11 +48,13 @@ final class RunCommand implements Callable<Integer> {
         // the store is claimed before anything in the home is read or written, the log included: a second gateway on
         // this home (or on this database) stops here, naming the running one, and exits 78
         try (StoreOwner owner = Stores.claim(loaded.config().store())) {
-            Path logFile = Logging.start(home, level);
+            Path logFile = Logging.start(home, level, loaded.config().logging().format());
             Logger log = LoggerFactory.getLogger("herald");
-            log.info("starting herald {} (home {}, log {}, java {}, pid {}; store claimed: {})", Version.current(), home, logFile,
-                    Runtime.version(), ProcessHandle.current().pid(), owner.describe());
-            LoggerFactory.getLogger("config").info("effective configuration from {}:\n{}", loaded.source(), loaded.effective());
+            log.info("starting herald {} (commit {}, home {}, log {}, java {}, pid {}; store claimed: {})", Version.current(),
+                    Version.commit(), home, logFile, Runtime.version(), ProcessHandle.current().pid(), owner.describe());
+            Logger config = LoggerFactory.getLogger("config");
+            config.info("effective configuration from {}: {}", loaded.source(), dev.herald.app.config.ConfigSummary.line(loaded.config()));
+            config.debug("effective configuration in full:\n{}", loaded.effective());
             return HeraldRuntime.run(loaded.config(), home, demo);
         }
     }

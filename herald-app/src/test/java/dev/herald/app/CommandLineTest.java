@@ -44,11 +44,17 @@ class CommandLineTest {
     }
 
     @Test
-    void version_printsTheVersion_andExits0() {
+    void version_printsTheVersionCommitSchemaAndJava_andExits0() {
         CliRun run = herald("--version");
 
         assertThat(run.exit()).isZero();
-        assertThat(run.out().strip()).isEqualTo("herald dev");
+        assertThat(run.out().strip().lines().toList()).hasSize(4).satisfies(lines -> {
+            assertThat(lines.get(0)).isEqualTo("herald dev");
+            assertThat(lines.get(1)).matches("commit (unknown|[0-9a-f]{7,40}(-dirty)?)");
+            assertThat(lines.get(2)).isEqualTo("store schema sqlite v" + dev.herald.store.sqlite.SqliteStorage.schemaVersion()
+                    + ", postgresql v" + dev.herald.store.postgres.PostgresStorage.schemaVersion());
+            assertThat(lines.get(3)).startsWith("java " + Runtime.version().feature());
+        });
     }
 
     @Test
@@ -211,8 +217,9 @@ class CommandLineTest {
             assertThat(Files.getPosixFilePermissions(home)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
             Path log = home.resolve("logs/herald.log");
             String logged = Files.readString(log);
-            assertThat(logged).containsPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  config - effective configuration from " + file)
-                    .contains("  api_key: ****")
+            // one line at INFO (the full printout is at DEBUG and in `herald config check`)
+            assertThat(logged).containsPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  config - effective configuration from " + file
+                            + ": model: the built-in demo model; api_server 127.0.0.1:" + taken.getLocalPort() + " \\(no key\\); [^\n]*; logging text\n")
                     .doesNotContain("sk-do-not-log");
             assertThat(logged).as("the runtime got the configuration and stopped on the port it names")
                     .contains("ERROR web - cannot listen on 127.0.0.1:" + taken.getLocalPort()).doesNotContain("\tat ");

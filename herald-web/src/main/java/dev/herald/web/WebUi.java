@@ -78,6 +78,7 @@ public final class WebUi {
         attached = true;
         metrics.bind(gateway::status);
         server.add(new AdminRoutes(gateway, metrics, guard, clock));
+        server.add(new dev.herald.web.admin.ExportRoutes(gateway, guard));
         server.add(new MetricsRoutes(metrics, gateway::status, guard));
         return this;
     }

@@ -143,7 +143,8 @@ final class McpServer {
             return builder.build();
         }
         requireExecutable(settings.command());
-        ServerParameters parameters = ServerParameters.builder(settings.command()).args(settings.args()).env(settings.env()).build();
+        ServerParameters parameters = ServerParameters.builder(OWN_SESSION ? SETSID : settings.command())
+                .args(OWN_SESSION ? withCommand(settings.command(), settings.args()) : settings.args()).env(settings.env()).build();
         StdioClientTransport stdio = new StdioClientTransport(parameters, mapper) {
             /** Starts from an empty environment: the SDK then adds HOME, LOGNAME, PATH, SHELL, TERM, USER and the configured env. */
             @Override
@@ -155,6 +156,21 @@ final class McpServer {
         };
         stdio.setStdErrorHandler(line -> log.debug("mcp - server '{}' stderr: {}", settings.name(), Texts.line(line, 300)));
         return stdio;
+    }
+
+    /**
+     * A stdio server runs in a session (and so a process group) of its own, through util-linux's {@code setsid},
+     * which replaces itself with the server (same pid: stopping the process stops the server). A Ctrl-C in
+     * Herald's terminal then reaches Herald alone, not the servers, which Herald stops after its drain.
+     */
+    static final String SETSID = "/usr/bin/setsid";
+    static final boolean OWN_SESSION = Files.isExecutable(Path.of(SETSID));
+
+    private static List<String> withCommand(String command, List<String> args) {
+        List<String> all = new java.util.ArrayList<>(args.size() + 1);
+        all.add(command);
+        all.addAll(args);
+        return all;
     }
 
     /** Fails fast when the command cannot be started (the SDK would only notice at the end of the initialization timeout). */

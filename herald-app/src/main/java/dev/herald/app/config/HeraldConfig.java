@@ -15,16 +15,19 @@ public record HeraldConfig(
         AgentConfig agent,
         @Doc("MCP servers whose tools the agent may call")
         java.util.List<McpServerConfig> mcpServers,
-        StoreConfig store) implements Validated {
+        StoreConfig store,
+        LoggingConfig logging) implements Validated {
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
+        logging = logging == null ? LoggingConfig.defaults() : logging;
     }
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
-                AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults());
+                AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
+                LoggingConfig.defaults());
     }
 
     /** Rules across sections: the agent's tool lists name tools and platforms that exist. */
@@ -35,6 +38,6 @@ public record HeraldConfig(
 
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
-        return new HeraldConfig(model, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home));
+        return new HeraldConfig(model, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging);
     }
 }

@@ -16,9 +16,27 @@ public final class Signals {
     }
 
     public static void install(StopRequests stops) {
-        handle("TERM", () -> stops.request(StopKind.SHUTDOWN, false));
-        handle("INT", () -> stops.request(StopKind.SHUTDOWN, false));
-        handle("USR1", () -> stops.request(StopKind.RESTART, false));
+        // one line per stop: a terminal's Ctrl-C reaches the supervisor and the gateway, and the supervisor passes
+        // it on as SIGTERM; the signals after the first only repeat the request (the first one wins)
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+        handleOnce("TERM", stopping, () -> stops.request(StopKind.SHUTDOWN, false));
+        handleOnce("INT", stopping, () -> stops.request(StopKind.SHUTDOWN, false));
+        handleOnce("USR1", stopping, () -> stops.request(StopKind.RESTART, false));
+    }
+
+    private static void handleOnce(String name, java.util.concurrent.atomic.AtomicBoolean stopping, Runnable action) {
+        try {
+            Signal.handle(new Signal(name), sig -> {
+                if (stopping.compareAndSet(false, true)) {
+                    log.info("runtime - SIG{} received: {}", name, name.equals("USR1") ? "restarting" : "stopping");
+                } else {
+                    log.debug("runtime - SIG{} received while already stopping", name);
+                }
+                action.run();
+            });
+        } catch (IllegalArgumentException e) {
+            log.warn("runtime - cannot handle SIG{} here: {}", name, e.getMessage());
+        }
     }
 
     static void handle(String name, Runnable action) {

@@ -19,7 +19,8 @@ class ConfigPrinterTest {
                 .contains("platforms:\n  api_server:\n    enabled: true\n    host: 127.0.0.1\n    port: 8642\n")
                 .contains("gateway:\n  auto_continue_freshness_seconds: 3600\n  drain_timeout_seconds: 60\n")
                 .contains("  busy_input: queue\n")
-                .endsWith("store:\n  path: " + home.resolve("herald.db") + "\n  url: (not set)\n  user: (not set)\n  password: (not set)");
+                .endsWith("store:\n  path: " + home.resolve("herald.db") + "\n  url: (not set)\n  user: (not set)\n  password: (not set)"
+                        + "\nlogging:\n  format: text");
     }
 
     @Test

@@ -26,7 +26,12 @@ class BinHeraldIT {
                 elsewhere, Map.of(), Duration.ofMinutes(10));
 
         assertThat(r.exit()).as("stderr: %s", r.err()).isZero();
-        assertThat(r.out().strip()).matches("herald \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+        List<String> lines = r.out().strip().lines().toList();
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).matches("herald \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+        assertThat(lines.get(1)).startsWith("commit ");
+        assertThat(lines.get(2)).startsWith("store schema sqlite v");
+        assertThat(lines.get(3)).startsWith("java ");
         assertThat(root.resolve("herald-app/target/herald.jar")).exists();
     }
 

@@ -77,10 +77,16 @@ final class TurnRunner {
     }
 
     void run(TurnRecord turn) {
+        // log lines of this turn carry its lane and id (logging.format: json writes them as session_key and turn_id)
+        org.slf4j.MDC.put("session_key", turn.sessionKey().value());
+        org.slf4j.MDC.put("turn_id", Long.toString(turn.id()));
         try {
             runChecked(turn);
         } catch (RuntimeException e) {
             log.error("gateway - turn {} of {} failed unexpectedly; it is kept as it was for inspection", turn.id(), turn.sessionKey(), e);
+        } finally {
+            org.slf4j.MDC.remove("session_key");
+            org.slf4j.MDC.remove("turn_id");
         }
     }
 

@@ -105,8 +105,27 @@ public final class TranscriptTables {
     }
 
     /** The session's rows in order; {@link StoreException#corruptRow} naming the row when one cannot be read. */
-    static List<TranscriptRow> load(JdbcConn c, String sessionId) throws SQLException {
+    public static List<TranscriptRow> load(JdbcConn c, String sessionId) throws SQLException {
         return c.list(LOAD, rs -> row(sessionId, rs), sessionId);
+    }
+
+    /**
+     * Every transcript session, or those of one lane ({@code sessionKey} not null), by lane, then oldest first:
+     * what an export walks. Sessions whose row cannot be read are logged and skipped.
+     */
+    public static List<TranscriptSession> sessions(JdbcConn c, String sessionKey) throws SQLException {
+        String sql = "SELECT " + SESSION_COLUMNS + " FROM transcript_sessions"
+                + (sessionKey == null ? "" : " WHERE session_key = ?") + " ORDER BY session_key, started_at, id";
+        return sessionKey == null ? c.listReadable(sql, TranscriptTables::session, TranscriptTables::sessionSubject)
+                : c.listReadable(sql, TranscriptTables::session, TranscriptTables::sessionSubject, sessionKey);
+    }
+
+    private static String sessionSubject(ResultSet rs) {
+        try {
+            return "transcript session " + rs.getString("id");
+        } catch (SQLException e) {
+            return "a transcript session";
+        }
     }
 
     /** Rows are dense from 1 (the store only appends), so the highest seq is the count. */

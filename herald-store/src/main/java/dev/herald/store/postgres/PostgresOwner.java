@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 public final class PostgresOwner implements StoreOwner {
     private static final Logger log = LoggerFactory.getLogger(PostgresOwner.class);
     /** The advisory lock a gateway holds on its database ("HGATEW" in ASCII). */
-    static final long GATEWAY_LOCK = 0x48_47_41_54_45_57L;
+    public static final long GATEWAY_LOCK = 0x48_47_41_54_45_57L;
     private static final String HOLDER = """
             SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
             WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = ? AND l.objid::bigint = ? AND l.objsubid = 1

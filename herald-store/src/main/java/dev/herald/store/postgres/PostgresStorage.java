@@ -128,6 +128,11 @@ public final class PostgresStorage implements Storage {
         return turns;
     }
 
+    /** The newest schema version this Herald writes to a PostgreSQL database (an older one is migrated to it at open). */
+    public static int schemaVersion() {
+        return PgMigrations.latest();
+    }
+
     /** {@code postgresql host:port/database}: never the user, the password or the URL's properties. */
     @Override
     public String describe() {

@@ -224,6 +224,11 @@ public final class SqliteStorage implements Storage {
         return turns;
     }
 
+    /** The newest schema version this Herald writes to a SQLite file (an older file is migrated to it at open). */
+    public static int schemaVersion() {
+        return Migrations.latest();
+    }
+
     /** The absolute path of the database file. */
     public Path file() {
         return file;

@@ -91,6 +91,9 @@
       return;
     }
     $("transcript-key").textContent = key + " · session " + res.data.sessionId;
+    const download = (format, label) => el("a", { class: "download", href: "/admin/api/export?key=" + encodeURIComponent(key)
+      + "&format=" + format, download: "" }, label);
+    $("transcript-downloads").replaceChildren(download("markdown", "Download (Markdown)"), " ", download("jsonl", "Download (JSON lines)"));
     $("transcript").replaceChildren(...(res.data.rows.length ? res.data.rows.map((r) => el("div", { class: "row " + r.role },
       el("span", { class: "role" }, r.role + (r.toolName ? " · " + r.toolName : "") + " · #" + r.seq),
       r.text || "",

@@ -52,6 +52,11 @@ class WebChatBrowserTest {
             env.put("HERALD_CONVERSATION", conversation);
             try (BrowserScript admin = BrowserScript.start(NODE_DIR, "browser/admin.mjs", env)) {
                 assertThat(admin.awaitStep("listed", STEP).path("text").asText()).contains("restart_timeout");
+                JsonNode downloaded = admin.awaitStep("downloaded", STEP);
+                assertThat(downloaded.path("name").asText()).startsWith("herald-agent_main_webchat_dm_").endsWith(".md");
+                // the chat ended with New session: the transcript on show (and downloaded) is that new, empty one
+                assertThat(downloaded.path("markdown").asText()).startsWith("# Herald conversation: " + key.value() + "\n")
+                        .contains("## " + key.value() + " · session " + fx.storage.sessions().find(key).orElseThrow().sessionId());
                 admin.awaitStep("cleared", STEP);
                 admin.awaitDone(STEP);
             }

@@ -1,0 +1,118 @@
+package dev.herald.store.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.herald.core.session.SessionEntry;
+import dev.herald.core.session.StoreException;
+import dev.herald.core.transcript.TranscriptRow;
+import dev.herald.core.turn.TurnState;
+import dev.herald.store.postgres.PostgresStorage;
+import dev.herald.store.postgres.TestDatabase;
+import dev.herald.store.sqlite.SqliteStorage;
+import dev.herald.testkit.MutableClock;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code herald store copy}: a SQLite home's data into PostgreSQL, verified by row counts, safe to run twice. */
+class SqliteToPostgresTest {
+    @TempDir
+    Path dir;
+    @RegisterExtension
+    final TestDatabase pg = new TestDatabase();
+    final MutableClock clock = MutableClock.atNoon();
+
+    private Path sqliteWithTwoConversations() {
+        Path db = dir.resolve("herald.db");
+        try (SqliteStorage s = SqliteStorage.open(db, clock)) {
+            Conversation.write(s, "alice", "first question", "first answer", clock);
+            SessionEntry bob = Conversation.write(s, "bob", "bob asks", "bob is answered", clock);
+            s.sessions().suspend(bob.key(), dev.herald.core.session.SuspendReason.OPERATOR);
+        }
+        return db;
+    }
+
+    @Test
+    void copy_movesEveryRowAndPostgresServesTheSameConversations() {
+        Path db = sqliteWithTwoConversations();
+
+        SqliteToPostgres.Result result = SqliteToPostgres.copy(db, pg.options(), clock);
+
+        assertThat(result.verified()).isTrue();
+        assertThat(result.tables()).extracting(SqliteToPostgres.TableCount::table, SqliteToPostgres.TableCount::source,
+                SqliteToPostgres.TableCount::target).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("transcript_sessions", 2L, 2L), org.assertj.core.groups.Tuple.tuple("sessions", 2L, 2L),
+                org.assertj.core.groups.Tuple.tuple("messages", 8L, 8L), org.assertj.core.groups.Tuple.tuple("turns", 2L, 2L));
+        try (SqliteStorage from = SqliteStorage.open(db, clock); PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
+            for (SessionEntry lane : from.sessions().search(dev.herald.core.session.SessionQuery.all(10))) {
+                SessionEntry copied = to.sessions().find(lane.key()).orElseThrow();
+                assertThat(copied.sessionId()).isEqualTo(lane.sessionId());
+                assertThat(copied.suspended()).isEqualTo(lane.suspended());
+                assertThat(to.transcripts().load(lane.sessionId())).isEqualTo(from.transcripts().load(lane.sessionId()));
+            }
+            assertThat(to.turns().inState(TurnState.DELIVERED, 10)).extracting(t -> t.id() + ":" + t.reply())
+                    .containsExactlyInAnyOrderElementsOf(from.turns().inState(TurnState.DELIVERED, 10).stream()
+                            .map(t -> t.id() + ":" + t.reply()).toList());
+            // the copy goes on as a store: a new turn gets an id after the copied ones
+            SessionEntry alice = to.sessions().search(dev.herald.core.session.SessionQuery.all(10)).stream()
+                    .filter(e -> e.key().value().contains("alice")).findFirst().orElseThrow();
+            assertThat(to.transcripts().append(alice.sessionId(), TranscriptRow.user("and now?", clock.instant())).seq()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void copy_twice_addsNothingTheSecondTime() {
+        Path db = sqliteWithTwoConversations();
+        SqliteToPostgres.copy(db, pg.options(), clock);
+
+        SqliteToPostgres.Result again = SqliteToPostgres.copy(db, pg.options(), clock);
+
+        assertThat(again.verified()).isTrue();
+        assertThat(again.inserted()).isZero();
+        assertThat(pg.text("SELECT COUNT(*) FROM messages")).isEqualTo("8");
+    }
+
+    @Test
+    void copy_intoADatabaseHoldingOtherData_isRefusedAndCommitsNothing() {
+        Path db = sqliteWithTwoConversations();
+        try (PostgresStorage other = PostgresStorage.open(pg.options(), clock)) {
+            Conversation.write(other, "carol", "carol was here first", "hello carol", clock);
+        }
+
+        assertThatThrownBy(() -> SqliteToPostgres.copy(db, pg.options(), clock)).isInstanceOf(StoreException.class)
+                .hasMessageContaining("row counts differ").hasMessageContaining("sessions 2 -> 3").hasMessageContaining("nothing was committed");
+        assertThat(pg.text("SELECT COUNT(*) FROM sessions")).isEqualTo("1");
+    }
+
+    @Test
+    void copy_intoADatabaseARunningGatewayClaims_isRefused() {
+        Path db = sqliteWithTwoConversations();
+        try (PostgresStorage gateway = PostgresStorage.open(pg.options(), clock)) {
+            gateway.claimForGateway();
+
+            assertThatThrownBy(() -> SqliteToPostgres.copy(db, pg.options(), clock)).isInstanceOf(StoreException.class)
+                    .hasMessageContaining("claimed by a running Herald gateway");
+        }
+        assertThat(pg.text("SELECT COUNT(*) FROM sessions")).isEqualTo("0");
+    }
+
+    @Test
+    void conversations_readsEveryLaneOrOne_fromEitherStore() throws Exception {
+        Path db = sqliteWithTwoConversations();
+        SqliteToPostgres.copy(db, pg.options(), clock);
+        for (Conversations reader : List.of(Conversations.sqlite(db), Conversations.postgres(pg.options()))) {
+            try (reader) {
+                StringBuilder seen = new StringBuilder();
+                int all = reader.forEach(null, (s, rows) -> seen.append(s.sessionKey()).append('=').append(rows.size()).append(' '));
+                int bob = reader.forEach("agent:main:loopback:dm:bob", (s, rows) -> assertThat(rows.getLast().content()).isEqualTo("bob is answered"));
+
+                assertThat(all).isEqualTo(2);
+                assertThat(bob).isEqualTo(1);
+                assertThat(seen.toString().strip()).isEqualTo("agent:main:loopback:dm:alice=4 agent:main:loopback:dm:bob=4");
+            }
+        }
+    }
+}
