@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * body lines one at a time (demand is one line, so the queue stays short), then the end or the failure.
  * Polling with a timeout is the idle watchdog; a cancel from another thread is just one more event, so
  * the reader wakes at once. {@link #abort()} cancels the body subscription and the request, which closes
- * the connection.
+ * the connection; an answer that is complete is {@link #drain drained} instead, so its connection is reused.
  */
 final class Exchange {
 
@@ -51,6 +51,8 @@ final class Exchange {
     private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private volatile Flow.Subscription subscription;
     private volatile CompletableFuture<HttpResponse<Void>> future;
+    /** The reader has seen the body's end (read on the reader's thread only). */
+    private boolean ended;
 
     private Exchange() {
     }
@@ -70,6 +72,9 @@ final class Exchange {
     /** The next event, or null when none came within {@code idle}. */
     Event next(Duration idle) throws InterruptedException {
         Event event = events.poll(idle.toNanos(), TimeUnit.NANOSECONDS);
+        if (event instanceof Event.End) {
+            ended = true;
+        }
         if (event instanceof Event.Line) {
             Flow.Subscription s = subscription;
             if (s != null) {
@@ -82,6 +87,32 @@ final class Exchange {
     /** Wakes the reader with {@link Event.Cancelled}; safe from any thread, any number of times. */
     void cancelFromOutside() {
         events.offer(new Event.Cancelled());
+    }
+
+    /**
+     * Reads what is left of a body whose answer is complete (a stream past {@code [DONE]}: the last empty line and
+     * the end of the chunked body) so the connection goes back to the client's pool instead of being cut; true when
+     * the body ended within {@code max}. At most 16 more lines are read.
+     */
+    boolean drain(Duration max) throws InterruptedException {
+        if (ended) {
+            return true;
+        }
+        long deadline = System.nanoTime() + max.toNanos();
+        for (int lines = 0; lines <= 16; lines++) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            Event event = next(Duration.ofNanos(left));
+            if (event == null || event instanceof Event.Failed || event instanceof Event.Cancelled) {
+                return false;
+            }
+            if (event instanceof Event.End) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Stops the exchange and closes its connection; a no-op once the body has ended. */

@@ -53,6 +53,8 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
     private static final Logger log = LoggerFactory.getLogger(OpenAiCompatibleClient.class);
     private static final int ERROR_BODY_LIMIT = 64 * 1024;
     private static final int BODY_LIMIT = 32 * 1024 * 1024;
+    /** How long a complete answer's remaining body may take to end before its connection is cut instead. */
+    private static final Duration DRAIN = Duration.ofSeconds(1);
 
     private final ModelSettings settings;
     private final Backoff backoff;
@@ -141,6 +143,7 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
     private ModelResponse attempt(HttpRequest request, boolean stream, String model, Call call) throws ModelException, AttemptFailure {
         Exchange exchange = Exchange.start(http, request);
         call.attach(exchange);
+        boolean reusable = false;
         try {
             Event.Headers headers = awaitHeaders(exchange, call);
             if (headers.status() / 100 != 2) {
@@ -150,13 +153,19 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
             if (type.contains("html")) {
                 throw ModelException.protocol(settings.endpoint(), "HTTP " + headers.status() + " with " + type + " instead of JSON");
             }
-            if (stream && !(type.contains("json") && !type.contains("ndjson"))) {
-                return readStream(exchange, call);
-            }
-            return readWhole(exchange, call, stream);
+            ModelResponse response = stream && !(type.contains("json") && !type.contains("ndjson"))
+                    ? readStream(exchange, call) : readWhole(exchange, call, stream);
+            // a stream answers at [DONE], before its body ends: read the rest so the connection is reused, not cut
+            reusable = exchange.drain(DRAIN);
+            return response;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ModelException.interrupted("thread interrupted");
         } finally {
             call.detach();
-            exchange.abort();
+            if (!reusable) {
+                exchange.abort();
+            }
         }
     }
 

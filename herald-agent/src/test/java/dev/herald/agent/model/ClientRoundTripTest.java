@@ -52,6 +52,20 @@ class ClientRoundTripTest {
         assertThat(response.usage()).isEqualTo(new Usage(20, 4));
     }
 
+    /** A complete answer hands its connection back: cutting it after [DONE] cost a new connection and sometimes a retry. */
+    @Test
+    void complete_manyCallsInARow_reuseOneKeepAliveConnection_withoutARetry() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            fake.enqueue(i % 2 == 0 ? Reply.stream("call ", Integer.toString(i)).withUsage(3, 2) : Reply.text("call " + i));
+            ModelRequest request = i % 2 == 0 ? Clients.streamed("hi " + i) : Clients.blocking("hi " + i);
+
+            assertThat(client.complete(request, new Recorder(), new Interrupt()).content()).isEqualTo("call " + i);
+        }
+
+        assertThat(fake.requests()).as("one request per call: no retry").hasSize(20);
+        assertThat(fake.connections()).as("TCP connections opened for 20 calls").isEqualTo(1);
+    }
+
     @Test
     void complete_sendsModelMessagesStreamFlagUsageOptionAndBearerKey() throws Exception {
         client.complete(Clients.streamed("what time is it?"), new Recorder(), new Interrupt());

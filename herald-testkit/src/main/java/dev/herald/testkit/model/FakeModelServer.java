@@ -51,6 +51,7 @@ public final class FakeModelServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
+    private final java.util.Set<String> clients = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final ConcurrentLinkedQueue<Reply> script = new ConcurrentLinkedQueue<>();
     private final List<RecordedRequest> recorded = new CopyOnWriteArrayList<>();
@@ -141,6 +142,11 @@ public final class FakeModelServer implements AutoCloseable {
     }
 
     /** Every chat-completion request so far, oldest first. */
+    /** How many TCP connections clients opened so far (distinct client address and port); keep-alive reuse keeps it low. */
+    public int connections() {
+        return clients.size();
+    }
+
     public List<RecordedRequest> requests() {
         return recorded.stream().filter(r -> r.path().endsWith("/chat/completions")).toList();
     }
@@ -187,6 +193,7 @@ public final class FakeModelServer implements AutoCloseable {
     }
 
     private RecordedRequest record(HttpExchange exchange) throws IOException {
+        clients.add(String.valueOf(exchange.getRemoteAddress()));
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         Map<String, List<String>> headers = new LinkedHashMap<>();
         exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), List.copyOf(values)));
