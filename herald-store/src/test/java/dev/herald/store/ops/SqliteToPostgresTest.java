@@ -90,8 +90,7 @@ class SqliteToPostgresTest {
     @Test
     void copy_intoADatabaseARunningGatewayClaims_isRefused() {
         Path db = sqliteWithTwoConversations();
-        try (PostgresStorage gateway = PostgresStorage.open(pg.options(), clock)) {
-            gateway.claimForGateway();
+        try (dev.herald.store.postgres.PostgresOwner gateway = dev.herald.store.postgres.PostgresOwner.claim(pg.options())) {
 
             assertThatThrownBy(() -> SqliteToPostgres.copy(db, pg.options(), clock)).isInstanceOf(StoreException.class)
                     .hasMessageContaining("claimed by a running Herald gateway");
