@@ -86,7 +86,7 @@ public final class Outbox {
         dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_SEND);
         List<String> parts = TextSplitter.split(turn.reply(), adapter.get().capabilities().maxTextLength(), adapter.get()::formattedLength);
         PartsSent sent = sendParts(adapter.get(), turn.source().target(), parts, Math.max(0, Math.min(turn.partsDelivered(), parts.size() - 1)), kind,
-                turn.platformMessageId(), turn.eventId(), count -> {
+                turn.answersMessageId(), turn.eventId(), count -> {
                     if (count < parts.size()) {
                         turns.markPartsDelivered(turn.id(), count);
                     }

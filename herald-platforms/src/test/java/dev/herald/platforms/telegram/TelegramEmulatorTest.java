@@ -194,6 +194,10 @@ class TelegramEmulatorTest {
         assertThat(texts).hasSize(2);
         assertThat(texts.get(0)).isEqualTo(StopKind.RESTART.banner());
         assertThat(texts.get(1)).startsWith("echo:");
+        String asked = h.turns().stream().filter(t -> t.origin() == dev.herald.core.platform.MessageEvent.Origin.USER).findFirst()
+                .orElseThrow().platformMessageId();
+        assertThat(emulator.botMessages(token, USER).get(1).body().path("reply_parameters").path("message_id").asText())
+                .as("the resumed answer replies to the message it continues").isEqualTo(asked.substring(asked.indexOf(':') + 1));
         assertThat(h.agent.calls()).hasSize(1);
         assertThat(h.turns(TurnState.AWAITING_DELIVERY)).isEmpty();
     }
