@@ -68,4 +68,20 @@ class WebChatRenderBrowserTest {
             assertThat(Files.size(SHOTS.resolve(shot))).as(shot).isGreaterThan(10_000);
         }
     }
+
+    @Test
+    void demoModel_showsAToolCallAnApprovalAndStreaming_labelledAsTheDemo() throws Exception {
+        dev.herald.core.agent.Agent demo = new dev.herald.agent.ModelAgent(new dev.herald.agent.demo.DemoModel(),
+                dev.herald.agent.AgentSettings.DEFAULT,
+                dev.herald.agent.tool.ToolRegistry.standard(dev.herald.agent.tool.ToolSettings.defaults(dir.resolve("workspaces"))));
+        try (WebUiFixture fx = WebUiFixture.start(dir, demo);
+                BrowserScript page = BrowserScript.start(NODE_DIR, "browser/demo.mjs", env(fx))) {
+            assertThat(page.awaitStep("tool", STEP).path("text").asText()).startsWith("[demo model] list_dir answered:")
+                    .doesNotContain("`list_dir`");
+            page.awaitStep("approved", STEP);
+            page.awaitStep("streamed", STEP);
+            page.awaitDone(STEP);
+        }
+        assertThat(Files.size(SHOTS.resolve("webchat-demo.png"))).isGreaterThan(10_000);
+    }
 }
