@@ -13,6 +13,15 @@ await run(async (newPage) => {
   await page.waitForSelector('#platforms >> text=webchat');
   step('status', { state: await page.textContent('#gateway-state') });
 
+  // Herald unreachable for a while (every admin call fails at the network level), then back: the page says
+  // so, and the message goes away by itself at the next refresh
+  await page.route('**/admin/api/**', (route) => route.abort('connectionrefused'));
+  await page.waitForSelector('#flash >> text=cannot be reached', { timeout: 15000 });
+  await page.unroute('**/admin/api/**');
+  await page.waitForFunction(() => document.getElementById('flash').textContent === '', null, { timeout: 15000 });
+  await page.waitForSelector('#gateway-state.running');
+  step('unreachable-then-back');
+
   await page.selectOption('#state-filter', 'resume_pending');
   const row = page.locator('#sessions tr', { hasText: conversation });
   await row.waitFor();

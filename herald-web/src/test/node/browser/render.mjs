@@ -2,13 +2,15 @@
 // streams as rendered Markdown and ends as sanitized HTML (heading, emphasis, code, link, list, quote, code
 // block with a copy button, table); nothing in an answer can run script; an answer is copied and
 // regenerated; a stopped answer keeps its partial text before the "Stopped" notice; a conversation is
-// renamed, found by its title, and deleted.
+// renamed, found by its title, and deleted. The strict Content-Security-Policy is never violated.
 import { BASE_URL, step, run, check, say, screenshot } from './lib.mjs';
 
 await run(async (newPage) => {
   const page = await newPage({ viewport: { width: 1280, height: 800 } });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
   page.on('dialog', (d) => d.accept());
+  await page.addInitScript(() => document.addEventListener('securitypolicyviolation',
+    (e) => { window.__csp = (window.__csp || []).concat(e.violatedDirective + ' ' + e.blockedURI + ' in ' + e.sourceFile); }));
   await page.goto(BASE_URL + '/');
   await page.waitForSelector('#connection.connected');
   await page.waitForSelector('#empty >> text=Start a conversation');
@@ -43,6 +45,7 @@ await run(async (newPage) => {
       handlers: t.querySelectorAll('[onerror], [onclick], script').length,
       trapHref: links.find((a) => a.textContent === 'a trap')?.getAttribute('href') ?? null,
       rawMarkup: t.textContent.includes('**') || t.textContent.includes('```'),
+      rawHtmlShownAsText: t.textContent.includes('<img src="x" onerror="window.__xss = 1">'),
     };
   });
   check(dom.h1 === 'Release notes' && dom.strong === '2.0' && dom.em === 'out' && dom.del === 'no', 'inline markup: ' + JSON.stringify(dom));
@@ -53,7 +56,10 @@ await run(async (newPage) => {
   check(JSON.stringify(dom.table) === JSON.stringify([['Platform', 'Limit'], ['Telegram', '4096'], ['Discord', '2000']]), 'table: ' + JSON.stringify(dom.table));
   check(dom.images === 0 && dom.handlers === 0 && !dom.trapHref, 'unsafe markup survived: ' + JSON.stringify(dom));
   check(!dom.rawMarkup, 'raw Markdown is shown');
+  check(dom.rawHtmlShownAsText, 'raw HTML in the answer is not shown as text');
   check(await page.evaluate(() => window.__xss) === undefined, 'script ran from an answer');
+  const csp = await page.evaluate(() => window.__csp || []);
+  check(csp.length === 0, 'the page broke its Content-Security-Policy: ' + csp.join(', '));
   step('rendered', dom);
   await screenshot(page, 'webchat-desktop.png');
 

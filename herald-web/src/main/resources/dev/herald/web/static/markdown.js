@@ -1,9 +1,9 @@
 /*
  * Herald pages: answers as rendered Markdown.
  *
- * marked (vendor/marked.umd.js) turns the Markdown into HTML, DOMPurify (vendor/purify.min.js) keeps only an
- * allowlist of tags and attributes and drops every script, handler, style and javascript: URL, and the result
- * is inserted as a DOM fragment (never as an HTML string). Both run in the browser so a streamed answer can be
+ * marked (vendor/marked.umd.js) turns the Markdown into HTML, showing raw HTML in the answer as text;
+ * DOMPurify (vendor/purify.min.js) then keeps only an allowlist of tags and attributes and drops every script,
+ * handler, style and javascript: URL; the result is inserted as a DOM fragment (never as an HTML string). Both run in the browser so a streamed answer can be
  * rendered again on every delta without a server round trip; the stored transcript stays Markdown.
  */
 "use strict";
@@ -13,7 +13,11 @@ const HeraldMarkdown = (() => {
     "h4", "h5", "h6", "hr", "table", "thead", "tbody", "tr", "th", "td", "input"];
   const ATTRS = ["href", "title", "start", "align", "class", "type", "checked", "disabled"];
 
+  const escapeHtml = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
   marked.setOptions({ gfm: true, breaks: true, async: false });
+  // raw HTML in an answer is shown as text, as on every other platform: markup comes only from Markdown
+  marked.use({ renderer: { html: (token) => escapeHtml(typeof token === "string" ? token : token.text) } });
 
   DOMPurify.addHook("afterSanitizeAttributes", (node) => {
     if (node.tagName === "A" && node.hasAttribute("href")) {

@@ -54,6 +54,7 @@ class WebChatBrowserTest {
             Map<String, String> env = new java.util.HashMap<>(env(fx));
             env.put("HERALD_CONVERSATION", conversation);
             try (BrowserScript admin = BrowserScript.start(NODE_DIR, "browser/admin.mjs", env)) {
+                admin.awaitStep("unreachable-then-back", STEP);
                 assertThat(admin.awaitStep("listed", STEP).path("text").asText()).contains("restart_timeout");
                 assertThat(admin.awaitStep("transcript", STEP).path("event").asText()).contains("turn resumed");
                 admin.awaitStep("cleared", STEP);
