@@ -112,10 +112,10 @@ public final class TelegramAdapter implements PlatformAdapter {
         }
     }
 
-    /** Telegram counts its limit on the text it shows, after the HTML is parsed. */
+    /** Telegram counts its limit on the text it shows (after the HTML is parsed), in either form a part may be sent in. */
     @Override
     public int formattedLength(String text) {
-        return TelegramHtml.visibleLength(text);
+        return TelegramHtml.sendLength(text);
     }
 
     @Override

@@ -31,6 +31,14 @@ final class TelegramHtml implements MarkdownDialect {
         return unescape(render(markdown).replaceAll("<[^>]*>", "")).length();
     }
 
+    /**
+     * The length a part must fit in both forms Telegram may get it in: the HTML's shown text, and the plain
+     * fallback (which spells out link targets, so it can be the longer one).
+     */
+    static int sendLength(String markdown) {
+        return Math.max(visibleLength(markdown), plain(markdown).length());
+    }
+
     @Override
     public String text(String raw) {
         return escape(raw);

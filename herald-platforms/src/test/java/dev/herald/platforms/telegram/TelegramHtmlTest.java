@@ -44,11 +44,12 @@ class TelegramHtmlTest {
         String answer = (Answers.everyConstruct() + "\n\n").repeat(60);
         for (int round = 0; round < 20; round++) {
             int limit = 200 + random.nextInt(1500);
-            List<String> parts = TextSplitter.split(answer, limit, TelegramHtml::visibleLength);
+            List<String> parts = TextSplitter.split(answer, limit, TelegramHtml::sendLength);
             for (String part : parts) {
                 String html = TelegramHtml.render(part);
                 assertThat(balanced(html)).as("tags balanced in %s", html).isTrue();
                 assertThat(TelegramHtml.visibleLength(part)).isLessThanOrEqualTo(limit);
+                assertThat(TelegramHtml.plain(part).length()).as("the plain fallback fits too").isLessThanOrEqualTo(limit);
             }
         }
     }
