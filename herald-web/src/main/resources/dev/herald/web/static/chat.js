@@ -299,7 +299,7 @@
         dropDraft(frame.turn);
         setWorking(false);
         sync();
-        refreshConversations();
+        sidebar.refresh();
         return;
       case "error":
         dropDraft(frame.turn);
@@ -452,7 +452,7 @@
     const msg = { clientId: Herald.randomId("m"), conversation: view.id, text, title: c.title };
     store.outbox.push(msg);
     save();
-    renderConversations();
+    sidebar.render();
     pendingBubble(msg);
     if (isConnected) flushOutbox();
   }
@@ -506,98 +506,17 @@
     return true;
   }
 
-  // ---- the conversation list ------------------------------------------------------------------
-  function renderConversations() {
-    const list = $("conversations");
-    const query = $("conversation-search").value.trim().toLowerCase();
-    const shown = store.conversations.filter((c) => !query || (c.title || "New conversation").toLowerCase().includes(query));
-    list.replaceChildren(...shown.map((c) => el("li", {},
-      el("button", {
-        type: "button", class: "conversation", "aria-current": c.id === view.id ? "page" : null,
-        onclick: () => { open(c.id); closeMenu(); },
-      }, el("span", { class: "conv-title" }, c.title || "New conversation"),
-      el("span", { class: "conv-time" }, Herald.since(c.updatedAt))))));
-    $("no-match").hidden = shown.length > 0 || !query;
-  }
-
-  async function refreshConversations() {
-    const res = await api("/chat/api/conversations");
-    if (!res.ok) return;
-    for (const s of res.data.conversations) {
-      const c = conversation(s.id);
-      if (s.hidden) {
-        if (c && s.id !== view.id) store.conversations.splice(store.conversations.indexOf(c), 1);
-      } else if (c) {
-        c.updatedAt = s.updatedAt;
-        if (s.title) c.title = s.title;
-      } else {
-        store.conversations.push({ id: s.id, title: s.title || "", updatedAt: s.updatedAt });
-      }
-    }
-    store.conversations.sort((a, b) => (b.updatedAt || "").localeCompare(a.updatedAt || ""));
-    save();
-    renderConversations();
-    const c = conversation(view.id);
-    if (c && c.title) $("title").textContent = c.title;
-  }
-
-  // ---- rename, delete, the menu on a phone ----------------------------------------------------
-  function rename() {
-    const c = conversation(view.id);
-    const dialog = $("rename-dialog");
-    $("rename-input").value = (c && c.title) || "";
-    dialog.showModal();
-    $("rename-input").select();
-  }
-
-  $("rename-dialog").querySelector("form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const title = $("rename-input").value.trim().slice(0, 200);
-    $("rename-dialog").close();
-    const c = conversation(view.id);
-    if (!c || !title) return;
-    c.title = title;
-    save();
-    $("title").textContent = title;
-    renderConversations();
-    const res = await api("/chat/api/rename", { method: "POST", body: { conversation: c.id, title } });
-    if (!res.ok) systemLine("The new title was not saved: " + ((res.data && res.data.error) || res.status), "notice");
+  // ---- the conversation list (chat-sidebar.js) ------------------------------------------------
+  const sidebar = HeraldSidebar({
+    store, save, conversation, newConversation, notice: (text) => systemLine(text, "notice"),
+    current: () => view.id, open: (id) => open(id),
   });
-  $("rename-cancel").addEventListener("click", () => $("rename-dialog").close());
-
-  async function remove() {
-    const c = conversation(view.id);
-    if (!c || !confirm("Delete \u201c" + (c.title || "New conversation") + "\u201d from the list? Its transcript is kept for the admin.")) return;
-    const res = await api("/chat/api/delete", { method: "POST", body: { conversation: c.id } });
-    if (!res.ok) {
-      systemLine("The conversation was not deleted: " + ((res.data && res.data.error) || res.status), "notice");
-      return;
-    }
-    store.conversations.splice(store.conversations.indexOf(c), 1);
-    store.outbox = store.outbox.filter((m) => m.conversation !== c.id);
-    save();
-    open((store.conversations[0] && store.conversations[0].id) || newConversation().id);
-  }
-
-  function openMenu() {
-    document.body.classList.add("menu-open");
-    $("backdrop").hidden = false;
-    $("menu").setAttribute("aria-expanded", "true");
-    $("conversation-search").focus();
-  }
-
-  function closeMenu() {
-    if (!document.body.classList.contains("menu-open")) return;
-    document.body.classList.remove("menu-open");
-    $("backdrop").hidden = true;
-    $("menu").setAttribute("aria-expanded", "false");
-  }
 
   function open(id) {
     store.current = id;
     save();
     resetView(id);
-    renderConversations();
+    sidebar.render();
     for (const m of store.outbox) if (m.conversation === id) pendingBubble(m);
     isConnected = false;
     setConnection("connecting", "connecting…");
@@ -625,19 +544,6 @@
       $("composer").requestSubmit();
     }
   });
-  $("new-conversation").addEventListener("click", () => {
-    open(newConversation().id);
-    closeMenu();
-  });
-  $("conversation-search").addEventListener("input", renderConversations);
-  $("menu").addEventListener("click", openMenu);
-  $("close-menu").addEventListener("click", closeMenu);
-  $("backdrop").addEventListener("click", closeMenu);
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") closeMenu();
-  });
-  $("rename").addEventListener("click", rename);
-  $("delete").addEventListener("click", remove);
   document.querySelectorAll(".suggestion").forEach((b) => b.addEventListener("click", () => submit(b.textContent)));
   $("cmd-new").addEventListener("click", () => sendCommand("/new"));
   $("cmd-stop").addEventListener("click", () => sendCommand("/stop"));
@@ -647,6 +553,6 @@
     const start = store.current && conversation(store.current) ? store.current
       : (store.conversations[0] && store.conversations[0].id) || newConversation().id;
     open(start);
-    refreshConversations();
+    sidebar.refresh();
   })();
 })();
