@@ -30,4 +30,12 @@ await run(async (newPage) => {
   step('streamed', { partial: partial.length });
   await page.locator('.msg.assistant:not(.draft)', { hasText: 'run a shell command' }).first().evaluate((m) => m.scrollIntoView());
   await screenshot(page, 'webchat-demo.png');
+
+  await say(page, 'show formatting');
+  const formatted = page.locator('.msg.assistant:not(.draft)', { has: page.locator('h2') }).last();
+  await formatted.waitFor();
+  check(await formatted.locator('table').count() === 1 && await formatted.locator('.code-block').count() === 1, 'the formatting answer');
+  await formatted.evaluate((m) => m.scrollIntoView({ block: 'end' }));
+  await screenshot(page, 'webchat-formatting.png');
+  step('formatting');
 });

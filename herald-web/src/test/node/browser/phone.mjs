@@ -1,6 +1,7 @@
 // The web chat and the admin page on a phone, 390x844 (WebChatRenderBrowserTest): the conversation list is
 // a drawer opened from the menu button, the title is not cut short, nothing overflows the screen sideways,
-// wide content (code, tables) scrolls inside its own box, and the admin page's actions stay reachable.
+// wide content (code, tables) scrolls inside its own box, and the admin page's actions stay reachable. The
+// answers come from the built-in demo model ("show formatting").
 import { BASE_URL, step, run, check, say, screenshot } from './lib.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -20,7 +21,7 @@ await run(async (newPage) => {
   step('closed', { title });
 
   await say(page, 'show formatting');
-  await page.waitForSelector('.msg.assistant:not(.draft) >> text=Plain');
+  await page.waitForSelector('.msg.assistant:not(.draft) h2 >> text=Formatting');
   await page.waitForTimeout(300);
   check(await overflow(page) <= 0, 'the chat scrolls sideways by ' + (await overflow(page)) + ' px');
   const table = await page.$eval('.msg.assistant:not(.draft) .table-scroll', (t) => ({ inside: t.getBoundingClientRect().right <= window.innerWidth }));
@@ -39,7 +40,7 @@ await run(async (newPage) => {
   await page.waitForSelector('#empty >> text=Start a conversation');
   await page.click('#menu');
   await page.click('#conversations li:nth-child(2) button');
-  await page.waitForSelector('.msg.assistant:not(.draft) >> text=Plain');
+  await page.waitForSelector('.msg.assistant:not(.draft) h2 >> text=Formatting');
   step('drawer');
 
   const admin = await newPage(PHONE);

@@ -56,7 +56,7 @@ class WebChatRenderBrowserTest {
 
     @Test
     void phone_listIsADrawer_titleWhole_nothingOverflows_adminActionsReachable() throws Exception {
-        try (WebUiFixture fx = WebUiFixture.start(dir, new BrowserAgent());
+        try (WebUiFixture fx = WebUiFixture.start(dir, demoAgent());
                 BrowserScript page = BrowserScript.start(NODE_DIR, "browser/phone.mjs", env(fx))) {
             assertThat(page.awaitStep("closed", STEP).path("title").path("text").asText()).isEqualTo("New conversation");
             page.awaitStep("answer", STEP);
@@ -71,17 +71,21 @@ class WebChatRenderBrowserTest {
 
     @Test
     void demoModel_showsAToolCallAnApprovalAndStreaming_labelledAsTheDemo() throws Exception {
-        dev.herald.core.agent.Agent demo = new dev.herald.agent.ModelAgent(new dev.herald.agent.demo.DemoModel(),
-                dev.herald.agent.AgentSettings.DEFAULT,
-                dev.herald.agent.tool.ToolRegistry.standard(dev.herald.agent.tool.ToolSettings.defaults(dir.resolve("workspaces"))));
-        try (WebUiFixture fx = WebUiFixture.start(dir, demo);
+        try (WebUiFixture fx = WebUiFixture.start(dir, demoAgent());
                 BrowserScript page = BrowserScript.start(NODE_DIR, "browser/demo.mjs", env(fx))) {
             assertThat(page.awaitStep("tool", STEP).path("text").asText()).startsWith("[demo model] list_dir answered:")
                     .doesNotContain("`list_dir`");
             page.awaitStep("approved", STEP);
             page.awaitStep("streamed", STEP);
+            page.awaitStep("formatting", STEP);
             page.awaitDone(STEP);
         }
         assertThat(Files.size(SHOTS.resolve("webchat-demo.png"))).isGreaterThan(10_000);
+    }
+
+    /** The built-in demo model in the real agent loop, with the real tools working in this test's folder. */
+    private dev.herald.core.agent.Agent demoAgent() {
+        return new dev.herald.agent.ModelAgent(new dev.herald.agent.demo.DemoModel(), dev.herald.agent.AgentSettings.DEFAULT,
+                dev.herald.agent.tool.ToolRegistry.standard(dev.herald.agent.tool.ToolSettings.defaults(dir.resolve("workspaces"))));
     }
 }
