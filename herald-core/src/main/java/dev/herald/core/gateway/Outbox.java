@@ -84,9 +84,9 @@ public final class Outbox {
         }
         MessageKind kind = isFailure(turn.outcome()) ? MessageKind.ERROR : MessageKind.REPLY;
         dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_SEND);
-        List<String> parts = TextSplitter.split(turn.reply(), adapter.get().capabilities().maxTextLength());
+        List<String> parts = TextSplitter.split(turn.reply(), adapter.get().capabilities().maxTextLength(), adapter.get()::formattedLength);
         PartsSent sent = sendParts(adapter.get(), turn.source().target(), parts, Math.max(0, Math.min(turn.partsDelivered(), parts.size() - 1)), kind,
-                turn.platformMessageId(), turn.eventId(), count -> {
+                turn.answersMessageId(), turn.eventId(), count -> {
                     if (count < parts.size()) {
                         turns.markPartsDelivered(turn.id(), count);
                     }
@@ -139,7 +139,7 @@ public final class Outbox {
             log.warn("outbox - cannot send a {} to platform {}: not running", kind, platform);
             return false;
         }
-        return sendParts(adapter.get(), target, TextSplitter.split(text, adapter.get().capabilities().maxTextLength()), 0, kind,
+        return sendParts(adapter.get(), target, TextSplitter.split(text, adapter.get().capabilities().maxTextLength(), adapter.get()::formattedLength), 0, kind,
                 replyTo, correlationId, count -> {
                 }).last().success();
     }

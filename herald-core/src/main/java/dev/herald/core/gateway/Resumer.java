@@ -101,7 +101,7 @@ final class Resumer {
         for (SessionEntry e : claimed) {
             metrics.resumeScheduled(platform, e.effectiveResumeReason().code());
             scheduled.add(driver.launchClaimed(e.key(),
-                    () -> storage.turns().receive(e.key(), MessageEvent.resume(e.origin(), clock.instant()))));
+                    () -> storage.turns().receive(e.key(), MessageEvent.resume(e.origin(), clock.instant(), continued(e.key())))));
         }
         return scheduled;
     }
@@ -118,9 +118,22 @@ final class Resumer {
             return false;
         }
         metrics.resumeScheduled(e.origin().platform(), e.effectiveResumeReason().code());
-        driver.launchClaimed(key, () -> storage.turns().receive(key, MessageEvent.resume(e.origin(), clock.instant())));
+        driver.launchClaimed(key, () -> storage.turns().receive(key, MessageEvent.resume(e.origin(), clock.instant(), continued(key))));
         log.info("resumer - {} resumed on request", key);
         return true;
+    }
+
+    /**
+     * The user message the interrupted turn answered (its newest started turn's), so the resumed answer
+     * replies to it like any answer; null when unknown (a lookup failure only loses the quote).
+     */
+    private String continued(dev.herald.core.session.SessionKey key) {
+        try {
+            return storage.turns().latestStarted(key).map(dev.herald.core.turn.TurnRecord::answersMessageId).orElse(null);
+        } catch (RuntimeException ex) {
+            log.debug("resumer - {}: the interrupted turn's message could not be read: {}", key, ex.toString());
+            return null;
+        }
     }
 
     private boolean isAuthorized(SessionEntry e) {

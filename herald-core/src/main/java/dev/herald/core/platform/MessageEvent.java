@@ -65,7 +65,24 @@ public record MessageEvent(
 
     /** The synthetic empty turn that resumes an interrupted session for its owner. */
     public static MessageEvent resume(SessionSource source, Instant at) {
-        return new MessageEvent(UUID.randomUUID().toString(), source, "", null, null, List.of(), Origin.RESUME, at);
+        return resume(source, at, null);
+    }
+
+    /**
+     * The synthetic empty turn that resumes an interrupted session, answering {@code continuedMessageId}: the
+     * platform message of the user whose turn was cut off (null when unknown), so the resumed answer replies
+     * to (quotes, threads under) it as the answer to that message would have.
+     */
+    public static MessageEvent resume(SessionSource source, Instant at, String continuedMessageId) {
+        return new MessageEvent(UUID.randomUUID().toString(), source, "", null, continuedMessageId, List.of(), Origin.RESUME, at);
+    }
+
+    /**
+     * The platform message a reply to this event answers: the message itself, or for a resume turn the
+     * message of the turn it continues.
+     */
+    public String answersMessageId() {
+        return origin == Origin.RESUME ? replyToMessageId : messageId;
     }
 
     /**

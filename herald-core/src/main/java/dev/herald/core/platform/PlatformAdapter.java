@@ -21,7 +21,20 @@ public interface PlatformAdapter extends AutoCloseable {
      */
     void start(InboundSink sink) throws Exception;
 
-    /** Sends one message. Failures come back as a {@link SendResult}, not as exceptions. */
+    /**
+     * The length of {@code text} (Markdown, as the agent wrote it) once this adapter has rewritten it for its
+     * platform, as the platform counts it against {@link Capabilities#maxTextLength()}. The gateway splits
+     * replies so that every part fits by this measure. The default is the text's own length, for adapters
+     * that send text as it is.
+     */
+    default int formattedLength(String text) {
+        return text.length();
+    }
+
+    /**
+     * Sends one message. Its text is Markdown as the agent wrote it (already split to fit); an adapter
+     * rewrites it into what its platform shows. Failures come back as a {@link SendResult}, not as exceptions.
+     */
     SendResult send(OutboundMessage message);
 
     /** Shows a typing indicator in the chat, best-effort. */

@@ -71,6 +71,14 @@ public record TurnRecord(
                 replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, 0);
     }
 
+    /**
+     * The platform message this turn's reply answers: the user's message, or for a resume turn the message
+     * of the turn it continues (null when unknown).
+     */
+    public String answersMessageId() {
+        return origin == MessageEvent.Origin.RESUME ? replyToMessageId : platformMessageId;
+    }
+
     /** The event this turn answers, rebuilt from the record (for replay after a restart). */
     public MessageEvent toEvent() {
         return new MessageEvent(eventId, source, text, platformMessageId, replyToMessageId, java.util.List.of(), origin, receivedAt);

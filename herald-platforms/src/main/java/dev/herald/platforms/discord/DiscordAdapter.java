@@ -88,7 +88,13 @@ public final class DiscordAdapter implements PlatformAdapter {
     @Override
     public SendResult send(OutboundMessage message) {
         ChatTarget t = message.target();
-        return rest.createMessage(channelOf(t), message.text(), message.replyToMessageId());
+        return rest.createMessage(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId());
+    }
+
+    /** Discord counts its 2,000 characters on the Markdown it receives. */
+    @Override
+    public int formattedLength(String text) {
+        return DiscordMarkdown.render(text).length();
     }
 
     @Override

@@ -85,7 +85,13 @@ public final class SlackAdapter implements PlatformAdapter {
 
     @Override
     public SendResult send(OutboundMessage message) {
-        return web.postMessage(message.target().chatId(), SlackMessages.escape(message.text()), message.target().threadId());
+        return web.postMessage(message.target().chatId(), SlackMrkdwn.render(message.text()), message.target().threadId());
+    }
+
+    /** Slack cuts text at its length as sent, mrkdwn and escapes included. */
+    @Override
+    public int formattedLength(String text) {
+        return SlackMrkdwn.render(text).length();
     }
 
     @Override

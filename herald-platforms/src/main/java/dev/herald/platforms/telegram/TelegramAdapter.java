@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start calls {@code getMe}: a rejected token fails start with a message naming the config key; a
  * network failure lets start return with the platform backing off while the poller keeps trying.
- * Messages are sent as plain text (no parse mode), so model output never fails Telegram's entity parser.
+ * Replies are Markdown rewritten as Telegram HTML ({@link TelegramHtml}); when Telegram refuses the
+ * entities (HTTP 400 "can't parse entities") the same reply goes again as plain text, so formatting can
+ * delay a reply by one call but never lose it.
  */
 public final class TelegramAdapter implements PlatformAdapter {
     public static final Platform PLATFORM = Platform.of("telegram");
@@ -89,7 +91,15 @@ public final class TelegramAdapter implements PlatformAdapter {
             }
         }
         try {
-            BotApi.Answer a = api.sendMessage(m.target().chatId(), number(m.target().threadId()), m.text(), number(m.replyToMessageId()));
+            String html = TelegramHtml.render(m.text());
+            BotApi.Answer a = html.isBlank()
+                    ? api.sendMessage(m.target().chatId(), number(m.target().threadId()), m.text(), null, number(m.replyToMessageId()))
+                    : api.sendMessage(m.target().chatId(), number(m.target().threadId()), html, "HTML", number(m.replyToMessageId()));
+            if (a.entitiesRefused()) {
+                log.info("telegram - {} refused the formatted reply ({}); sending it as plain text", m.target().chatId(), a.problem());
+                a = api.sendMessage(m.target().chatId(), number(m.target().threadId()), TelegramHtml.plain(m.text()), null,
+                        number(m.replyToMessageId()));
+            }
             if (a.ok()) {
                 return SendResult.sent(a.result().path("message_id").asText(null));
             }
@@ -100,6 +110,12 @@ public final class TelegramAdapter implements PlatformAdapter {
         } catch (IOException e) {
             return SendResult.failed("sendMessage: " + api.describe(e), true);
         }
+    }
+
+    /** Telegram counts its limit on the text it shows (after the HTML is parsed), in either form a part may be sent in. */
+    @Override
+    public int formattedLength(String text) {
+        return TelegramHtml.sendLength(text);
     }
 
     @Override

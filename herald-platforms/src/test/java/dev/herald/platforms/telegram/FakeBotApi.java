@@ -109,7 +109,8 @@ final class FakeBotApi implements AutoCloseable {
                 fail = 502;
             }
             if (fail != null) {
-                ObjectNode e = error(fail, fail == 429 ? "Too Many Requests: retry after 1" : "Bad Gateway");
+                ObjectNode e = error(fail, fail == 429 ? "Too Many Requests: retry after 1"
+                        : fail == 400 ? "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 0" : "Bad Gateway");
                 if (fail == 429) {
                     e.putObject("parameters").put("retry_after", 1);
                 }

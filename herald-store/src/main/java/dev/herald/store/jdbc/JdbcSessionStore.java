@@ -156,7 +156,7 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
             return fresh;
         }
         return new SessionEntry(key, sessionId, now, now, origin, fresh.displayName(), fresh.platform(), fresh.chatType(),
-                null, null, true, autoReset, false, null, null, 0, 0, 0);
+                null, null, true, autoReset, false, null, null, 0, 0, 0, null, null);
     }
 
     /** A lane was used: points it at {@code sessionId}, bumps its time and records the latest source. */
@@ -168,7 +168,22 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
                 origin.platform().id(), origin.chatType().wire(), e.key().value());
         return new SessionEntry(e.key(), sessionId, e.createdAt(), now, origin, displayName, origin.platform(),
                 origin.chatType(), e.suspendReason(), e.suspendedAt(), e.wasAutoReset(), e.autoResetReason(), e.resumePending(),
-                e.resumeReason(), e.lastResumeMarkedAt(), e.interruptedRestarts(), e.inputTokens(), e.outputTokens());
+                e.resumeReason(), e.lastResumeMarkedAt(), e.interruptedRestarts(), e.inputTokens(), e.outputTokens(), e.title(),
+                e.hiddenAt());
+    }
+
+    @Override
+    public final boolean rename(SessionKey key, String title) {
+        Objects.requireNonNull(key, "key");
+        String t = title == null || title.isBlank() ? null : title.strip();
+        String kept = t != null && t.length() > 200 ? t.substring(0, 200) : t;
+        return tx.write("session " + key, c -> c.update(SessionTable.RENAME, kept, key.value()) == 1);
+    }
+
+    @Override
+    public final boolean hide(SessionKey key) {
+        Objects.requireNonNull(key, "key");
+        return tx.write("session " + key, c -> c.update(SessionTable.HIDE, Micros.of(Micros.now(clock)), key.value()) == 1);
     }
 
     @Override

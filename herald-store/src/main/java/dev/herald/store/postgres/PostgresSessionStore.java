@@ -91,9 +91,17 @@ final class PostgresSessionStore extends JdbcSessionStore<PgConn> {
                 WHERE session_key = ?""", reason.code(), Micros.of(Micros.now(clock)), key.value()) == 1);
     }
 
+    @Override
+    public boolean unsuspend(SessionKey key) {
+        Objects.requireNonNull(key, "key");
+        return tx.write("session " + key, c -> c.update("""
+                UPDATE sessions SET suspended = FALSE, suspend_reason = NULL, suspended_at = NULL, interrupted_restarts = 0
+                WHERE session_key = ? AND suspended""", key.value()) == 1);
+    }
+
     /** Through the partial index sessions_resume_pending, already in the wanted order. */
     static String resumePendingQuery(boolean byPlatform) {
-        return "SELECT " + SessionTable.COLUMNS + " FROM sessions WHERE resume_pending AND NOT suspended"
+        return "SELECT " + SessionTable.READ + " FROM sessions WHERE resume_pending AND NOT suspended"
                 + (byPlatform ? " AND platform = ?" : "") + " ORDER BY resume_marked_at, session_key";
     }
 
@@ -107,7 +115,7 @@ final class PostgresSessionStore extends JdbcSessionStore<PgConn> {
     record Search(String sql, Object[] args) {
         static Search of(SessionQuery query) {
             Objects.requireNonNull(query, "query");
-            StringBuilder sql = new StringBuilder("SELECT " + SessionTable.COLUMNS + " FROM sessions WHERE TRUE");
+            StringBuilder sql = new StringBuilder("SELECT " + SessionTable.READ + " FROM sessions WHERE TRUE");
             List<Object> args = new ArrayList<>();
             switch (query.state()) {
                 case RESUME_PENDING -> sql.append(" AND resume_pending");

@@ -82,8 +82,16 @@ final class SqliteSessionStore extends JdbcSessionStore<SqlConn> {
     }
 
     @Override
+    public boolean unsuspend(SessionKey key) {
+        Objects.requireNonNull(key, "key");
+        return tx.write("session " + key, c -> c.update("""
+                UPDATE sessions SET suspended = 0, suspend_reason = NULL, suspended_at = NULL, interrupted_restarts = 0
+                WHERE session_key = ? AND suspended = 1""", key.value()) == 1);
+    }
+
+    @Override
     public List<SessionEntry> search(SessionQuery query) {
-        StringBuilder sql = new StringBuilder("SELECT " + SessionTable.COLUMNS + " FROM sessions WHERE 1 = 1");
+        StringBuilder sql = new StringBuilder("SELECT " + SessionTable.READ + " FROM sessions WHERE 1 = 1");
         List<Object> args = new java.util.ArrayList<>();
         switch (query.state()) {
             case RESUME_PENDING -> sql.append(" AND resume_pending = 1");
@@ -108,7 +116,7 @@ final class SqliteSessionStore extends JdbcSessionStore<SqlConn> {
 
     /** Through the partial index sessions_resume_pending. */
     static String resumePendingQuery(boolean byPlatform) {
-        return "SELECT " + SessionTable.COLUMNS + " FROM sessions WHERE resume_pending = 1 AND suspended = 0"
+        return "SELECT " + SessionTable.READ + " FROM sessions WHERE resume_pending = 1 AND suspended = 0"
                 + (byPlatform ? " AND platform = ?" : "") + " ORDER BY resume_marked_at, session_key";
     }
 

@@ -21,6 +21,7 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionQuery;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
+import dev.herald.core.transcript.TranscriptSession;
 import dev.herald.core.turn.TurnState;
 import dev.herald.web.Routes;
 import dev.herald.web.TranscriptView;
@@ -56,8 +57,14 @@ import org.slf4j.LoggerFactory;
  *       {@code tool}, {@code reply}, {@code error}, {@code command}, {@code notice} and {@code prompt}
  *       frames for one conversation, with a comment line every {@value #HEARTBEAT_MS} ms.</li>
  *   <li>{@code GET /chat/api/transcript?c=ID&after=SEQ}: the stored rows after {@code SEQ} of the
- *       conversation's current session, and its session id.</li>
- *   <li>{@code GET /chat/api/conversations}: the web chat conversations the store knows.</li>
+ *       conversation's current session, its session id, and the session it continues after a compression
+ *       ({@code continues}, whose copied rows are marked {@code carried}).</li>
+ *   <li>{@code GET /chat/api/conversations}: the web chat conversations the store knows, with their
+ *       title and whether their user deleted them ({@code hidden}).</li>
+ *   <li>{@code POST /chat/api/rename} {@code {conversation, title}} and {@code POST /chat/api/delete}
+ *       {@code {conversation}}: the user's title, and deleting a conversation from the list (the store hides
+ *       it; its transcript is kept for the admin). A conversation not stored yet answers {@code local}: the
+ *       page keeps its title and sends it with the first message.</li>
  * </ul>
  *
  * <p>Delivery. The transcript is the source of truth: a final reply is stored before it is sent, so
@@ -81,6 +88,7 @@ public final class WebChatPlatform implements PlatformAdapter {
     private static final int MAX_TEXT = 32_000;
     private static final int MAX_ROWS = 500;
     private static final int MAX_TOOL_TEXT = 400;
+    private static final int MAX_TITLE = 200;
 
     private enum State { NEW, RUNNING, CLOSED }
 
@@ -196,6 +204,8 @@ public final class WebChatPlatform implements PlatformAdapter {
         routes.get("/chat/api/transcript", guard.read(this::transcript));
         routes.get("/chat/api/stream", guard.read(this::stream));
         routes.post("/chat/api/send", guard.write(this::sendFromPage));
+        routes.post("/chat/api/rename", guard.write(this::rename));
+        routes.post("/chat/api/delete", guard.write(this::delete));
     }
 
     private void sendFromPage(Context ctx) {
@@ -232,6 +242,23 @@ public final class WebChatPlatform implements PlatformAdapter {
         }
     }
 
+    private void rename(Context ctx) {
+        JsonNode body = WebJson.body(ctx);
+        String conversation = id(body.path("conversation").asText(null), "conversation");
+        String title = body.path("title").asText("").strip();
+        if (title.length() > MAX_TITLE) {
+            throw new BadRequest(400, "title must be at most " + MAX_TITLE + " characters, was " + title.length());
+        }
+        boolean stored = storage.sessions().rename(keyOf(conversation), title.isEmpty() ? null : title);
+        WebJson.write(ctx, 200, Map.of("status", stored ? "renamed" : "local", "title", title));
+    }
+
+    private void delete(Context ctx) {
+        String conversation = id(WebJson.body(ctx).path("conversation").asText(null), "conversation");
+        boolean stored = storage.sessions().hide(keyOf(conversation));
+        WebJson.write(ctx, 200, Map.of("status", stored ? "hidden" : "local"));
+    }
+
     private static void retryLater(Context ctx, String status, String message) {
         ctx.header("Retry-After", "2");
         WebJson.write(ctx, 503, Map.of("status", status, "error", message));
@@ -252,8 +279,12 @@ public final class WebChatPlatform implements PlatformAdapter {
             return;
         }
         String sessionId = storage.transcripts().compressionTip(entry.get().sessionId());
+        Optional<TranscriptSession> session = storage.transcripts().session(sessionId);
+        String continues = session.map(TranscriptSession::parentSessionId).orElse(null);
         out.put("sessionId", sessionId);
-        out.put("rows", TranscriptView.rows(storage.transcripts().load(sessionId), after, MAX_ROWS, MAX_TOOL_TEXT));
+        out.put("continues", continues);
+        out.put("rows", TranscriptView.rows(storage.transcripts().load(sessionId), after, MAX_ROWS, MAX_TOOL_TEXT,
+                continues == null ? null : session.get().startedAt()));
         out.put("running", running(key));
         out.put("resumePending", entry.get().resumePending());
         WebJson.write(ctx, 200, out);
@@ -272,9 +303,10 @@ public final class WebChatPlatform implements PlatformAdapter {
             }
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("id", e.origin().chatId());
-            c.put("title", e.origin().chatName() != null ? e.origin().chatName() : e.displayName());
+            c.put("title", e.title() != null ? e.title() : e.origin().chatName() != null ? e.origin().chatName() : e.displayName());
             c.put("updatedAt", e.updatedAt().toString());
             c.put("resumePending", e.resumePending());
+            c.put("hidden", e.hidden());
             out.add(c);
         }
         WebJson.write(ctx, 200, Map.of("conversations", out));
