@@ -33,7 +33,8 @@ class StoreBackupTest {
             AtomicInteger written = new AtomicInteger();
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                 while (!stop.get()) {
-                    live.transcripts().append(lane.sessionId(), TranscriptRow.user("busy " + written.incrementAndGet(), clock.instant()));
+                    live.transcripts().append(lane.sessionId(), TranscriptRow.user("busy " + (written.get() + 1), clock.instant()));
+                    written.incrementAndGet(); // counted once committed: the backup below starts after 20 commits
                 }
             });
             while (written.get() < 20) {
