@@ -492,4 +492,22 @@ public abstract class SessionStoreContract extends StorageContract {
     private static dev.herald.core.session.SessionQuery query(dev.herald.core.session.SessionQuery.State state, String text) {
         return new dev.herald.core.session.SessionQuery(state, Optional.empty(), Optional.ofNullable(text), 50, 0);
     }
+
+    @Test
+    void modelChoice_chosenThenReopened_isKeptPerLaneAndClearedBackToTheDefault() {
+        SessionKey alice = keyOf(dm("alice"));
+        SessionKey bob = keyOf(dm("bob"));
+        assertThat(storage.modelChoices().chosen(alice)).isEmpty();
+
+        storage.modelChoices().choose(alice, "fast");
+        storage.modelChoices().choose(alice, "vision");
+        storage.modelChoices().choose(bob, "fast");
+        reopen();
+
+        assertThat(storage.modelChoices().chosen(alice)).contains("vision");
+        assertThat(storage.modelChoices().chosen(bob)).contains("fast");
+        storage.modelChoices().choose(alice, null);
+        assertThat(storage.modelChoices().chosen(alice)).isEmpty();
+        assertThat(storage.modelChoices().chosen(bob)).contains("fast");
+    }
 }
