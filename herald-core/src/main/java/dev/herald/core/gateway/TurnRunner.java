@@ -172,6 +172,7 @@ final class TurnRunner {
             public void onUsage(long in, long out) {
                 storage.sessions().addUsage(turn.sessionKey(), in, out);
                 storage.turns().addUsage(turn.id(), in, out);
+                progress(adapter, turn, new StreamEvent.Usage(in, out));
             }
 
             @Override

@@ -152,6 +152,9 @@ public final class WebChatPlatform implements PlatformAdapter {
 
     @Override
     public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        if (event instanceof StreamEvent.Usage) {
+            return; // the page does not show token counts
+        }
         ObjectNode frame = WebJson.MAPPER.createObjectNode();
         if (correlationId != null) {
             frame.put("turn", correlationId);
@@ -162,6 +165,9 @@ public final class WebChatPlatform implements PlatformAdapter {
                     .put("name", t.toolName()).put("summary", t.summary()).put("state", "running");
             case StreamEvent.ToolFinished t -> frame.put("type", "tool").put("phase", "finished").put("call", t.callId())
                     .put("name", t.toolName()).put("state", t.state().wire()).put("ok", t.state() == ToolState.OK);
+            case StreamEvent.Usage u -> {
+                return;
+            }
         }
         streams.publish(target.chatId(), encode(frame));
     }
