@@ -379,7 +379,9 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     private void complete(Context ctx, ChatRequest request, String session, String requestId, Responder responder, String idPrefix) {
         long t0 = System.nanoTime();
         String profile = models.profile(request.model());
-        if (!request.images().isEmpty() || request.history().stream().anyMatch(ChatMessage::hasImages)) {
+        boolean images = !request.images().isEmpty() || request.history().stream().anyMatch(ChatMessage::hasImages);
+        if (images && (session == null || profile != null)) {
+            // a session naming no model uses its own choice: a text-only one keeps the attachment line and says so once
             models.requireVision(profile);
         }
         long deadline = t0 + settings.requestTimeout().toNanos();
