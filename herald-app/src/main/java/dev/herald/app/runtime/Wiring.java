@@ -104,6 +104,7 @@ public final class Wiring implements AutoCloseable {
                 platforms.restricted(apiServer, api.accessPolicy());
                 WebUi webUi = WebUi.create(web.orElseThrow(), key, SessionRevocations.persistedIn(home.resolve("web/logged_out_sessions")),
                         storage, settings.keyPolicy(), metrics, clock, config.platforms().webchat().enabled());
+                webUi.chatPlatform().ifPresent(chat -> chat.useMediaStore(media, config.model().maxImageBytes()));
                 webUi.chatPlatform().ifPresent(platforms::trusted);
                 ui = Optional.of(webUi);
             } else if (config.platforms().webchat().enabled()) {
