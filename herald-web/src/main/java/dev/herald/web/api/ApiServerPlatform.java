@@ -40,8 +40,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The OpenAI-compatible API server as a Herald platform ({@code api_server}): {@code GET /v1/models} and
- * {@code POST /v1/chat/completions}, streamed or not, on the shared {@link WebServer}.
+ * The OpenAI-compatible API server as a Herald platform ({@code api_server}): {@code GET /v1/models},
+ * {@code POST /v1/chat/completions} and the text subset of {@code POST /v1/responses}, streamed or not, on the shared
+ * {@link WebServer}.
+ *
+ * <p>Honest compatibility: the {@code model} field names a model profile ({@link ModelNames}; unknown is a 400), every
+ * other field is honoured or refused with a 400 naming it ({@link RequestFields}), model parameters reach the model as
+ * {@link TurnOptions} (session turns get them through {@link #turnOptions} while their request waits), and a stateless
+ * request's own {@code tools} run at the client: a call ends the response with {@code finish_reason: tool_calls} and
+ * the next request, carrying the results, continues ({@link ToolRounds} keeps Herald's own rounds of that turn).
  *
  * <p>Two modes. <b>Stateless</b> (no session header): the body carries the whole history; this adapter
  * runs the injected {@link Agent} itself on a virtual thread ({@link StatelessTurn}) and stores nothing.
@@ -236,7 +243,7 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         if (!state.compareAndSet(State.NEW, State.RUNNING)) {
             throw new IllegalStateException("api_server - start() called while " + state.get().name().toLowerCase());
         }
-        inbound.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "serving /v1/chat/completions and /v1/models");
+        inbound.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "serving /v1/chat/completions, /v1/responses and /v1/models");
         log.info("api_server - accepting requests (model {}, key {})", settings.modelId(), settings.apiKey() == null ? "none" : "required");
     }
 
