@@ -12,6 +12,7 @@ import dev.herald.core.platform.MediaFetcher;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
 import dev.herald.testkit.agent.ScriptedAgent;
+import dev.herald.testkit.browser.BrowserScript;
 import dev.herald.web.MediaStore;
 import dev.herald.web.access.WebAccess;
 import java.net.URI;
@@ -64,6 +65,27 @@ class WebChatImageTest {
                 assertThat(model.lastRequest().imageUrls()).containsExactly("data:image/png;base64," + Base64.getEncoder().encodeToString(PNG));
                 assertThat(transcript.path("rows")).anySatisfy(row -> assertThat(row.path("text").asText())
                         .isEqualTo("what is it?\n[attachment: image (image/png), ref " + ref + "]"));
+            }
+        }
+    }
+
+    @Test
+    void imageButton_uploadsAndSendsTheImage_andTheModelSeesIt_inChromium() throws Exception {
+        AtomicReference<MediaFetcher> chat = new AtomicReference<>();
+        try (FakeModelServer model = FakeModelServer.start();
+                OpenAiCompatibleClient client = new OpenAiCompatibleClient(ModelSettings.of(model.baseUrl(), "eye-model").withMaxRetries(0))) {
+            model.enqueue(Reply.text("A tiny square."));
+            ModelAgent agent = new ModelAgent(client, AgentSettings.DEFAULT.withVision(true, 1 << 20), ToolRegistry.none(),
+                    p -> p.equals("webchat") ? Optional.ofNullable(chat.get()) : Optional.empty());
+            try (WebUiFixture fx = WebUiFixture.start(dir, agent)) {
+                chat.set(fx.ui.chat());
+                try (BrowserScript page = BrowserScript.start(WebChatBrowserTest.NODE_DIR, "browser/upload.mjs", WebChatBrowserTest.env(fx))) {
+                    page.awaitStep("attached", Duration.ofSeconds(60));
+                    page.awaitStep("answered", Duration.ofSeconds(60));
+                    page.awaitDone(Duration.ofSeconds(60));
+                }
+                assertThat(model.lastRequest().imageUrls()).containsExactly("data:image/png;base64," + Base64.getEncoder().encodeToString(PNG));
+                assertThat(model.lastRequest().lastUserMessage()).startsWith("what is it?\n[attachment: image (image/png), ref upload:");
             }
         }
     }
