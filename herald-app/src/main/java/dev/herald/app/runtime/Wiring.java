@@ -1,7 +1,7 @@
 package dev.herald.app.runtime;
 
 import dev.herald.agent.AgentSettings;
-import dev.herald.agent.ModelAgent;
+import dev.herald.agent.ProfileAgent;
 import dev.herald.agent.demo.DemoModel;
 import dev.herald.agent.model.ModelClient;
 import dev.herald.agent.model.ModelSettings;
@@ -23,12 +23,15 @@ import dev.herald.app.config.HeraldConfig;
 import dev.herald.app.config.ModelConfig;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Pairing;
+import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.platform.Platform;
 import dev.herald.core.continuity.FreshnessWindow;
 import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.session.Storage;
+import dev.herald.web.MediaStore;
 import dev.herald.web.WebServer;
 import dev.herald.web.WebUi;
 import dev.herald.web.access.SessionRevocations;
@@ -38,6 +41,7 @@ import dev.herald.web.metrics.MeteredAgent;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,15 +56,16 @@ public final class Wiring implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("runtime");
 
     private final Storage storage;
-    private final ModelClient model;
+    private final List<ProfileAgent.Profile> models;
     private final McpTools mcp;
     private final Optional<WebServer> web;
     private final Optional<WebUi> ui;
     private final Gateway gateway;
 
-    private Wiring(Storage storage, ModelClient model, McpTools mcp, Optional<WebServer> web, Optional<WebUi> ui, Gateway gateway) {
+    private Wiring(Storage storage, List<ProfileAgent.Profile> models, McpTools mcp, Optional<WebServer> web, Optional<WebUi> ui,
+            Gateway gateway) {
         this.storage = storage;
-        this.model = model;
+        this.models = models;
         this.mcp = mcp;
         this.web = web;
         this.ui = ui;
@@ -73,8 +78,12 @@ public final class Wiring implements AutoCloseable {
             ModelClient model = modelClient(config.model(), demo);
             HeraldMetrics metrics = new HeraldMetrics();
             McpTools mcp = new McpTools(config.mcpServers().stream().map(Wiring::mcpSettings).toList()).start();
-            Agent agent = new MeteredAgent(
-                    new ModelAgent(model, agentSettings(config), ToolRegistry.standard(toolSettings(config.agent()), mcp)), metrics);
+            AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
+            List<ProfileAgent.Profile> profiles = ModelProfiles.build(config, model, demo);
+            Agent agent = new MeteredAgent(new ProfileAgent(profiles, ToolRegistry.standard(toolSettings(config.agent()), mcp),
+                    platform -> Optional.ofNullable(registryRef.get()).flatMap(r -> r.adapter(Platform.of(platform)))
+                            .filter(MediaFetcher.class::isInstance).map(MediaFetcher.class::cast),
+                    storage.modelChoices()), metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
@@ -84,14 +93,18 @@ public final class Wiring implements AutoCloseable {
             ApiServerConfig api = config.platforms().apiServer();
             String key = api.key().reveal().orElse(null);
             ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), key,
-                    api.maxBodyBytes(), api.requestTimeout(), "herald");
+                    api.maxBodyBytes(), api.requestTimeout(), "herald").withMaxImageBytes(config.model().maxImageBytes());
+            MediaStore media = MediaStore.in(home.resolve("media"));
             if (api.enabled() || config.platforms().webhook().enabled()) {
                 web = Optional.of(new WebServer(s.listen().withClientLimits(api.headerTimeout(), api.maxConnectionsPerAddress())));
             }
             if (api.enabled()) {
-                platforms.restricted(new ApiServerPlatform(s, agent, web.orElseThrow(), clock), api.accessPolicy());
+                ApiServerPlatform apiServer = new ApiServerPlatform(s, agent, web.orElseThrow(), clock);
+                apiServer.useMediaStore(media);
+                platforms.restricted(apiServer, api.accessPolicy());
                 WebUi webUi = WebUi.create(web.orElseThrow(), key, SessionRevocations.persistedIn(home.resolve("web/logged_out_sessions")),
                         storage, settings.keyPolicy(), metrics, clock, config.platforms().webchat().enabled());
+                webUi.chatPlatform().ifPresent(chat -> chat.useMediaStore(media, config.model().maxImageBytes()));
                 webUi.chatPlatform().ifPresent(platforms::trusted);
                 ui = Optional.of(webUi);
             } else if (config.platforms().webchat().enabled()) {
@@ -99,7 +112,6 @@ public final class Wiring implements AutoCloseable {
                         + "are served on the API server's port, so they are off");
             }
             ChatPlatforms.add(config, home, clock, platforms);
-            AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
             if (config.platforms().webhook().enabled()) {
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
                 platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(),
@@ -112,7 +124,7 @@ public final class Wiring implements AutoCloseable {
                     settings, clock, metrics);
             gateway.useHomeChannelStore(new FileHomeChannelStore(home.resolve("home_channels.json")));
             ui.ifPresent(u -> u.attach(gateway));
-            return new Wiring(storage, model, mcp, web, ui, gateway);
+            return new Wiring(storage, profiles, mcp, web, ui, gateway);
         } catch (RuntimeException e) {
             storage.close();
             throw e;
@@ -130,9 +142,7 @@ public final class Wiring implements AutoCloseable {
     }
 
     static AgentSettings agentSettings(HeraldConfig config) {
-        ModelConfig m = config.model();
-        return new AgentSettings(m.systemPromptText().orElse(null), null, null, config.agent().maxIterations(),
-                CompressionSettings.forModel(m.name(), m.contextTokens()).withThreshold(config.agent().compressionThreshold()));
+        return ModelProfiles.defaultSettings(config);
     }
 
     static ToolSettings toolSettings(AgentConfig a) {
@@ -151,7 +161,7 @@ public final class Wiring implements AutoCloseable {
         return out;
     }
 
-    private static ModelClient modelClient(ModelConfig m, boolean demo) {
+    static ModelClient modelClient(ModelConfig m, boolean demo) {
         if (demo || !m.configured()) {
             log.warn("runtime - DEMO MODEL: {}; every reply is canned and labelled [demo model]. Set model.base_url and "
                     + "model.name in config.yaml to talk to a real model.", demo ? "--demo was given" : "no model.base_url is configured");
@@ -184,11 +194,13 @@ public final class Wiring implements AutoCloseable {
     public void close() {
         web.ifPresent(WebServer::close);
         mcp.close();
-        if (model instanceof AutoCloseable c) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                log.debug("runtime - closing the model client: {}", e.toString());
+        for (ProfileAgent.Profile p : models) {
+            if (p.client() instanceof AutoCloseable c) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    log.debug("runtime - closing the model client of profile {}: {}", p.name(), e.toString());
+                }
             }
         }
         storage.close();

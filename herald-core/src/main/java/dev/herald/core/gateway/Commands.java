@@ -34,6 +34,7 @@ final class Commands {
             "/queue <text> - queue a message without interrupting the running turn",
             "/approve [always] or /deny - answer a tool approval question",
             "/compress - summarize the conversation so far to free context",
+            "/model [name] - list the models, or switch this chat's",
             "/restart - restart the gateway (admins only)",
             "/sethome - make this chat the home channel for gateway notices (admins only)",
             "/help - this list");
@@ -48,6 +49,7 @@ final class Commands {
     private final Agent agent;
     private final Compactions compactions;
     private final GatewayMetrics metrics;
+    private final ModelCommand models;
 
     Commands(Storage storage, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
             PendingApprovals approvals, Agent agent, GatewayMetrics metrics) {
@@ -61,6 +63,7 @@ final class Commands {
         this.agent = agent;
         this.compactions = new Compactions(storage.transcripts(), clock);
         this.metrics = metrics;
+        this.models = new ModelCommand(agent, storage.modelChoices());
     }
 
     /** Answers the command in {@code event} (already authorized). */
@@ -76,6 +79,7 @@ final class Commands {
                     ? ApprovalDecision.APPROVED_ALWAYS : ApprovalDecision.APPROVED_ONCE);
             case "deny" -> answer(key, ApprovalDecision.DENIED);
             case "compress" -> compress(event, key);
+            case "model", "models" -> models.handle(key, event.commandArgs());
             case "sethome", "set-home" -> setHome(event);
             case "help", "commands", "start" -> HELP;
             default -> "Unknown command /" + name + ". Send /help for the list.";

@@ -132,7 +132,7 @@ final class TurnRunner {
         lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
         Capabilities caps = adapter.capabilities();
         TurnRequest request = new TurnRequest(entry.sessionId(), turn.sessionKey().value(), AgentHistory.from(transcript),
-                prepared.modelMessage(), caps.interactive(), turn.source().platform().id());
+                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), adapter.turnOptions(turn.eventId()));
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
         TurnOutcome outcome;
@@ -172,6 +172,7 @@ final class TurnRunner {
             public void onUsage(long in, long out) {
                 storage.sessions().addUsage(turn.sessionKey(), in, out);
                 storage.turns().addUsage(turn.id(), in, out);
+                progress(adapter, turn, new StreamEvent.Usage(in, out));
             }
 
             @Override

@@ -109,6 +109,27 @@ public record MessageEvent(
         return sb.toString();
     }
 
+    /**
+     * The attachments named in stored text: the inverse of {@link #textWithAttachments()}, line by line. A line a
+     * user typed in that exact form is read as one too; the fetcher of the platform decides what it can fetch.
+     */
+    public static List<MediaRef> attachmentsIn(String text) {
+        if (text == null || !text.contains("[attachment: ")) {
+            return List.of();
+        }
+        List<MediaRef> out = new java.util.ArrayList<>();
+        for (String line : text.split("\n")) {
+            java.util.regex.Matcher m = ATTACHMENT_LINE.matcher(line);
+            if (m.matches()) {
+                out.add(new MediaRef(m.group(1), m.group(3), m.group(2)));
+            }
+        }
+        return out;
+    }
+
+    private static final java.util.regex.Pattern ATTACHMENT_LINE =
+            java.util.regex.Pattern.compile("\\[attachment: ([^\\s(,\\]]+)(?: \\(([^)]*)\\))?, ref (\\S+)\\]");
+
     public boolean internal() {
         return origin != Origin.USER;
     }

@@ -1,5 +1,7 @@
 package dev.herald.core.platform;
 
+import dev.herald.core.agent.TurnOptions;
+
 /**
  * One chat platform, at the edge of Herald. An adapter normalises what its platform delivers into
  * {@link MessageEvent}s, hands them to the gateway's {@link InboundSink}, and sends what the gateway
@@ -46,6 +48,14 @@ public interface PlatformAdapter extends AutoCloseable {
      * {@link Capabilities#streaming()} is on. Best-effort; the final reply still comes through {@link #send}.
      */
     default void progress(ChatTarget target, String correlationId, StreamEvent event) {
+    }
+
+    /**
+     * What the sender of event {@code correlationId} asked of its turn beyond the text (a model profile, model
+     * parameters), while the adapter still holds it; {@link TurnOptions#NONE} otherwise. Only the API server has any.
+     */
+    default TurnOptions turnOptions(String correlationId) {
+        return TurnOptions.NONE;
     }
 
     /** Disconnects and releases resources. Idempotent. */

@@ -43,11 +43,13 @@ final class BotApi {
     }
 
     private final String base;
+    private final String fileBase;
     private final JsonHttp http;
 
     BotApi(String apiBase, String token) {
         String trimmed = apiBase.endsWith("/") ? apiBase.substring(0, apiBase.length() - 1) : apiBase;
         this.base = trimmed + "/bot" + token + "/";
+        this.fileBase = trimmed + "/file/bot" + token + "/";
         this.http = new JsonHttp(Duration.ofSeconds(10), List.of(token));
     }
 
@@ -102,6 +104,16 @@ final class BotApi {
         }
         body.put("action", action);
         return call("sendChatAction", body, Duration.ofSeconds(10));
+    }
+
+    /** Where a file is, for {@link #fileUrl}: {@code getFile}. */
+    Answer getFile(String fileId) throws IOException {
+        return call("getFile", Map.of("file_id", fileId), CALL_TIMEOUT);
+    }
+
+    /** The download address of a {@code getFile} path (it carries the token: never log or show it). */
+    String fileUrl(String filePath) {
+        return fileBase + filePath;
     }
 
     /** The failure's kind and message, with the token masked. */

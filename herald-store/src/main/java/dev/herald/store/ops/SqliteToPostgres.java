@@ -47,6 +47,7 @@ public final class SqliteToPostgres {
         TABLES.put("sessions", "session_key");
         TABLES.put("messages", "session_id, seq");
         TABLES.put("turns", "id");
+        TABLES.put("session_models", "session_key");
     }
 
     /** Rows per table: in the source, inserted now, and in the target afterwards. */

@@ -3,10 +3,12 @@ package dev.herald.store.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.herald.core.session.SessionStore;
+import dev.herald.core.session.ModelChoiceStore;
 import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
+import dev.herald.store.jdbc.JdbcModelChoices;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Objects;
@@ -49,6 +51,7 @@ public final class PostgresStorage implements Storage {
     private final PostgresSessionStore sessions;
     private final PostgresTranscriptStore transcripts;
     private final PostgresTurnStore turns;
+    private final JdbcModelChoices<PgConn> modelChoices;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private PostgresStorage(String where, PgPool pool, Clock clock) {
@@ -57,6 +60,7 @@ public final class PostgresStorage implements Storage {
         this.sessions = new PostgresSessionStore(pool, clock);
         this.transcripts = new PostgresTranscriptStore(pool);
         this.turns = new PostgresTurnStore(pool, clock);
+        this.modelChoices = new JdbcModelChoices<>(pool, clock);
     }
 
     /**
@@ -121,6 +125,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public TranscriptStore transcripts() {
         return transcripts;
+    }
+
+    @Override
+    public ModelChoiceStore modelChoices() {
+        return modelChoices;
     }
 
     @Override

@@ -1,10 +1,12 @@
 package dev.herald.store.sqlite;
 
 import dev.herald.core.session.SessionStore;
+import dev.herald.core.session.ModelChoiceStore;
 import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
+import dev.herald.store.jdbc.JdbcModelChoices;
 import dev.herald.store.jdbc.Transactions;
 import dev.herald.store.jdbc.Work;
 import java.io.IOException;
@@ -67,6 +69,7 @@ public final class SqliteStorage implements Storage {
     private final SqliteSessionStore sessions;
     private final SqliteTranscriptStore transcripts;
     private final SqliteTurnStore turns;
+    private final JdbcModelChoices<SqlConn> modelChoices;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SqliteStorage(Path file, SqliteOptions options, SqliteWriter writer, ReadPool readers, Checkpointer checkpointer,
@@ -80,6 +83,7 @@ public final class SqliteStorage implements Storage {
         this.sessions = new SqliteSessionStore(tx, clock);
         this.transcripts = new SqliteTranscriptStore(tx);
         this.turns = new SqliteTurnStore(tx, clock);
+        this.modelChoices = new JdbcModelChoices<>(tx, clock);
     }
 
     /** Writes go to the one writer, reads to the pool of readers. */
@@ -217,6 +221,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public TranscriptStore transcripts() {
         return transcripts;
+    }
+
+    @Override
+    public ModelChoiceStore modelChoices() {
+        return modelChoices;
     }
 
     @Override

@@ -555,4 +555,22 @@ public abstract class SessionStoreContract extends StorageContract {
         assertThat(again.sessionId()).isEqualTo(first.sessionId());
         assertThat(sessions().unsuspend(first.key())).as("not suspended any more").isFalse();
     }
+
+    @Test
+    void modelChoice_chosenThenReopened_isKeptPerLaneAndClearedBackToTheDefault() {
+        SessionKey alice = keyOf(dm("alice"));
+        SessionKey bob = keyOf(dm("bob"));
+        assertThat(storage.modelChoices().chosen(alice)).isEmpty();
+
+        storage.modelChoices().choose(alice, "fast");
+        storage.modelChoices().choose(alice, "vision");
+        storage.modelChoices().choose(bob, "fast");
+        reopen();
+
+        assertThat(storage.modelChoices().chosen(alice)).contains("vision");
+        assertThat(storage.modelChoices().chosen(bob)).contains("fast");
+        storage.modelChoices().choose(alice, null);
+        assertThat(storage.modelChoices().chosen(alice)).isEmpty();
+        assertThat(storage.modelChoices().chosen(bob)).contains("fast");
+    }
 }

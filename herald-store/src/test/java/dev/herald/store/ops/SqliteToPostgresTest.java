@@ -31,6 +31,7 @@ class SqliteToPostgresTest {
             Conversation.write(s, "alice", "first question", "first answer", clock);
             SessionEntry bob = Conversation.write(s, "bob", "bob asks", "bob is answered", clock);
             s.sessions().suspend(bob.key(), dev.herald.core.session.SuspendReason.OPERATOR);
+            s.modelChoices().choose(bob.key(), "fast");
         }
         return db;
     }
@@ -45,12 +46,14 @@ class SqliteToPostgresTest {
         assertThat(result.tables()).extracting(SqliteToPostgres.TableCount::table, SqliteToPostgres.TableCount::source,
                 SqliteToPostgres.TableCount::target).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("transcript_sessions", 2L, 2L), org.assertj.core.groups.Tuple.tuple("sessions", 2L, 2L),
-                org.assertj.core.groups.Tuple.tuple("messages", 8L, 8L), org.assertj.core.groups.Tuple.tuple("turns", 2L, 2L));
+                org.assertj.core.groups.Tuple.tuple("messages", 8L, 8L), org.assertj.core.groups.Tuple.tuple("turns", 2L, 2L),
+                org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L));
         try (SqliteStorage from = SqliteStorage.open(db, clock); PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
             for (SessionEntry lane : from.sessions().search(dev.herald.core.session.SessionQuery.all(10))) {
                 SessionEntry copied = to.sessions().find(lane.key()).orElseThrow();
                 assertThat(copied.sessionId()).isEqualTo(lane.sessionId());
                 assertThat(copied.suspended()).isEqualTo(lane.suspended());
+                assertThat(to.modelChoices().chosen(lane.key())).isEqualTo(from.modelChoices().chosen(lane.key()));
                 assertThat(to.transcripts().load(lane.sessionId())).isEqualTo(from.transcripts().load(lane.sessionId()));
             }
             assertThat(to.turns().inState(TurnState.DELIVERED, 10)).extracting(t -> t.id() + ":" + t.reply())

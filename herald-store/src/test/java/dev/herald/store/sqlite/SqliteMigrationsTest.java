@@ -91,6 +91,7 @@ class SqliteMigrationsTest {
         for (String column : new String[] {"parts_delivered", "delivery_attempts", "delivery_error", "input_tokens", "output_tokens"}) {
             RawSql.update(dir, "ALTER TABLE turns DROP COLUMN " + column);
         }
+        RawSql.update(dir, "DROP TABLE session_models");
         RawSql.update(dir, "DELETE FROM schema_version WHERE version >= 3");
 
         try (SqliteStorage storage = RawSql.open(dir, clock)) {

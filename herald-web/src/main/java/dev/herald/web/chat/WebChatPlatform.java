@@ -9,6 +9,7 @@ import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
+import dev.herald.web.MediaStore;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
@@ -75,7 +76,7 @@ import org.slf4j.LoggerFactory;
  * <p>Lifecycle: NEW (streams and reads work; sends answer 503 "starting") → RUNNING (after the gateway
  * calls {@link #start}) → CLOSED (every stream ends; sends answer 503 "stopping").
  */
-public final class WebChatPlatform implements PlatformAdapter {
+public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.platform.MediaFetcher {
     private static final Logger log = LoggerFactory.getLogger(WebChatPlatform.class);
 
     /** The platform id, {@code webchat}. */
@@ -86,6 +87,9 @@ public final class WebChatPlatform implements PlatformAdapter {
     private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false, true, 100_000);
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{6,64}");
     private static final int MAX_TEXT = 32_000;
+    private static final int MAX_ATTACHMENTS = 4;
+    private volatile MediaStore media = MediaStore.inMemory();
+    private volatile long maxImageBytes = 5L * 1024 * 1024;
     private static final int MAX_ROWS = 500;
     private static final int MAX_TOOL_TEXT = 400;
     private static final int MAX_TITLE = 200;
@@ -160,6 +164,9 @@ public final class WebChatPlatform implements PlatformAdapter {
 
     @Override
     public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        if (event instanceof StreamEvent.Usage) {
+            return; // the page does not show token counts
+        }
         ObjectNode frame = WebJson.MAPPER.createObjectNode();
         if (correlationId != null) {
             frame.put("turn", correlationId);
@@ -170,6 +177,9 @@ public final class WebChatPlatform implements PlatformAdapter {
                     .put("name", t.toolName()).put("summary", t.summary()).put("state", "running");
             case StreamEvent.ToolFinished t -> frame.put("type", "tool").put("phase", "finished").put("call", t.callId())
                     .put("name", t.toolName()).put("state", t.state().wire()).put("ok", t.state() == ToolState.OK);
+            case StreamEvent.Usage u -> {
+                return;
+            }
         }
         streams.publish(target.chatId(), encode(frame));
     }
@@ -206,6 +216,65 @@ public final class WebChatPlatform implements PlatformAdapter {
         routes.post("/chat/api/send", guard.write(this::sendFromPage));
         routes.post("/chat/api/rename", guard.write(this::rename));
         routes.post("/chat/api/delete", guard.write(this::delete));
+        routes.post("/chat/api/upload", guard.write(this::upload));
+    }
+
+    /**
+     * {@code POST /chat/api/upload}, the image itself as the body: kept in the media store, answered with its reference
+     * for the next {@code send}'s {@code attachments}. Only PNG, JPEG, GIF and WebP (checked on the bytes), at most
+     * {@link #maxImageBytes} bytes.
+     */
+    private void upload(Context ctx) throws java.io.IOException {
+        byte[] bytes;
+        try (java.io.InputStream in = ctx.req().getInputStream()) {
+            bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxImageBytes + 1));
+        }
+        if (bytes.length > maxImageBytes) {
+            throw new BadRequest(413, "the image is over the " + maxImageBytes + "-byte limit (model.max_image_bytes); send a smaller one");
+        }
+        String type = dev.herald.core.agent.ImagePart.sniff(bytes)
+                .orElseThrow(() -> new BadRequest(415, "only PNG, JPEG, GIF and WebP images can be sent"));
+        String ref = media.put(bytes);
+        WebJson.write(ctx, 200, Map.of("ref", ref, "type", type, "bytes", bytes.length));
+    }
+
+    /** The images a {@code send} names ({@code attachments: [{ref}]}), each one this store keeps. */
+    private List<MessageEvent.MediaRef> attachments(JsonNode list) {
+        if (list == null || list.isNull() || list.isMissingNode()) {
+            return List.of();
+        }
+        if (!list.isArray() || list.size() > MAX_ATTACHMENTS) {
+            throw new BadRequest(400, "attachments must be a list of at most " + MAX_ATTACHMENTS + " uploaded images");
+        }
+        List<MessageEvent.MediaRef> refs = new java.util.ArrayList<>();
+        for (JsonNode a : list) {
+            String ref = a.path("ref").asText("");
+            byte[] bytes;
+            try {
+                bytes = media.get(ref).orElseThrow(() -> new BadRequest(400, "attachment " + shortTitle(ref) + " was not uploaded here; "
+                        + "upload it again"));
+            } catch (java.io.IOException e) {
+                throw new BadRequest(500, "the upload could not be read (" + e.getClass().getSimpleName() + ")");
+            }
+            refs.add(new MessageEvent.MediaRef("image", ref, dev.herald.core.agent.ImagePart.sniff(bytes).orElse(null)));
+        }
+        return refs;
+    }
+
+    /** Keeps uploaded images in {@code store} (the app passes one under Herald's home), up to {@code limit} bytes each. */
+    public void useMediaStore(MediaStore store, long limit) {
+        this.media = java.util.Objects.requireNonNull(store, "store");
+        this.maxImageBytes = limit;
+    }
+
+    /** An uploaded image ({@code upload:<id>}), for a vision model. */
+    @Override
+    public Fetched fetch(MessageEvent.MediaRef ref, long maxBytes) throws java.io.IOException {
+        byte[] bytes = media.get(ref.ref()).orElseThrow(() -> new java.io.IOException("webchat - upload " + ref.ref() + " is not kept"));
+        if (bytes.length > maxBytes) {
+            throw new java.io.IOException("webchat - upload " + ref.ref() + " is " + bytes.length + " bytes, over the " + maxBytes + "-byte limit");
+        }
+        return new Fetched(bytes, ref.mimeType());
     }
 
     private void sendFromPage(Context ctx) {
@@ -213,8 +282,9 @@ public final class WebChatPlatform implements PlatformAdapter {
         String conversation = id(body.path("conversation").asText(null), "conversation");
         String clientId = id(body.path("clientId").asText(null), "clientId");
         String text = body.path("text").asText("");
-        if (text.isBlank() || text.length() > MAX_TEXT) {
-            throw new BadRequest(400, "text must be 1-" + MAX_TEXT + " characters, was " + text.length());
+        List<MessageEvent.MediaRef> images = attachments(body.get("attachments"));
+        if (text.isBlank() && images.isEmpty() || text.length() > MAX_TEXT) {
+            throw new BadRequest(400, "text must be 1-" + MAX_TEXT + " characters (or empty with attachments), was " + text.length());
         }
         String title = shortTitle(body.path("title").asText(""));
         InboundSink inbound = sink;
@@ -231,7 +301,8 @@ public final class WebChatPlatform implements PlatformAdapter {
             }
         }
         SessionSource source = new SessionSource(PLATFORM, conversation, ChatType.DM, USER_ID, "you", null, title);
-        MessageEvent event = MessageEvent.text(source, text, conversation + ":" + clientId, clock.instant());
+        MessageEvent event = new MessageEvent(java.util.UUID.randomUUID().toString(), source, text, conversation + ":" + clientId, null,
+                images, MessageEvent.Origin.USER, clock.instant());
         Admission admission = inbound.accept(event);
         switch (admission) {
             case ACCEPTED, ANSWERED, DUPLICATE -> WebJson.write(ctx, 200, Map.of("status", admission.name().toLowerCase(),

@@ -437,7 +437,8 @@
 
   // ---- sending --------------------------------------------------------------------------------
   function pendingBubble(msg) {
-    const b = bubble("user", msg.text, { cls: "pending", dataset: { client: msg.clientId, text: msg.text } });
+    const shown = msg.text || (msg.attachments ? "[image]" : "");
+    const b = bubble("user", shown, { cls: "pending", dataset: { client: msg.clientId, text: msg.text } });
     $("empty").hidden = true;
     b.append(el("div", { class: "state" }, isConnected ? "sending…" : "queued: sent when Herald is back"));
     if (!isConnected) b.classList.add("queued");
@@ -464,6 +465,8 @@
     }
     c.updatedAt = new Date().toISOString();
     const msg = { clientId: Herald.randomId("m"), conversation: view.id, text, title: c.title };
+    if (attached.length) msg.attachments = attached.splice(0).map((a) => ({ ref: a.ref }));
+    showAttached();
     store.outbox.push(msg);
     save();
     sidebar.render();
@@ -544,9 +547,9 @@
     e.preventDefault();
     const box = $("composer-text");
     const text = box.value.trim();
-    if (!text) return;
+    if (!text && !attached.length) return;
     box.value = "";
-    if (text.startsWith("/") && !store.outbox.length) {
+    if (text.startsWith("/") && !store.outbox.length && !attached.length) {
       sendCommand(text);
     } else {
       submit(text);
@@ -559,6 +562,31 @@
     }
   });
   document.querySelectorAll(".suggestion").forEach((b) => b.addEventListener("click", () => submit(b.textContent)));
+  // ---- images: uploaded when chosen, sent as references with the next message ----------------
+  const attached = [];
+  function showAttached() {
+    $("composer-attachments").textContent = attached.map((a) => a.name).join(", ");
+  }
+  $("composer-image").addEventListener("change", async (e) => {
+    for (const file of Array.from(e.target.files || []).slice(0, 4 - attached.length)) {
+      let res;
+      try {
+        res = await fetch("/chat/api/upload", { method: "POST", credentials: "same-origin", body: file,
+          headers: { "X-Herald-Csrf": "1", "Content-Type": file.type || "application/octet-stream", Accept: "application/json" } });
+      } catch (err) {
+        res = null;
+      }
+      const data = res ? await res.json().catch(() => null) : null;
+      if (res && res.ok && data && data.ref) {
+        attached.push({ ref: data.ref, name: file.name });
+      } else {
+        systemLine("Image not attached: " + ((data && data.error) || "Herald cannot be reached"), "error");
+      }
+    }
+    e.target.value = "";
+    showAttached();
+  });
+  $("new-conversation").addEventListener("click", () => open(newConversation().id));
   $("cmd-new").addEventListener("click", () => sendCommand("/new"));
   $("cmd-stop").addEventListener("click", () => sendCommand("/stop"));
 
