@@ -586,7 +586,6 @@
     e.target.value = "";
     showAttached();
   });
-  $("new-conversation").addEventListener("click", () => open(newConversation().id));
   $("cmd-new").addEventListener("click", () => sendCommand("/new"));
   $("cmd-stop").addEventListener("click", () => sendCommand("/stop"));
 
