@@ -257,11 +257,30 @@
     nearBottom = messages.scrollHeight - messages.scrollTop - messages.clientHeight < 80;
   });
 
-  /** The turn's draft keeps what was streamed, without the cursor: the turn was stopped. */
+  /**
+   * The turn's draft keeps what was streamed, without the cursor: the turn was stopped. The stopped turn stores its
+   * partial answer a moment after the "Stopped" notice, and no frame follows it, so the transcript is read again
+   * (every half second, at most ten times) until that row has replaced the draft.
+   */
   function stopDrafts() {
+    let kept = false;
     for (const d of view.drafts.values()) {
-      if (d.raw && d.raw.trim()) d.classList.add("stopped");
-      else d.remove();
+      if (d.raw && d.raw.trim()) {
+        d.classList.add("stopped");
+        kept = true;
+      } else {
+        d.remove();
+      }
+    }
+    if (kept) {
+      const v = view;
+      let tries = 0;
+      const again = () => {
+        if (v !== view || !messages.querySelector(".msg.draft.stopped") || ++tries > 10) return;
+        sync();
+        setTimeout(again, 500);
+      };
+      setTimeout(again, 500);
     }
   }
 
