@@ -7,6 +7,7 @@ import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnState;
+import dev.herald.store.postgres.PostgresOwner;
 import dev.herald.store.postgres.PostgresStorage;
 import dev.herald.store.postgres.TestDatabase;
 import dev.herald.store.sqlite.SqliteStorage;
@@ -90,8 +91,8 @@ class SqliteToPostgresTest {
     @Test
     void copy_intoADatabaseARunningGatewayClaims_isRefused() {
         Path db = sqliteWithTwoConversations();
-        try (PostgresStorage gateway = PostgresStorage.open(pg.options(), clock)) {
-            gateway.claimForGateway();
+        try (PostgresStorage gateway = PostgresStorage.open(pg.options(), clock);
+                PostgresOwner claim = PostgresOwner.claim(pg.options())) {
 
             assertThatThrownBy(() -> SqliteToPostgres.copy(db, pg.options(), clock)).isInstanceOf(StoreException.class)
                     .hasMessageContaining("claimed by a running Herald gateway");
