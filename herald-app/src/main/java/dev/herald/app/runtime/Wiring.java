@@ -23,7 +23,7 @@ import dev.herald.app.config.HeraldConfig;
 import dev.herald.app.config.ModelConfig;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Pairing;
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
@@ -121,7 +121,7 @@ public final class Wiring implements AutoCloseable {
 
     static GatewaySettings settings(GatewayConfig g) {
         return GatewaySettings.defaults()
-                .withFreshness(new FreshnessWindow(g.autoContinueFreshness()))
+                .withFreshness(new Freshness(g.autoContinueFreshness()))
                 .withDrainTimeout(g.drainTimeout())
                 .withStartupRestoreTimeout(g.startupRestoreDrainTimeout())
                 .withBusyPolicy(g.busyInput() == BusyInput.INTERRUPT ? BusyPolicy.INTERRUPT : BusyPolicy.QUEUE)

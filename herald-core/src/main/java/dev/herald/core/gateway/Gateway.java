@@ -2,6 +2,7 @@ package dev.herald.core.gateway;
 
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
+import dev.herald.core.continuity.OrphanedTurns;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.HomeChannel;
@@ -17,6 +18,7 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.session.SuspendReason;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.Turns;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +54,9 @@ public final class Gateway implements InboundSink, GatewayControl {
     private static final Logger log = LoggerFactory.getLogger(Gateway.class);
 
     private final Storage storage;
+    private final Turns turns;
+    private final OrphanedTurns orphans;
+    private final Watchdog watchdog;
     private final Agent agent;
     private final Authorizer authorizer;
     private final PlatformRegistry platforms;
@@ -84,13 +89,17 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;
-        this.outbox = new Outbox(storage.turns(), platforms, metrics);
+        this.turns = new Turns(storage.turns(), metrics::turnMoved);
+        this.orphans = new OrphanedTurns(turns, settings.freshness(), clock);
+        this.watchdog = new Watchdog(turns, orphans, lanes, clock, settings.watchdogInterval(), settings.orphanGrace());
+        this.outbox = new Outbox(turns, platforms, metrics);
         this.redelivery = new Redelivery(outbox, platforms, clock, settings.redeliveryInterval());
         PendingApprovals approvals = new PendingApprovals(outbox, settings.approvalTimeout());
-        TurnRunner runner = new TurnRunner(storage, agent, authorizer, platforms, outbox, lanes, settings, clock, metrics, approvals);
+        TurnRunner runner = new TurnRunner(storage, turns, orphans, agent, authorizer, platforms, outbox, lanes, settings, clock, metrics,
+                approvals);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
-        this.resumer = new Resumer(storage, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics);
-        this.commands = new Commands(storage, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
+        this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics);
+        this.commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
         this.notices = new ShutdownNotices(lanes, platforms, outbox);
     }
 
@@ -140,11 +149,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
         autoResume = options.autoResume();
         restartedFrom = options.restartedFrom().orElse(null);
-        List<SessionKey> recovered = storage.turns().recoverInterrupted(settings.freshness(), clock.instant());
-        if (!recovered.isEmpty()) {
-            log.info("gateway - {} turn(s) were cut off by an unclean stop; their sessions are resume-pending (restart_interrupted)",
-                    recovered.size());
-        }
+        List<SessionKey> recovered = orphans.end(turns.running(), "start-up sweep after an unclean stop").marked();
         List<SessionKey> stuck = storage.sessions().suspendStuckLoops(settings.stuckLoopThreshold());
         for (SessionKey k : stuck) {
             log.warn("gateway - suspended {}: interrupted by {} stops or crashes in a row (likely a stuck loop); its next message starts fresh",
@@ -152,9 +157,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
         metrics.sessionsSuspended(stuck.size(), SuspendReason.STUCK_LOOP.code());
         int held = 0;
-        for (TurnRecord t : storage.turns().inState(TurnState.RECEIVED, 100_000)) {
+        for (TurnRecord t : turns.inState(TurnState.RECEIVED, 100_000)) {
             if (t.origin() == MessageEvent.Origin.RESUME) {
-                storage.turns().cancel(t.id(), "superseded: start-up schedules its own resume");
+                turns.cancel(t.id(), "superseded: start-up schedules its own resume");
                 continue;
             }
             gate.hold(t);
@@ -173,6 +178,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         int replayed = gate.open(t -> driver.dispatch(t, false));
         state.compareAndSet(GatewayState.STARTING, GatewayState.RUNNING);
         redelivery.start();
+        watchdog.start();
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         log.info("gateway - running ({} platform(s), agent {}); start-up took {} ms, {} held message(s) replayed",
                 platforms.all().size(), agent.describe(), took.toMillis(), replayed);
@@ -280,7 +286,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         if (!accepting()) {
             return Admission.REJECTED_STOPPING;
         }
-        Optional<TurnRecord> turn = storage.turns().receive(key, withAttachmentsInText(event));
+        Optional<TurnRecord> turn = turns.receive(key, withAttachmentsInText(event));
         if (turn.isEmpty()) {
             log.info("{} - message {} was delivered before; dropped", event.source().platform(), event.messageId());
             return Admission.DUPLICATE;
@@ -320,6 +326,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
         long t0 = System.nanoTime();
         redelivery.stop();
+        watchdog.stop(settings.interruptGrace());
         log.info("gateway - {} requested; draining up to {} s", kind.name().toLowerCase(java.util.Locale.ROOT), settings.drainTimeout().toSeconds());
         notices.announce(kind, requestedInChat);
         List<SessionKey> marked = new ArrayList<>(markRunning(kind));
@@ -341,7 +348,7 @@ public final class Gateway implements InboundSink, GatewayControl {
             }
             if (!awaitIdle(settings.interruptGrace())) {
                 for (ActiveTurn t : lanes.activeTurns()) {
-                    storage.turns().finish(t.turnId(), TurnState.INTERRUPTED, "interrupted");
+                    turns.interrupt(t.turnId(), "interrupted");
                     log.warn("gateway - turn {} of {} did not end within {} ms of its interrupt; recorded as interrupted",
                             t.turnId(), t.key(), settings.interruptGrace().toMillis());
                 }
@@ -380,7 +387,7 @@ public final class Gateway implements InboundSink, GatewayControl {
 
     /** Whether the turn has not recorded its reply yet (it is RUNNING in the store). */
     private boolean stillRunning(ActiveTurn t) {
-        return storage.turns().find(t.turnId()).map(r -> r.state() == TurnState.RUNNING).orElse(false);
+        return turns.find(t.turnId()).map(r -> r.state() == TurnState.RUNNING).orElse(false);
     }
 
     /**
@@ -391,7 +398,7 @@ public final class Gateway implements InboundSink, GatewayControl {
      */
     private void clearMarksOfFinishedTurns(List<SessionKey> marked) {
         for (SessionKey k : new java.util.LinkedHashSet<>(marked)) {
-            boolean endedByItself = lanes.active(k).isEmpty() && storage.turns().latestStarted(k)
+            boolean endedByItself = lanes.active(k).isEmpty() && turns.latestStarted(k)
                     .map(t -> t.state().terminal() && t.state() != TurnState.INTERRUPTED || t.state() == TurnState.AWAITING_DELIVERY)
                     .orElse(false);
             if (endedByItself) {

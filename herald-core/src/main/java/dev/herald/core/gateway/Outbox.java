@@ -8,7 +8,7 @@ import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
-import dev.herald.core.turn.TurnStore;
+import dev.herald.core.turn.Turns;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -33,13 +33,13 @@ public final class Outbox {
     private static final int MAX_ATTEMPTS = 4;
     private static final Duration MAX_WAIT = Duration.ofSeconds(30);
 
-    private final TurnStore turns;
+    private final Turns turns;
     private final PlatformRegistry platforms;
     private final GatewayMetrics metrics;
     /** Turns being delivered right now (by their turn, a redelivery on connect or the background retry). */
     private final Set<Long> delivering = ConcurrentHashMap.newKeySet();
 
-    public Outbox(TurnStore turns, PlatformRegistry platforms, GatewayMetrics metrics) {
+    public Outbox(Turns turns, PlatformRegistry platforms, GatewayMetrics metrics) {
         this.turns = turns;
         this.platforms = platforms;
         this.metrics = metrics;
@@ -94,7 +94,12 @@ public final class Outbox {
         SendResult r = sent.last();
         if (!r.success()) {
             boolean permanent = !r.retryable();
-            turns.recordDeliveryFailure(turn.id(), describe(r, sent.part(), parts.size()), permanent);
+            String error = describe(r, sent.part(), parts.size());
+            if (permanent) {
+                turns.refused(turn.id(), error);
+            } else {
+                turns.recordDeliveryFailure(turn.id(), error);
+            }
             metrics.replyNotDelivered(turn.source().platform(), permanent);
             if (permanent) {
                 log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(),
@@ -102,7 +107,7 @@ public final class Outbox {
             }
             return false;
         }
-        return turns.markDelivered(turn.id(), r.messageId() == null || r.messageId().isEmpty() ? null : r.messageId());
+        return turns.delivered(turn.id(), r.messageId() == null || r.messageId().isEmpty() ? null : r.messageId());
     }
 
     private static String describe(SendResult r, int part, int parts) {

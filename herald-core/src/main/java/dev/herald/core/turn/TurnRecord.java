@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param state             the lifecycle state
  * @param sessionId         the transcript session the turn ran in; null until it starts
  * @param outcome           the outcome kind ({@code final}, {@code interrupted}, ...), or null until known
+ * @param error             what ended a FAILED turn (for the operator: log, admin page), or null
  * @param reply             the final reply recorded for delivery, or null
  * @param replyMessageId    the platform's id of the delivered reply, or null
  * @param receivedAt        when the event was stored
@@ -42,6 +43,7 @@ public record TurnRecord(
         TurnState state,
         String sessionId,
         String outcome,
+        String error,
         String reply,
         String replyMessageId,
         Instant receivedAt,
@@ -63,12 +65,12 @@ public record TurnRecord(
         text = text == null ? "" : text;
     }
 
-    /** A turn with no delivery history yet. */
+    /** A turn with no error and no delivery history yet. */
     public TurnRecord(long id, SessionKey sessionKey, String eventId, SessionSource source, String text, String platformMessageId,
             String replyToMessageId, MessageEvent.Origin origin, TurnState state, String sessionId, String outcome, String reply,
             String replyMessageId, Instant receivedAt, Instant updatedAt) {
-        this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, reply,
-                replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, 0);
+        this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, null,
+                reply, replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, 0);
     }
 
     /** The event this turn answers, rebuilt from the record (for replay after a restart). */

@@ -33,7 +33,9 @@ class StoreBackupTest {
             AtomicInteger written = new AtomicInteger();
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                 while (!stop.get()) {
-                    live.transcripts().append(lane.sessionId(), TranscriptRow.user("busy " + written.incrementAndGet(), clock.instant()));
+                    int next = written.get() + 1; // counted once it is written, so 20 counted means 20 on disk
+                    live.transcripts().append(lane.sessionId(), TranscriptRow.user("busy " + next, clock.instant()));
+                    written.set(next);
                 }
             });
             while (written.get() < 20) {

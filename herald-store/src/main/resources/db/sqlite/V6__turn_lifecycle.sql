@@ -1,0 +1,2 @@
+-- Herald's SQLite schema, version 6: what ended a failed turn (for the operator: log, admin page).
+ALTER TABLE turns ADD COLUMN error TEXT;
