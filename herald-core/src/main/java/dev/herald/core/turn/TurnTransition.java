@@ -10,19 +10,19 @@ import java.util.Optional;
  */
 public enum TurnTransition {
     /** The user's row is stored and the agent runs (one transaction; refused while another turn of the lane runs). */
-    START(TurnState.RECEIVED, TurnState.RUNNING, "start"),
+    START(TurnState.RECEIVED, TurnState.RUNNING, "user row stored, agent runs"),
     /** The turn will never run: its sender lost access, /stop, nothing left to resume, superseded at start-up. */
-    CANCEL(TurnState.RECEIVED, TurnState.CANCELLED, "cancel"),
+    CANCEL(TurnState.RECEIVED, TurnState.CANCELLED, "will never run"),
     /** The final reply is recorded before it is sent (at most one final reply per turn, across restarts). */
-    RECORD_REPLY(TurnState.RUNNING, TurnState.AWAITING_DELIVERY, "reply recorded"),
+    RECORD_REPLY(TurnState.RUNNING, TurnState.AWAITING_DELIVERY, "reply recorded before it is sent"),
     /** The turn ended with nothing to send. */
     COMPLETE(TurnState.RUNNING, TurnState.DELIVERED, "nothing to send"),
     /** Cut off: a stop, a crash, or no live lane owns it any more. */
     INTERRUPT(TurnState.RUNNING, TurnState.INTERRUPTED, "cut off"),
     /** An error ended the turn before it had a reply; the error is recorded and the chat is told. */
-    FAIL(TurnState.RUNNING, TurnState.FAILED, "failed"),
+    FAIL(TurnState.RUNNING, TurnState.FAILED, "error recorded, chat told"),
     /** The platform took the reply (every part of it). */
-    DELIVER(TurnState.AWAITING_DELIVERY, TurnState.DELIVERED, "sent"),
+    DELIVER(TurnState.AWAITING_DELIVERY, TurnState.DELIVERED, "every part sent"),
     /** The platform refused the reply for good (chat gone, bot blocked). */
     REFUSE(TurnState.AWAITING_DELIVERY, TurnState.UNDELIVERABLE, "refused for good");
 
