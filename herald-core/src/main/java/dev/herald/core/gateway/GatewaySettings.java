@@ -22,6 +22,8 @@ import java.util.Objects;
  *                               (the first retry; later ones back off, doubling up to 30 minutes)
  * @param watchdogInterval       how often the watchdog looks for running turns that no live lane runs
  * @param orphanGrace            how old such a turn must be before the watchdog ends it
+ * @param noticeTimeout          how long a stop lets its notices to chats and home channels take, counted from the
+ *                               start of the stop (they are sent while the drain runs and never delay its marks)
  */
 public record GatewaySettings(
         Freshness freshness,
@@ -35,7 +37,8 @@ public record GatewaySettings(
         boolean allowDangerousWithoutUser,
         Duration redeliveryInterval,
         Duration watchdogInterval,
-        Duration orphanGrace) {
+        Duration orphanGrace,
+        Duration noticeTimeout) {
 
     public GatewaySettings {
         Objects.requireNonNull(freshness, "freshness");
@@ -48,6 +51,7 @@ public record GatewaySettings(
         Objects.requireNonNull(redeliveryInterval, "redeliveryInterval");
         Objects.requireNonNull(watchdogInterval, "watchdogInterval");
         Objects.requireNonNull(orphanGrace, "orphanGrace");
+        Objects.requireNonNull(noticeTimeout, "noticeTimeout");
         if (watchdogInterval.isNegative() || watchdogInterval.isZero() || orphanGrace.isNegative()) {
             throw new IllegalArgumentException("watchdogInterval must be positive and orphanGrace not negative");
         }
@@ -65,57 +69,62 @@ public record GatewaySettings(
     public static GatewaySettings defaults() {
         return new GatewaySettings(Freshness.defaults(), Duration.ofSeconds(60), Duration.ofSeconds(30),
                 BusyPolicy.QUEUE, 3, SessionKey.KeyPolicy.defaults(), Duration.ofSeconds(5), Duration.ofMinutes(5), false,
-                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(60));
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(10));
     }
 
     public GatewaySettings withFreshness(Freshness w) {
         return new GatewaySettings(w, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withDrainTimeout(Duration d) {
         return new GatewaySettings(freshness, d, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withStartupRestoreTimeout(Duration d) {
         return new GatewaySettings(freshness, drainTimeout, d, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withBusyPolicy(BusyPolicy p) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, p, stuckLoopThreshold, keyPolicy, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withApprovals(Duration timeout, boolean allowWithoutUser) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
-                interruptGrace, timeout, allowWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace);
+                interruptGrace, timeout, allowWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withStuckLoopThreshold(int n) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, n, keyPolicy, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withKeyPolicy(SessionKey.KeyPolicy p) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, p, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withInterruptGrace(Duration d) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, d,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withRedeliveryInterval(Duration d) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
-                interruptGrace, approvalTimeout, allowDangerousWithoutUser, d, watchdogInterval, orphanGrace);
+                interruptGrace, approvalTimeout, allowDangerousWithoutUser, d, watchdogInterval, orphanGrace, noticeTimeout);
+    }
+
+    public GatewaySettings withNoticeTimeout(Duration d) {
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
+                interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, d);
     }
 
     /** How often the watchdog sweeps, and how old a running turn without a live lane must be before it is ended. */
     public GatewaySettings withWatchdog(Duration interval, Duration grace) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
-                interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, interval, grace);
+                interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, interval, grace, noticeTimeout);
     }
 }

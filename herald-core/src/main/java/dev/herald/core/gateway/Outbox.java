@@ -6,6 +6,7 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import dev.herald.core.turn.Turns;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class Outbox {
     private static final Logger log = LoggerFactory.getLogger(Outbox.class);
     private static final int MAX_ATTEMPTS = 4;
-    private static final Duration MAX_WAIT = Duration.ofSeconds(30);
+    /** 250 ms, 500 ms, 1 s between the attempts of one send; a retry-after over 30 s keeps the reply for redelivery. */
+    static final Backoff RETRIES = Backoff.exponential(Duration.ofMillis(250), Duration.ofSeconds(2)).withMaxRetryAfter(Duration.ofSeconds(30));
 
     private final Turns turns;
     private final PlatformRegistry platforms;
@@ -184,12 +186,12 @@ public final class Outbox {
             if (last.success() || !last.retryable() || attempt == MAX_ATTEMPTS) {
                 break;
             }
-            Duration wait = last.retryAfter() != null ? last.retryAfter() : Duration.ofMillis(250L << (attempt - 1));
-            if (wait.compareTo(MAX_WAIT) > 0) {
+            Optional<Duration> wait = RETRIES.wait(attempt, last.retryAfter());
+            if (wait.isEmpty()) {
                 break;
             }
             try {
-                Thread.sleep(wait);
+                Thread.sleep(wait.get());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

@@ -102,7 +102,7 @@ final class Resumer {
         List<CompletableFuture<Void>> scheduled = new ArrayList<>(claimed.size());
         for (SessionEntry e : claimed) {
             metrics.resumeScheduled(platform, e.effectiveResumeReason().code());
-            scheduled.add(driver.launchClaimed(e.key(),
+            scheduled.add(driver.launch(e.key(),
                     () -> turns.receive(e.key(), MessageEvent.resume(e.origin(), clock.instant()))));
         }
         return scheduled;
@@ -120,7 +120,7 @@ final class Resumer {
             return false;
         }
         metrics.resumeScheduled(e.origin().platform(), e.effectiveResumeReason().code());
-        driver.launchClaimed(key, () -> turns.receive(key, MessageEvent.resume(e.origin(), clock.instant())));
+        driver.launch(key, () -> turns.receive(key, MessageEvent.resume(e.origin(), clock.instant())));
         log.info("resumer - {} resumed on request", key);
         return true;
     }

@@ -13,6 +13,7 @@ import dev.herald.core.auth.Authorizer;
 import dev.herald.core.CrashPoints;
 import dev.herald.core.continuity.NoteInjector;
 import dev.herald.core.continuity.OrphanedTurns;
+import dev.herald.core.continuity.ResumeMarks;
 import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.MessageEvent;
@@ -59,6 +60,7 @@ final class TurnRunner {
     private final Storage storage;
     private final Turns turns;
     private final OrphanedTurns orphans;
+    private final ResumeMarks marks;
     private final Agent agent;
     private final Authorizer authorizer;
     private final PlatformRegistry platforms;
@@ -70,11 +72,13 @@ final class TurnRunner {
     private final PendingApprovals approvals;
     private final Compactions compactions;
 
-    TurnRunner(Storage storage, Turns turns, OrphanedTurns orphans, Agent agent, Authorizer authorizer, PlatformRegistry platforms,
-            Outbox outbox, SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics, PendingApprovals approvals) {
+    TurnRunner(Storage storage, Turns turns, OrphanedTurns orphans, ResumeMarks marks, Agent agent, Authorizer authorizer,
+            PlatformRegistry platforms, Outbox outbox, SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics,
+            PendingApprovals approvals) {
         this.storage = storage;
         this.turns = turns;
         this.orphans = orphans;
+        this.marks = marks;
         this.agent = agent;
         this.authorizer = authorizer;
         this.platforms = platforms;
@@ -299,7 +303,7 @@ final class TurnRunner {
                         turn.id(), turn.sessionKey());
                 return;
             }
-            settle(turn.sessionKey(), outcome);
+            marks.settle(turn.sessionKey(), outcome);
             turns.find(turn.id()).ifPresent(outbox::deliver);
             return;
         }
@@ -310,7 +314,7 @@ final class TurnRunner {
             default -> turns.fail(turn.id(), outcome.kind(), errorOf(outcome));
         };
         if (ended) {
-            settle(turn.sessionKey(), outcome);
+            marks.settle(turn.sessionKey(), outcome);
         }
     }
 
@@ -323,21 +327,6 @@ final class TurnRunner {
             case TurnOutcome.Partial p -> p.why();
             default -> outcome.kind();
         };
-    }
-
-    /** After a success: clear the resume mark and the stuck-loop count (spec A1, G3). */
-    private void settle(SessionKey key, TurnOutcome outcome) {
-        if (!outcome.clearsResumePending()) {
-            return;
-        }
-        storage.sessions().find(key).ifPresent(e -> {
-            if (e.resumePending()) {
-                storage.sessions().clearResumePending(key);
-            }
-            if (e.interruptedRestarts() > 0) {
-                storage.sessions().clearInterruptions(key);
-            }
-        });
     }
 
     private void cancel(TurnRecord turn, String why) {
