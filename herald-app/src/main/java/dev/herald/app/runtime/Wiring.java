@@ -40,7 +40,6 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,14 +98,11 @@ public final class Wiring implements AutoCloseable {
                         + "are served on the API server's port, so they are off");
             }
             ChatPlatforms.add(config, home, clock, platforms);
-            AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
             if (config.platforms().webhook().enabled()) {
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
-                platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(),
-                        p -> registryRef.get().adapter(p), platforms.adapters(), clock));
+                platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock));
             }
             PlatformRegistry registry = platforms.registry();
-            registryRef.set(registry);
             Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
             Gateway gateway = new Gateway(storage, agent, platforms.authorizer(config.auth().allowAllUsers(), pairing), registry,
                     settings, clock, metrics);

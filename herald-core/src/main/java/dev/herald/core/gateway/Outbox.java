@@ -1,6 +1,7 @@
 package dev.herald.core.gateway;
 
 import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.Destination;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
@@ -21,7 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one way out of Herald (egress). A turn's final reply is recorded on the turn before it is sent
+ * The one way out of Herald (egress): turns' replies, command answers, notices, and the replies a platform
+ * only relays (a webhook route delivering to a chat on another platform), which go straight to their destination. A turn's final reply is recorded on the turn before it is sent
  * and marked sent after, so a crash in between leads to delivery from the record at the next start,
  * never to a second generated reply (invariant 7). Notices and command answers are not recorded.
  * Every send is split to the platform's limit and retried on transient failures, honouring the
@@ -78,17 +80,21 @@ public final class Outbox {
     }
 
     private boolean deliverClaimed(TurnRecord turn) {
-        Optional<PlatformAdapter> adapter = platforms.adapter(turn.source().platform());
-        if (adapter.isEmpty()) {
-            log.warn("outbox - turn {} has a reply for platform {}, which is not running; reply kept for redelivery",
-                    turn.id(), turn.source().platform());
+        MessageKind kind = isFailure(turn.outcome()) ? MessageKind.ERROR : MessageKind.REPLY;
+        Optional<Route> route = route(turn.source().platform(), turn.source().target(), kind);
+        if (route.isEmpty()) {
+            Platform to = destinationOf(turn);
+            log.warn("outbox - turn {} has a reply for platform {}, which is not running; reply kept for redelivery", turn.id(), to);
+            if (!to.equals(turn.source().platform())) {
+                turns.recordDeliveryFailure(turn.id(), "platform " + to + " is not running");
+            }
             return false;
         }
-        MessageKind kind = isFailure(turn.outcome()) ? MessageKind.ERROR : MessageKind.REPLY;
+        PlatformAdapter adapter = route.get().adapter();
         dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_SEND);
-        List<String> parts = TextSplitter.split(turn.reply(), adapter.get().capabilities().maxTextLength());
-        PartsSent sent = sendParts(adapter.get(), turn.source().target(), parts, Math.max(0, Math.min(turn.partsDelivered(), parts.size() - 1)), kind,
-                turn.platformMessageId(), turn.eventId(), count -> {
+        List<String> parts = TextSplitter.split(turn.reply(), adapter.capabilities().maxTextLength());
+        PartsSent sent = sendParts(adapter, route.get().target(), parts, Math.max(0, Math.min(turn.partsDelivered(), parts.size() - 1)), kind,
+                route.get().relayed() ? null : turn.platformMessageId(), turn.eventId(), count -> {
                     if (count < parts.size()) {
                         turns.markPartsDelivered(turn.id(), count);
                     }
@@ -105,11 +111,41 @@ public final class Outbox {
             metrics.replyNotDelivered(turn.source().platform(), permanent);
             if (permanent) {
                 log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(),
-                        turn.source().platform(), r.error());
+                        adapter.platform(), r.error());
             }
             return false;
         }
+        if (route.get().relayed()) {
+            log.info("outbox - turn {}: reply relayed from {} to {} chat {} ({} part(s))", turn.id(), turn.source().platform(),
+                    adapter.platform(), route.get().target().chatId(), parts.size());
+        }
         return turns.delivered(turn.id(), r.messageId() == null || r.messageId().isEmpty() ? null : r.messageId());
+    }
+
+    /** Where a message goes: the adapter of its platform, or (a reply) the chat that platform relays replies to. */
+    private record Route(PlatformAdapter adapter, ChatTarget target, boolean relayed) {
+    }
+
+    /** Empty when the platform, or the platform it relays replies to, is not running. */
+    private Optional<Route> route(Platform platform, ChatTarget target, MessageKind kind) {
+        Optional<PlatformAdapter> adapter = platforms.adapter(platform);
+        if (adapter.isEmpty()) {
+            return Optional.empty();
+        }
+        if (kind != MessageKind.REPLY && kind != MessageKind.ERROR) {
+            return Optional.of(new Route(adapter.get(), target, false));
+        }
+        Optional<Destination> relay = adapter.get().relaysRepliesTo(target);
+        if (relay.isEmpty()) {
+            return Optional.of(new Route(adapter.get(), target, false));
+        }
+        return platforms.adapter(relay.get().platform()).map(a -> new Route(a, relay.get().target(), true));
+    }
+
+    /** The platform a turn's reply goes to: its own, or the one its platform relays replies to. */
+    Platform destinationOf(TurnRecord turn) {
+        return platforms.adapter(turn.source().platform()).flatMap(a -> a.relaysRepliesTo(turn.source().target()))
+                .map(Destination::platform).orElse(turn.source().platform());
     }
 
     private static String describe(SendResult r, int part, int parts) {
@@ -117,9 +153,9 @@ public final class Outbox {
         return parts == 1 ? error : "part " + (part + 1) + " of " + parts + ": " + error;
     }
 
-    /** Delivers every reply of {@code platform} that was recorded but not confirmed sent. */
+    /** Delivers every reply that was recorded but not confirmed sent and goes to {@code platform} (relayed ones included). */
     public int redeliver(Platform platform) {
-        return redeliver(t -> t.source().platform().equals(platform));
+        return redeliver(t -> destinationOf(t).equals(platform));
     }
 
     /**
@@ -139,15 +175,16 @@ public final class Outbox {
         return delivered;
     }
 
-    /** Sends an unrecorded message (a command answer, a notice), split and retried. */
+    /** Sends an unrecorded message (a command answer, a notice, an apology), split and retried. */
     public boolean send(Platform platform, ChatTarget target, String text, MessageKind kind, String replyTo, String correlationId) {
-        Optional<PlatformAdapter> adapter = platforms.adapter(platform);
-        if (adapter.isEmpty()) {
+        Optional<Route> route = route(platform, target, kind);
+        if (route.isEmpty()) {
             log.warn("outbox - cannot send a {} to platform {}: not running", kind, platform);
             return false;
         }
-        return sendParts(adapter.get(), target, TextSplitter.split(text, adapter.get().capabilities().maxTextLength()), 0, kind,
-                replyTo, correlationId, count -> {
+        PlatformAdapter adapter = route.get().adapter();
+        return sendParts(adapter, route.get().target(), TextSplitter.split(text, adapter.capabilities().maxTextLength()), 0, kind,
+                route.get().relayed() ? null : replyTo, correlationId, count -> {
                 }).last().success();
     }
 

@@ -63,7 +63,7 @@ final class Redelivery {
         int delivered = 0;
         for (Platform p : Set.copyOf(connected)) {
             connected.remove(p);
-            delivered += outbox.redeliver(t -> !worker.stopping() && t.source().platform().equals(p));
+            delivered += outbox.redeliver(t -> !worker.stopping() && outbox.destinationOf(t).equals(p));
             if (!worker.stopping()) {
                 afterConnect.accept(p);
             }
@@ -75,7 +75,7 @@ final class Redelivery {
                 up.add(p);
             }
         });
-        return delivered + outbox.redeliver(t -> !worker.stopping() && up.contains(t.source().platform()) && due(t, now));
+        return delivered + outbox.redeliver(t -> !worker.stopping() && up.contains(outbox.destinationOf(t)) && due(t, now));
     }
 
     boolean due(TurnRecord t, Instant now) {
