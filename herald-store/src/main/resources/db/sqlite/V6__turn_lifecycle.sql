@@ -1,2 +1,8 @@
 -- Herald's SQLite schema, version 6: what ended a failed turn (for the operator: log, admin page).
 ALTER TABLE turns ADD COLUMN error TEXT;
+-- The flags' partial indexes are declared on the bare flag, as on PostgreSQL, so that the stores' one SQL
+-- (WHERE resume_pending AND NOT suspended; WHERE suspended) uses them on both databases.
+DROP INDEX sessions_resume_pending;
+CREATE INDEX sessions_resume_pending ON sessions (resume_marked_at, session_key) WHERE resume_pending;
+DROP INDEX sessions_suspended;
+CREATE INDEX sessions_suspended ON sessions (updated_at) WHERE suspended;

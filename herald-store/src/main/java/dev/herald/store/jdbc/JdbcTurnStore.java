@@ -32,20 +32,20 @@ import org.slf4j.LoggerFactory;
  * rule (of two concurrent starts on one lane the second is refused by the index), and inbound dedupe is the
  * partial unique index on (platform, platform_message_id) with {@code ON CONFLICT DO NOTHING}.
  *
- * <p>A dialect says how it runs work ({@link Transactions}), how it learns a new turn's id, and how it keeps an
- * append to a transcript apart from others.
+ * <p>Written once for both databases; the {@link Dialect} gives the lock a turn's first transcript row is appended
+ * under, and {@link Transactions} how work runs.
  */
-public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
+public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     private static final String COLUMNS = """
             id, session_key, event_id, source, text, platform_message_id, reply_to_message_id, origin, state, session_id,
             outcome, error, reply, reply_message_id, received_at, updated_at, parts_delivered, delivery_attempts, delivery_error,
             input_tokens, output_tokens""";
 
-    /** Stores an inbound message as a RECEIVED turn; changes nothing for a message stored before. */
-    protected static final String RECEIVE = """
+    /** Stores an inbound message as a RECEIVED turn and hands back its id; no row for a message stored before. */
+    static final String RECEIVE = """
             INSERT INTO turns (session_key, event_id, platform, source, text, platform_message_id, reply_to_message_id,
                                origin, state, received_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RECEIVED', ?, ?) ON CONFLICT DO NOTHING""";
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RECEIVED', ?, ?) ON CONFLICT DO NOTHING RETURNING id""";
     public static final String LATEST_STARTED = "SELECT " + COLUMNS + """
              FROM turns WHERE session_key = ? AND state NOT IN ('RECEIVED', 'CANCELLED')
             ORDER BY id DESC LIMIT 1""";
@@ -67,15 +67,10 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     private final Clock clock;
     private final String appendGuard;
 
-    /**
-     * @param lockSession appended to the SELECT that finds a transcript session before a turn's first row is
-     *                    appended to it ({@link TranscriptTables#append}): a row lock that keeps other appends out,
-     *                    or empty where writes are serial anyway
-     */
-    protected JdbcTurnStore(Transactions<C> tx, Clock clock, String lockSession) {
+    public JdbcTurnStore(Transactions<C> tx, Dialect dialect, Clock clock) {
         this.tx = tx;
         this.clock = clock;
-        this.appendGuard = TranscriptTables.SESSION_EXISTS + lockSession;
+        this.appendGuard = TranscriptTables.SESSION_EXISTS + dialect.lockForAppend();
     }
 
     /**
@@ -104,16 +99,13 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         return sql;
     }
 
-    /** Runs {@link #RECEIVE} with {@code args}: the new turn's id, or empty when the message was stored before. */
-    protected abstract Optional<Long> insertReceived(C c, Object... args) throws SQLException;
-
     @Override
-    public final Optional<TurnRecord> receive(SessionKey key, MessageEvent event) {
+    public Optional<TurnRecord> receive(SessionKey key, MessageEvent event) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(event, "event");
         return tx.write("inbound turn of session " + key, c -> {
             Instant now = Micros.now(clock);
-            Optional<Long> id = insertReceived(c, key.value(), event.eventId(), event.source().platform().id(),
+            Optional<Long> id = c.one(RECEIVE, rs -> rs.getLong(1), key.value(), event.eventId(), event.source().platform().id(),
                     Json.source(event.source()), event.text(), event.messageId(), event.replyToMessageId(), event.origin().name(),
                     Micros.of(now), Micros.of(now));
             if (id.isEmpty()) {
@@ -126,7 +118,7 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
-    public final boolean transition(long turnId, TurnTransition transition, TurnChange change) {
+    public boolean transition(long turnId, TurnTransition transition, TurnChange change) {
         Objects.requireNonNull(transition, "transition");
         Objects.requireNonNull(change, "change");
         if (transition.to() == TurnState.RUNNING && change.sessionId() == null) {
@@ -152,7 +144,7 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
-    public final boolean markPartsDelivered(long turnId, int parts) {
+    public boolean markPartsDelivered(long turnId, int parts) {
         if (parts < 0) {
             throw new IllegalArgumentException("store - parts " + parts + " must not be negative");
         }
@@ -162,14 +154,14 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
-    public final boolean recordDeliveryFailure(long turnId, String error) {
+    public boolean recordDeliveryFailure(long turnId, String error) {
         return tx.write("turn " + turnId, c -> c.update("""
                 UPDATE turns SET delivery_attempts = delivery_attempts + 1, delivery_error = ?, updated_at = ?
                 WHERE id = ? AND state = 'AWAITING_DELIVERY'""", error, nowMicros(), turnId) == 1);
     }
 
     @Override
-    public final void addUsage(long turnId, long inputTokens, long outputTokens) {
+    public void addUsage(long turnId, long inputTokens, long outputTokens) {
         if (inputTokens < 0 || outputTokens < 0) {
             throw new IllegalArgumentException("store - token usage must not be negative (" + inputTokens + " in, " + outputTokens + " out)");
         }
@@ -178,7 +170,7 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
-    public final Optional<TurnRecord> latestStarted(SessionKey key) {
+    public Optional<TurnRecord> latestStarted(SessionKey key) {
         Objects.requireNonNull(key, "key");
         return tx.read("latest turn of session " + key, c -> {
             try {
@@ -190,7 +182,7 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
-    public final Optional<TurnRecord> find(long turnId) {
+    public Optional<TurnRecord> find(long turnId) {
         return tx.read("turn " + turnId, c -> find(c, turnId));
     }
 
@@ -203,7 +195,7 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
-    public final List<TurnRecord> inState(TurnState state, int limit) {
+    public List<TurnRecord> inState(TurnState state, int limit) {
         Objects.requireNonNull(state, "state");
         if (limit < 1) {
             throw new IllegalArgumentException("store - limit " + limit + " must be at least 1");
@@ -212,7 +204,7 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
-    public final List<RunningTurn> running() {
+    public List<RunningTurn> running() {
         return tx.read("running turns", c -> {
             List<RunningTurn> found = new ArrayList<>();
             for (Running r : c.listReadable(RUNNING, JdbcTurnStore::running, JdbcTurnStore::subject)) {
@@ -234,7 +226,7 @@ public abstract class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
-    public final CutOff.Result interrupt(List<CutOff> cutOffs) {
+    public CutOff.Result interrupt(List<CutOff> cutOffs) {
         List<CutOff> ordered = cutOffs.stream().sorted(Comparator.comparingLong(x -> x.turn().id())).toList();
         return tx.write("cut-off of " + ordered.size() + " running turn(s)", c -> {
             List<RunningTurn> interrupted = new ArrayList<>();
