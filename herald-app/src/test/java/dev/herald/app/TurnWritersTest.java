@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * turn's state or record (invariant 8). Tests may drive the store directly; shipped code may not.
  */
 class TurnWritersTest {
-    static final Set<String> WRITES = Set.of("receive", "transition", "interrupt", "markPartsDelivered", "recordDeliveryFailure",
+    static final Set<String> WRITES = Set.of("receive", "transition", "interrupt", "recordSendIntent", "recordPartSent", "recordDeliveryFailure",
             "addUsage");
 
     @Test

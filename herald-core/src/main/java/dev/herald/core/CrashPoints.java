@@ -2,7 +2,6 @@ package dev.herald.core;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Named places where the process can be made to die on purpose, exactly as a kill -9 or a power cut
@@ -17,13 +16,15 @@ public final class CrashPoints {
     public static final String ENV = "HERALD_CRASH_AT";
     /** After a turn's final reply is recorded, before it is sent. */
     public static final String BEFORE_SEND = "outbox.before-send";
+    /** After the platform took a part of a reply, before its answer (the message id) is recorded. */
+    public static final String AFTER_SEND = "outbox.after-send";
     /** After a turn is started (user message stored), before the agent runs. */
     public static final String BEFORE_AGENT = "turn.before-agent";
     /** After the agent answered, before its reply is recorded on the turn. */
     public static final String BEFORE_RECORD = "turn.before-record";
 
     private static final Set<String> ARMED = parse(System.getenv(ENV));
-    private static final ConcurrentHashMap<String, AtomicInteger> FAILING = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Countdown> FAILING = new ConcurrentHashMap<>();
 
     private CrashPoints() {
     }
@@ -37,8 +38,8 @@ public final class CrashPoints {
             System.err.println("crash point " + name + " reached: halting as kill -9 would");
             Runtime.getRuntime().halt(137);
         }
-        AtomicInteger left = FAILING.get(name);
-        if (left != null && left.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        Countdown countdown = FAILING.get(name);
+        if (countdown != null && countdown.failNow()) {
             throw new InjectedFailure(name);
         }
     }
@@ -48,16 +49,64 @@ public final class CrashPoints {
      * the result disarms the point. For in-process tests.
      */
     public static Injection failAt(String name, int times) {
-        if (times < 1) {
-            throw new IllegalArgumentException("crash point " + name + ": times must be at least 1, was " + times);
+        return failAt(name, 0, times);
+    }
+
+    /** Like {@link #failAt(String, int)}, after letting the first {@code pass} arrivals go through. */
+    public static Injection failAt(String name, int pass, int times) {
+        if (times < 1 || pass < 0) {
+            throw new IllegalArgumentException("crash point " + name + ": times must be at least 1 and pass at least 0, was "
+                    + times + " and " + pass);
         }
-        FAILING.put(name, new AtomicInteger(times));
-        return () -> FAILING.remove(name);
+        Countdown countdown = new Countdown(pass, times);
+        FAILING.put(name, countdown);
+        return new Injection() {
+            @Override
+            public boolean fired() {
+                return countdown.fired();
+            }
+
+            @Override
+            public void close() {
+                FAILING.remove(name, countdown);
+            }
+        };
+    }
+
+    /** Arrivals to let through, then arrivals to fail. */
+    private static final class Countdown {
+        private int pass;
+        private int fail;
+        private int failed;
+
+        Countdown(int pass, int fail) {
+            this.pass = pass;
+            this.fail = fail;
+        }
+
+        synchronized boolean failNow() {
+            if (pass > 0) {
+                pass--;
+                return false;
+            }
+            if (fail > 0) {
+                fail--;
+                failed++;
+                return true;
+            }
+            return false;
+        }
+
+        synchronized boolean fired() {
+            return failed > 0;
+        }
     }
 
     /** An armed in-process failure; closing it disarms the point. */
-    @FunctionalInterface
     public interface Injection extends AutoCloseable {
+        /** Whether the point has thrown at least once. */
+        boolean fired();
+
         @Override
         void close();
     }

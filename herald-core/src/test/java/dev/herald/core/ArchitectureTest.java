@@ -19,7 +19,7 @@ class ArchitectureTest {
             .importPackages("dev.herald.core");
 
     /** The store methods that write a turn: only {@link Turns} calls them. */
-    public static final Set<String> TURN_WRITES = Set.of("receive", "transition", "interrupt", "markPartsDelivered",
+    public static final Set<String> TURN_WRITES = Set.of("receive", "transition", "interrupt", "recordSendIntent", "recordPartSent",
             "recordDeliveryFailure", "addUsage");
 
     /** A call of a {@link TurnStore} method that writes a turn. */

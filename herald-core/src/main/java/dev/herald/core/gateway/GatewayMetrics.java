@@ -31,6 +31,10 @@ public interface GatewayMetrics {
     default void replyNotDelivered(Platform platform, boolean permanent) {
     }
 
+    /** A part of a reply whose answer was never recorded (a crash, a lost answer) is being sent again. */
+    default void replyPartResent(Platform platform) {
+    }
+
     /** A turn moved along a row of the transition table. */
     default void turnMoved(long turnId, TurnTransition transition) {
     }

@@ -1,5 +1,6 @@
 package dev.herald.core.gateway;
 
+import dev.herald.core.CrashPoints;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.Destination;
 import dev.herald.core.platform.MessageKind;
@@ -16,20 +17,26 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one way out of Herald (egress): turns' replies, command answers, notices, and the replies a platform
- * only relays (a webhook route delivering to a chat on another platform), which go straight to their destination. A turn's final reply is recorded on the turn before it is sent
- * and marked sent after, so a crash in between leads to delivery from the record at the next start,
- * never to a second generated reply (invariant 7). Notices and command answers are not recorded.
- * Every send is split to the platform's limit and retried on transient failures, honouring the
- * platform's retry-after. A reply that still fails stays recorded with its error (shown by /status) and
- * is tried again later; a split reply records each part sent, so a later attempt never repeats one
- * (a crash between sending a part and recording it can repeat that one part).
+ * The one way out of Herald (egress): turns' replies, command answers, notices, and the replies a platform only
+ * relays (a webhook route delivering to another platform's chat), which go straight to their destination.
+ *
+ * <p>Delivery semantics of a turn's reply. The reply is recorded on the turn before anything is sent, so a crash
+ * leads to delivery from the record, never to a second generated reply (invariant 7). It is split to the platform's
+ * limit and sent part by part; for each part, a send intent is recorded before the platform is called and the
+ * platform's answer (its message id) right after it answers, with nothing in between. A crash between the call and
+ * the record leaves that one part in doubt: the next attempt sends it again with the same idempotency key. Where the
+ * platform honours the key (Discord's {@code nonce} with {@code enforce_nonce}), that resend is not a second message;
+ * where it has none (Telegram, Slack, Weixin), the part may arrive twice, and only a part whose answer was never
+ * recorded is ever sent again. Notices and command answers are not recorded.
+ *
+ * <p>Every send is retried on transient failures ({@link #RETRIES}, honouring the platform's retry-after). A reply
+ * that still fails stays recorded with its error (shown by /status) and is tried again later ({@link Redelivery});
+ * one the platform refuses for good becomes UNDELIVERABLE.
  */
 public final class Outbox {
     private static final Logger log = LoggerFactory.getLogger(Outbox.class);
@@ -55,11 +62,11 @@ public final class Outbox {
     }
 
     /**
-     * Sends the reply recorded on {@code turn} (state AWAITING_DELIVERY) and marks it delivered.
-     * One delivery of a turn at a time: a caller that finds the turn already being delivered returns
-     * false at once. The record is read again under that claim, so a reply delivered meanwhile is not
-     * sent twice, and a split reply continues after the parts already sent. A reply that cannot be sent
-     * stays recorded for a later attempt, unless the platform refused it for good (UNDELIVERABLE).
+     * Sends the reply recorded on {@code turn} (state AWAITING_DELIVERY) and marks it delivered. One delivery of a
+     * turn at a time: a caller that finds the turn already being delivered returns false at once. The record is read
+     * again under that claim, so a reply delivered meanwhile is not sent twice, and a split reply continues after the
+     * parts already confirmed. A reply that cannot be sent stays recorded for a later attempt, unless the platform
+     * refused it for good (UNDELIVERABLE).
      */
     public boolean deliver(TurnRecord turn) {
         if (turn.state() != TurnState.AWAITING_DELIVERY || turn.reply() == null) {
@@ -91,35 +98,59 @@ public final class Outbox {
             return false;
         }
         PlatformAdapter adapter = route.get().adapter();
-        dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_SEND);
+        CrashPoints.reach(CrashPoints.BEFORE_SEND);
         List<String> parts = TextSplitter.split(turn.reply(), adapter.capabilities().maxTextLength());
-        PartsSent sent = sendParts(adapter, route.get().target(), parts, Math.max(0, Math.min(turn.partsDelivered(), parts.size() - 1)), kind,
-                route.get().relayed() ? null : turn.platformMessageId(), turn.eventId(), count -> {
-                    if (count < parts.size()) {
-                        turns.markPartsDelivered(turn.id(), count);
-                    }
-                });
-        SendResult r = sent.last();
-        if (!r.success()) {
-            boolean permanent = !r.retryable();
-            String error = describe(r, sent.part(), parts.size());
-            if (permanent) {
-                turns.refused(turn.id(), error);
-            } else {
-                turns.recordDeliveryFailure(turn.id(), error);
-            }
-            metrics.replyNotDelivered(turn.source().platform(), permanent);
-            if (permanent) {
-                log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(),
-                        adapter.platform(), r.error());
-            }
-            return false;
+        if (turn.sendingPart() > turn.partsDelivered()) {
+            log.warn("outbox - turn {}: part {} of {} was handed to {} without its answer being recorded (a crash or a lost answer); "
+                    + "sending it again with the same idempotency key", turn.id(), turn.sendingPart(), parts.size(), adapter.platform());
+            metrics.replyPartResent(adapter.platform());
         }
-        if (route.get().relayed()) {
-            log.info("outbox - turn {}: reply relayed from {} to {} chat {} ({} part(s))", turn.id(), turn.source().platform(),
-                    adapter.platform(), route.get().target().chatId(), parts.size());
+        for (int i = Math.min(turn.partsDelivered(), parts.size() - 1); i < parts.size(); i++) {
+            int part = i + 1;
+            turns.recordSendIntent(turn.id(), part);
+            OutboundMessage m = new OutboundMessage(route.get().target(), parts.get(i), kind,
+                    i == 0 && !route.get().relayed() ? turn.platformMessageId() : null, turn.eventId(), part, parts.size(),
+                    idempotencyKey(turn.id(), part));
+            SendResult r = sendWithRetry(adapter, m);
+            if (!r.success()) {
+                failed(turn, adapter, r, i, parts.size());
+                return false;
+            }
+            CrashPoints.reach(CrashPoints.AFTER_SEND);
+            String messageId = r.messageId() == null || r.messageId().isEmpty() ? null : r.messageId();
+            if (part == parts.size()) {
+                if (route.get().relayed()) {
+                    log.info("outbox - turn {}: reply relayed from {} to {} chat {} ({} part(s))", turn.id(), turn.source().platform(),
+                            adapter.platform(), route.get().target().chatId(), parts.size());
+                }
+                return turns.delivered(turn.id(), messageId); // the last part's answer is the delivery
+            }
+            turns.recordPartSent(turn.id(), part, messageId);
         }
-        return turns.delivered(turn.id(), r.messageId() == null || r.messageId().isEmpty() ? null : r.messageId());
+        return false; // not reached: the loop ends with the last part
+    }
+
+    /** The key every attempt to send this part of this reply carries, after a crash too (at most 25 characters). */
+    static String idempotencyKey(long turnId, int part) {
+        return "h" + Long.toString(turnId, 36) + "p" + part;
+    }
+
+    private void failed(TurnRecord turn, PlatformAdapter adapter, SendResult r, int part, int parts) {
+        boolean permanent = !r.retryable();
+        String error = describe(r, part, parts);
+        if (permanent) {
+            turns.refused(turn.id(), error);
+            log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(), adapter.platform(),
+                    r.error());
+        } else {
+            turns.recordDeliveryFailure(turn.id(), error);
+        }
+        metrics.replyNotDelivered(turn.source().platform(), permanent);
+    }
+
+    private static String describe(SendResult r, int part, int parts) {
+        String error = r.error() == null ? "send failed" : r.error();
+        return parts == 1 ? error : "part " + (part + 1) + " of " + parts + ": " + error;
     }
 
     /** Where a message goes: the adapter of its platform, or (a reply) the chat that platform relays replies to. */
@@ -146,11 +177,6 @@ public final class Outbox {
     Platform destinationOf(TurnRecord turn) {
         return platforms.adapter(turn.source().platform()).flatMap(a -> a.relaysRepliesTo(turn.source().target()))
                 .map(Destination::platform).orElse(turn.source().platform());
-    }
-
-    private static String describe(SendResult r, int part, int parts) {
-        String error = r.error() == null ? "send failed" : r.error();
-        return parts == 1 ? error : "part " + (part + 1) + " of " + parts + ": " + error;
     }
 
     /** Delivers every reply that was recorded but not confirmed sent and goes to {@code platform} (relayed ones included). */
@@ -183,32 +209,15 @@ public final class Outbox {
             return false;
         }
         PlatformAdapter adapter = route.get().adapter();
-        return sendParts(adapter, route.get().target(), TextSplitter.split(text, adapter.capabilities().maxTextLength()), 0, kind,
-                route.get().relayed() ? null : replyTo, correlationId, count -> {
-                }).last().success();
-    }
-
-    /** How a split send ended: the result of the last part tried (the failure, or the last part's success) and its index. */
-    private record PartsSent(SendResult last, int part) {
-    }
-
-    /**
-     * Sends {@code parts} from index {@code from} on, each retried, stopping at the first that fails;
-     * {@code partSent} hears how many parts have gone out after each one.
-     */
-    private PartsSent sendParts(PlatformAdapter adapter, ChatTarget target, List<String> parts, int from, MessageKind kind,
-            String replyTo, String correlationId, IntConsumer partSent) {
-        SendResult r = null;
-        int i = from;
-        for (; i < parts.size(); i++) {
-            r = sendWithRetry(adapter, new OutboundMessage(target, parts.get(i), kind, i == 0 ? replyTo : null, correlationId, i + 1,
-                    parts.size()));
+        List<String> parts = TextSplitter.split(text, adapter.capabilities().maxTextLength());
+        for (int i = 0; i < parts.size(); i++) {
+            SendResult r = sendWithRetry(adapter, new OutboundMessage(route.get().target(), parts.get(i), kind,
+                    i == 0 && !route.get().relayed() ? replyTo : null, correlationId, i + 1, parts.size()));
             if (!r.success()) {
-                return new PartsSent(r, i);
+                return false;
             }
-            partSent.accept(i + 1);
         }
-        return new PartsSent(r == null ? SendResult.sent(null) : r, i - 1); // nothing to send counts as sent
+        return true;
     }
 
     private SendResult sendWithRetry(PlatformAdapter adapter, OutboundMessage m) {

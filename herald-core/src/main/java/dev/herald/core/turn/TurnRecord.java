@@ -26,6 +26,10 @@ import java.util.Objects;
  * @param receivedAt        when the event was stored
  * @param updatedAt         when the state last changed (or the last delivery attempt failed)
  * @param partsDelivered    how many parts of a split reply the platform confirmed (redelivery starts after them)
+ * @param sendingPart       the part (1-based) whose send was recorded as about to happen and whose answer was not
+ *                          recorded yet, else 0: after a crash, that part is in doubt (it may have reached the chat)
+ * @param partMessageIds    the platform's ids of the confirmed parts before the last (the last one's is
+ *                          {@code replyMessageId})
  * @param deliveryAttempts  failed delivery attempts so far
  * @param deliveryError     the last delivery failure, or null
  * @param inputTokens       model input tokens this turn used (all its model calls)
@@ -49,6 +53,8 @@ public record TurnRecord(
         Instant receivedAt,
         Instant updatedAt,
         int partsDelivered,
+        int sendingPart,
+        java.util.List<String> partMessageIds,
         int deliveryAttempts,
         String deliveryError,
         long inputTokens,
@@ -63,6 +69,7 @@ public record TurnRecord(
         Objects.requireNonNull(receivedAt, "receivedAt");
         Objects.requireNonNull(updatedAt, "updatedAt");
         text = text == null ? "" : text;
+        partMessageIds = partMessageIds == null ? java.util.List.of() : java.util.List.copyOf(partMessageIds);
     }
 
     /** A turn with no error and no delivery history yet. */
@@ -70,7 +77,7 @@ public record TurnRecord(
             String replyToMessageId, MessageEvent.Origin origin, TurnState state, String sessionId, String outcome, String reply,
             String replyMessageId, Instant receivedAt, Instant updatedAt) {
         this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, null,
-                reply, replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, 0);
+                reply, replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, null, 0, 0);
     }
 
     /** The event this turn answers, rebuilt from the record (for replay after a restart). */

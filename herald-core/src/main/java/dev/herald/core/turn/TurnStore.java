@@ -35,11 +35,18 @@ public interface TurnStore {
     boolean transition(long turnId, TurnTransition transition, TurnChange change);
 
     /**
-     * Records that the first {@code parts} parts of a split reply were sent, so that a later attempt
-     * (after a failure or a crash) starts after them. Never moves backwards; false when the turn is not
-     * AWAITING_DELIVERY.
+     * Records, before the platform is called, that part {@code part} (1-based) of the reply is about to be sent: if
+     * no answer is recorded after it, the part is in doubt. False when the turn is not AWAITING_DELIVERY or that part
+     * was confirmed already.
      */
-    boolean markPartsDelivered(long turnId, int parts);
+    boolean recordSendIntent(long turnId, int part);
+
+    /**
+     * Records the platform's answer to part {@code part} (1-based) of a split reply that is not its last: the part is
+     * confirmed (a later attempt starts after it) and its message id kept. Never moves backwards; false when the
+     * turn is not AWAITING_DELIVERY or the part was confirmed already. The last part's answer is the DELIVER move.
+     */
+    boolean recordPartSent(long turnId, int part, String messageId);
 
     /**
      * Records a failed delivery attempt of an AWAITING_DELIVERY turn that will be tried again: counts it, keeps

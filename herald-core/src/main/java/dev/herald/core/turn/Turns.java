@@ -145,8 +145,12 @@ public final class Turns {
 
     // ---- delivery progress and usage (not state) --------------------------------------------------
 
-    public boolean markPartsDelivered(long turnId, int parts) {
-        return store.markPartsDelivered(turnId, parts);
+    public boolean recordSendIntent(long turnId, int part) {
+        return store.recordSendIntent(turnId, part);
+    }
+
+    public boolean recordPartSent(long turnId, int part, String messageId) {
+        return store.recordPartSent(turnId, part, messageId);
     }
 
     public boolean recordDeliveryFailure(long turnId, String error) {

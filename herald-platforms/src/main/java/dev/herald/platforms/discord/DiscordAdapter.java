@@ -88,7 +88,7 @@ public final class DiscordAdapter implements PlatformAdapter {
     @Override
     public SendResult send(OutboundMessage message) {
         ChatTarget t = message.target();
-        return rest.createMessage(channelOf(t), message.text(), message.replyToMessageId());
+        return rest.createMessage(channelOf(t), message.text(), message.replyToMessageId(), message.idempotencyKey());
     }
 
     @Override

@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
 public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     private static final String COLUMNS = """
             id, session_key, event_id, source, text, platform_message_id, reply_to_message_id, origin, state, session_id,
-            outcome, error, reply, reply_message_id, received_at, updated_at, parts_delivered, delivery_attempts, delivery_error,
-            input_tokens, output_tokens""";
+            outcome, error, reply, reply_message_id, received_at, updated_at, parts_delivered, sending_part, part_message_ids,
+            delivery_attempts, delivery_error, input_tokens, output_tokens""";
 
     /** Stores an inbound message as a RECEIVED turn and hands back its id; no row for a message stored before. */
     static final String RECEIVE = """
@@ -83,8 +83,10 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         String sql = "UPDATE turns SET state = '" + t.to().name() + "', updated_at = ?, session_id = COALESCE(?, session_id), "
                 + "started_at = COALESCE(?, started_at), outcome = COALESCE(?, outcome), reply = COALESCE(?, reply), "
                 + "reply_message_id = COALESCE(?, reply_message_id), error = COALESCE(?, error), "
-                + "delivery_error = COALESCE(?, delivery_error), delivery_attempts = delivery_attempts + ? "
-                + "WHERE id = ? AND state = '" + t.from().name() + "'";
+                + "delivery_error = COALESCE(?, delivery_error), delivery_attempts = delivery_attempts + ?"
+                // leaving delivery ends the part under way: nothing of a delivered or refused reply is in doubt
+                + (t.from() == TurnState.AWAITING_DELIVERY ? ", sending_part = 0" : "")
+                + " WHERE id = ? AND state = '" + t.from().name() + "'";
         if (t.to().onePerLane()) {
             sql += " AND NOT EXISTS (SELECT 1 FROM turns r WHERE r.session_key = turns.session_key AND r.state = '" + t.to().name() + "')";
         }
@@ -144,13 +146,32 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
-    public boolean markPartsDelivered(long turnId, int parts) {
-        if (parts < 0) {
-            throw new IllegalArgumentException("store - parts " + parts + " must not be negative");
+    public boolean recordSendIntent(long turnId, int part) {
+        if (part < 1) {
+            throw new IllegalArgumentException("store - part " + part + " must be at least 1");
         }
         return tx.write("turn " + turnId, c -> c.update("""
-                UPDATE turns SET parts_delivered = ? WHERE id = ? AND state = 'AWAITING_DELIVERY' AND parts_delivered < ?""",
-                parts, turnId, parts) == 1);
+                UPDATE turns SET sending_part = ? WHERE id = ? AND state = 'AWAITING_DELIVERY' AND parts_delivered < ?""",
+                part, turnId, part) == 1);
+    }
+
+    @Override
+    public boolean recordPartSent(long turnId, int part, String messageId) {
+        if (part < 1) {
+            throw new IllegalArgumentException("store - part " + part + " must be at least 1");
+        }
+        return tx.write("turn " + turnId, c -> {
+            Optional<String> ids = c.one("SELECT part_message_ids FROM turns WHERE id = ? AND state = 'AWAITING_DELIVERY' AND parts_delivered < ?",
+                    rs -> rs.getString(1) == null ? "" : rs.getString(1), turnId, part);
+            if (ids.isEmpty()) {
+                return false;
+            }
+            List<String> sent = new ArrayList<>(Json.strings(ids.get()));
+            sent.add(messageId == null ? "" : messageId);
+            return c.update("""
+                    UPDATE turns SET parts_delivered = ?, sending_part = 0, part_message_ids = ?
+                    WHERE id = ? AND state = 'AWAITING_DELIVERY' AND parts_delivered < ?""", part, Json.strings(sent), turnId, part) == 1;
+        });
     }
 
     @Override
@@ -273,6 +294,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 Micros.toInstant(rs.getLong("received_at")),
                 Micros.toInstant(rs.getLong("updated_at")),
                 rs.getInt("parts_delivered"),
+                rs.getInt("sending_part"),
+                Json.strings(rs.getString("part_message_ids")),
                 rs.getInt("delivery_attempts"),
                 rs.getString("delivery_error"),
                 rs.getLong("input_tokens"),

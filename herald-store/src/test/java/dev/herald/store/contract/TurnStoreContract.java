@@ -181,11 +181,11 @@ public abstract class TurnStoreContract extends StorageContract {
     @Test
     void deliveryProgress_partsOnlyMoveForward_andFailuresAreCountedWithTheirError() {
         TurnRecord turn = running("1");
-        assertThat(turns().markPartsDelivered(turn.id(), 1)).as("not awaiting delivery yet").isFalse();
+        assertThat(turns().recordPartSent(turn.id(), 1, "m-1")).as("not awaiting delivery yet").isFalse();
         turns().recordReply(turn.id(), "final", "a long answer");
 
-        assertThat(turns().markPartsDelivered(turn.id(), 2)).isTrue();
-        assertThat(turns().markPartsDelivered(turn.id(), 1)).as("never backwards").isFalse();
+        assertThat(turns().recordPartSent(turn.id(), 2, "m-2")).isTrue();
+        assertThat(turns().recordPartSent(turn.id(), 1, "m-1")).as("never backwards").isFalse();
         clock.advance(Duration.ofSeconds(7));
         assertThat(turns().recordDeliveryFailure(turn.id(), "429 too many requests")).isTrue();
         assertThat(turns().recordDeliveryFailure(turn.id(), "502 bad gateway")).isTrue();
@@ -198,6 +198,32 @@ public abstract class TurnStoreContract extends StorageContract {
         assertThat(stored.updatedAt()).isEqualTo(clock.instant());
         assertThat(turns().delivered(turn.id(), "m-9")).isTrue();
         assertThat(turns().recordDeliveryFailure(turn.id(), "late")).as("a delivered reply has no failures").isFalse();
+    }
+
+    @Test
+    void sendIntents_markAPartInDoubtUntilItsAnswerIsRecorded_andTheAnswersKeepTheirMessageIds() {
+        TurnRecord turn = running("1");
+        assertThat(turns().recordSendIntent(turn.id(), 1)).as("not awaiting delivery yet").isFalse();
+        turns().recordReply(turn.id(), "final", "three parts");
+
+        assertThat(turns().recordSendIntent(turn.id(), 1)).isTrue();
+        assertThat(turns().find(turn.id()).orElseThrow()).extracting(TurnRecord::sendingPart, TurnRecord::partsDelivered)
+                .as("part 1 handed to the platform, no answer yet: in doubt").containsExactly(1, 0);
+        assertThat(turns().recordPartSent(turn.id(), 1, "m-1")).isTrue();
+        assertThat(turns().recordSendIntent(turn.id(), 1)).as("a confirmed part is never sent again").isFalse();
+        assertThat(turns().recordSendIntent(turn.id(), 2)).isTrue();
+        reopen(); // a crash while part 2 is on its way
+        TurnRecord afterCrash = turns().find(turn.id()).orElseThrow();
+        assertThat(afterCrash.sendingPart()).isEqualTo(2);
+        assertThat(afterCrash.partsDelivered()).isEqualTo(1);
+        assertThat(afterCrash.partMessageIds()).containsExactly("m-1");
+
+        assertThat(turns().recordPartSent(turn.id(), 2, "m-2")).isTrue();
+        assertThat(turns().delivered(turn.id(), "m-3")).isTrue();
+        TurnRecord delivered = turns().find(turn.id()).orElseThrow();
+        assertThat(delivered.partMessageIds()).containsExactly("m-1", "m-2");
+        assertThat(delivered.replyMessageId()).isEqualTo("m-3");
+        assertThat(delivered.sendingPart()).isZero();
     }
 
     @Test
