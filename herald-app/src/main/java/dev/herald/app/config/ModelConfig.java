@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.model.ModelSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -45,7 +46,9 @@ public record ModelConfig(
     }
 
     public static ModelConfig defaults() {
-        return new ModelConfig(null, Secret.NONE, "llama3.1", 10, 120, 3, null, null, false, null, null, null, 5L * 1024 * 1024);
+        return new ModelConfig(null, Secret.NONE, "llama3.1", (int) ModelSettings.DEFAULT_CONNECT_TIMEOUT.toSeconds(),
+                (int) ModelSettings.DEFAULT_IDLE_TIMEOUT.toSeconds(), ModelSettings.DEFAULT_MAX_RETRIES, null, null, false, null, null, null,
+                5L * 1024 * 1024);
     }
 
     /** True when {@code base_url} is set; otherwise the runtime uses the built-in demo model. */

@@ -25,7 +25,7 @@ import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Pairing;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.Platform;
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
@@ -44,7 +44,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,11 +113,9 @@ public final class Wiring implements AutoCloseable {
             ChatPlatforms.add(config, home, clock, platforms);
             if (config.platforms().webhook().enabled()) {
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
-                platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(),
-                        p -> registryRef.get().adapter(p), platforms.adapters(), clock));
+                platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock));
             }
             PlatformRegistry registry = platforms.registry();
-            registryRef.set(registry);
             Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
             Gateway gateway = new Gateway(storage, agent, platforms.authorizer(config.auth().allowAllUsers(), pairing), registry,
                     settings, clock, metrics);
@@ -133,7 +130,7 @@ public final class Wiring implements AutoCloseable {
 
     static GatewaySettings settings(GatewayConfig g) {
         return GatewaySettings.defaults()
-                .withFreshness(new FreshnessWindow(g.autoContinueFreshness()))
+                .withFreshness(new Freshness(g.autoContinueFreshness()))
                 .withDrainTimeout(g.drainTimeout())
                 .withStartupRestoreTimeout(g.startupRestoreDrainTimeout())
                 .withBusyPolicy(g.busyInput() == BusyInput.INTERRUPT ? BusyPolicy.INTERRUPT : BusyPolicy.QUEUE)

@@ -13,6 +13,7 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.session.SuspendReason;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.Turns;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -40,6 +41,7 @@ final class Commands {
             "/help - this list");
 
     private final Storage storage;
+    private final Turns turns;
     private final SessionLanes lanes;
     private final Outbox outbox;
     private final Authorizer authorizer;
@@ -51,9 +53,10 @@ final class Commands {
     private final GatewayMetrics metrics;
     private final ModelCommand models;
 
-    Commands(Storage storage, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
+    Commands(Storage storage, Turns turns, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
             PendingApprovals approvals, Agent agent, GatewayMetrics metrics) {
         this.storage = storage;
+        this.turns = turns;
         this.lanes = lanes;
         this.outbox = outbox;
         this.authorizer = authorizer;
@@ -101,7 +104,7 @@ final class Commands {
         Optional<ActiveTurn> running = lanes.active(key);
         List<TurnRecord> waiting = lanes.takeWaiting(key);
         for (TurnRecord t : waiting) {
-            storage.turns().cancel(t.id(), "/stop");
+            turns.cancel(t.id(), "/stop");
         }
         running.ifPresent(t -> t.interrupt().raise("stopped by /stop"));
         boolean suspended = storage.sessions().suspend(key, SuspendReason.STOP_COMMAND);
@@ -138,7 +141,7 @@ final class Commands {
                 sb.append("Resume: none\n");
             }
             sb.append("Tokens: ").append(e.inputTokens()).append(" in / ").append(e.outputTokens()).append(" out");
-            Optional<TurnRecord> last = storage.turns().latestStarted(key);
+            Optional<TurnRecord> last = turns.latestStarted(key);
             last.filter(t -> t.inputTokens() > 0 || t.outputTokens() > 0).ifPresent(t -> sb.append(" (last turn: ")
                     .append(t.inputTokens()).append(" in / ").append(t.outputTokens()).append(" out)"));
             sb.append('\n');

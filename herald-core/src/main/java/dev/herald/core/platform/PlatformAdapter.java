@@ -39,6 +39,15 @@ public interface PlatformAdapter extends AutoCloseable {
      */
     SendResult send(OutboundMessage message);
 
+    /**
+     * Where this platform's replies for {@code chat} really go, when the platform only relays them to a chat on
+     * another platform (a webhook route delivering to Telegram); empty when they go to this platform itself. The
+     * outbox sends such replies straight to the destination, split to its limit and tracked part by part.
+     */
+    default java.util.Optional<Destination> relaysRepliesTo(ChatTarget chat) {
+        return java.util.Optional.empty();
+    }
+
     /** Shows a typing indicator in the chat, best-effort. */
     default void typing(ChatTarget target) {
     }

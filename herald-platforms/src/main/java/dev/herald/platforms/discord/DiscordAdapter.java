@@ -92,7 +92,7 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
     @Override
     public SendResult send(OutboundMessage message) {
         ChatTarget t = message.target();
-        return rest.createMessage(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId());
+        return rest.createMessage(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId(), message.idempotencyKey());
     }
 
     /** Discord counts its 2,000 characters on the Markdown it receives. */

@@ -35,6 +35,8 @@ final class FakeBotApi implements AutoCloseable {
     private final AtomicInteger nextUpdateId = new AtomicInteger(10);
     private final AtomicInteger nextMessageId = new AtomicInteger(500);
     private volatile boolean pollsFail;
+    /** Delay before a sent message is answered (it is recorded, and would be in the chat, at once). */
+    volatile java.time.Duration sendDelay = java.time.Duration.ZERO;
 
     FakeBotApi(String token) {
         this.token = token;
@@ -117,7 +119,15 @@ final class FakeBotApi implements AutoCloseable {
                 reply(ex, fail, e);
                 return;
             }
-            reply(ex, 200, answer(method, body));
+            ObjectNode answer = answer(method, body);
+            if (method.equals("sendMessage") && !sendDelay.isZero()) {
+                try {
+                    Thread.sleep(sendDelay);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            reply(ex, 200, answer);
         }
     }
 

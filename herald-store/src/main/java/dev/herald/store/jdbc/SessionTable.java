@@ -13,9 +13,9 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * The {@code sessions} table as both dialects read it: its columns and reading a row into a
- * {@link SessionEntry}. Writing a whole row and the flags' SQL (SQLite keeps them as 0/1 integers,
- * PostgreSQL as booleans) are each dialect's {@code SessionRows} and session store.
+ * The {@code sessions} table as both databases read it: its columns and reading a row into a
+ * {@link SessionEntry} (flags read with {@code getBoolean}: PostgreSQL's booleans, SQLite's 0 and 1). Writing a
+ * whole row is {@link SessionRows}'.
  */
 public final class SessionTable {
     /** Every column of a lane's row, in the order the dialects insert them. */

@@ -7,6 +7,7 @@ import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnState;
+import dev.herald.store.postgres.PostgresOwner;
 import dev.herald.store.postgres.PostgresStorage;
 import dev.herald.store.postgres.TestDatabase;
 import dev.herald.store.sqlite.SqliteStorage;
@@ -93,7 +94,8 @@ class SqliteToPostgresTest {
     @Test
     void copy_intoADatabaseARunningGatewayClaims_isRefused() {
         Path db = sqliteWithTwoConversations();
-        try (dev.herald.store.postgres.PostgresOwner gateway = dev.herald.store.postgres.PostgresOwner.claim(pg.options())) {
+        try (PostgresStorage gateway = PostgresStorage.open(pg.options(), clock);
+                PostgresOwner claim = PostgresOwner.claim(pg.options())) {
 
             assertThatThrownBy(() -> SqliteToPostgres.copy(db, pg.options(), clock)).isInstanceOf(StoreException.class)
                     .hasMessageContaining("claimed by a running Herald gateway");

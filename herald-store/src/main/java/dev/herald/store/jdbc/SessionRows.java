@@ -1,16 +1,15 @@
-package dev.herald.store.postgres;
+package dev.herald.store.jdbc;
 
 import dev.herald.core.session.SessionEntry;
-import dev.herald.store.jdbc.Json;
-import dev.herald.store.jdbc.Micros;
-import dev.herald.store.jdbc.SessionTable;
 import java.sql.SQLException;
 
 /**
- * Writing {@code sessions} rows on PostgreSQL, where several writers may race for one lane: a lane is created
- * only if absent and replaced only under its row lock. Reading is {@link SessionTable}'s.
+ * Writing whole {@code sessions} rows, the same on both databases (flags bound as booleans: PostgreSQL's boolean,
+ * SQLite's 0 or 1). A lane is created only if absent, since another writer may create it at the same moment, and
+ * replaced only by the transaction that read (and, where rows are locked, locked) it. Reading is
+ * {@link SessionTable}'s.
  */
-final class SessionRows {
+public final class SessionRows {
     private static final String INSERT = "INSERT INTO sessions (" + SessionTable.COLUMNS + """
             ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (session_key) DO NOTHING""";
@@ -25,7 +24,7 @@ final class SessionRows {
     }
 
     /** Inserts the lane's row; false when a row for the key exists already (another writer created it). */
-    static boolean insertIfAbsent(PgConn c, SessionEntry e) throws SQLException {
+    public static boolean insertIfAbsent(JdbcConn c, SessionEntry e) throws SQLException {
         return c.update(INSERT, e.key().value(), e.sessionId(), Micros.of(e.createdAt()), Micros.of(e.updatedAt()),
                 Json.source(e.origin()), e.displayName(), platformId(e), e.chatType().wire(), e.suspended(),
                 e.suspended() ? e.suspendReason().code() : null, Micros.ofNullable(e.suspendedAt()), e.wasAutoReset(),
@@ -34,7 +33,7 @@ final class SessionRows {
     }
 
     /** Overwrites every column of the lane's existing row. */
-    static void replace(PgConn c, SessionEntry e) throws SQLException {
+    static void replace(JdbcConn c, SessionEntry e) throws SQLException {
         c.update(REPLACE, e.sessionId(), Micros.of(e.createdAt()), Micros.of(e.updatedAt()), Json.source(e.origin()),
                 e.displayName(), platformId(e), e.chatType().wire(), e.suspended(),
                 e.suspended() ? e.suspendReason().code() : null, Micros.ofNullable(e.suspendedAt()), e.wasAutoReset(),
