@@ -146,7 +146,7 @@ final class Drain {
         return left.isNegative() ? Duration.ZERO : left;
     }
 
-    private void closeAdapters() {
+    void closeAdapters() {
         for (PlatformAdapter a : platforms.all()) {
             try {
                 a.close();

@@ -2,6 +2,8 @@ package dev.herald.core.gateway;
 
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
+import dev.herald.core.cluster.ClusterSettings;
+import dev.herald.core.cluster.Membership;
 import dev.herald.core.continuity.OrphanedTurns;
 import dev.herald.core.continuity.ResumeMarks;
 import dev.herald.core.platform.Admission;
@@ -40,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * the start-up gate opens once those resume turns end or the restore bound passes (F6, F7). A stop is the
  * {@link Drain}. While running, the {@link Watchdog} ends turns that no lane runs. Each background worker is owned
  * here and stopped before the drain.
+ *
+ * <p>The gateway is one node of the store's registry ({@link Membership}): it joins before start-up recovers anything,
+ * so start-up takes only what dead nodes left, and {@link Takeover} keeps its lease and takes over the work of nodes
+ * that die while it runs. A node that finds it was judged dead stops at once without writing ({@link #onFencedOut}).
  */
 public final class Gateway implements InboundSink, GatewayControl {
     private static final Logger log = LoggerFactory.getLogger(Gateway.class);
@@ -62,6 +68,8 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final Inbound inbound;
     private final Startup startup;
     private final Drain drain;
+    private final Membership membership;
+    private final Takeover takeover;
     /** Runs restart requests off the chat's thread: they end by stopping this gateway, so they are not joined. */
     private final ExecutorService control = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-restart-request").factory());
     private final AtomicReference<GatewayState> state = new AtomicReference<>(GatewayState.STOPPED);
@@ -73,9 +81,16 @@ public final class Gateway implements InboundSink, GatewayControl {
     private volatile Consumer<SessionSource> restartHandler = s -> log.warn("gateway - restart requested but no restart handler is installed");
     private volatile Consumer<Instant> cleanStopMarker = at -> {
     };
+    private volatile Runnable fencedOut = () -> log.error("gateway - this node was fenced out; it stopped and must be started again");
 
     public Gateway(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms, GatewaySettings settings,
             Clock clock, GatewayMetrics metrics) {
+        this(storage, agent, authorizer, platforms, settings, clock, metrics, ClusterSettings.single());
+    }
+
+    /** A gateway that is the node {@code cluster} describes. */
+    public Gateway(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms, GatewaySettings settings,
+            Clock clock, GatewayMetrics metrics, ClusterSettings cluster) {
         this.storage = storage;
         this.agent = agent;
         this.authorizer = authorizer;
@@ -83,20 +98,24 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;
-        Turns turns = new Turns(storage.turns(), metrics::turnMoved);
+        this.membership = new Membership(storage.nodes(), cluster);
+        Turns turns = new Turns(storage.turns(), metrics::turnMoved, membership.id());
         OrphanedTurns orphans = new OrphanedTurns(turns, settings.freshness(), clock);
         ResumeMarks marks = new ResumeMarks(storage.sessions(), turns);
         this.outbox = new Outbox(turns, platforms, metrics);
         this.redelivery = new Redelivery(outbox, platforms, clock, settings.redeliveryInterval(), this::confirmRestart);
-        this.watchdog = new Watchdog(turns, orphans, lanes, clock, settings.watchdogInterval(), settings.orphanGrace());
+        this.watchdog = new Watchdog(turns, orphans, lanes, membership, clock, settings.watchdogInterval(), settings.orphanGrace());
         PendingApprovals approvals = new PendingApprovals(outbox, settings.approvalTimeout());
         TurnRunner runner = new TurnRunner(storage, turns, orphans, marks, agent, authorizer, platforms, outbox, lanes, settings, clock,
-                metrics, approvals);
+                metrics, approvals, membership);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
         this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics);
         Commands commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
         this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting);
-        this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics);
+        this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics, membership);
+        this.takeover = new Takeover(membership, turns, orphans, () -> {
+        });
+        membership.onFenced(this::fenceOut);
         this.drain = new Drain(lanes, turns, marks, new ShutdownNotices(lanes, platforms, outbox), platforms, settings);
     }
 
@@ -113,6 +132,14 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** What a stop that cut nothing off records, so the next start knows it needs no recovery (the clean-stop marker). */
     public void onCleanStop(Consumer<Instant> marker) {
         this.cleanStopMarker = marker;
+    }
+
+    /**
+     * What happens after this node found it was judged dead (paused past its lease) and stopped without writing:
+     * typically, exit so that a new process joins as a new node.
+     */
+    public void onFencedOut(Runnable action) {
+        this.fencedOut = action;
     }
 
     // ---- start ----------------------------------------------------------------------------------
@@ -149,7 +176,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
         autoResume = options.autoResume();
         restartedFrom = options.restartedFrom().orElse(null);
+        membership.join();
         Startup.Recovered recovered = startup.recover();
+        takeover.start();
         if (!autoResume) {
             log.warn("gateway - auto-resume is OFF for this boot (crash-loop breaker): interrupted sessions resume when their users write");
         }
@@ -241,15 +270,46 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
         redelivery.stop(settings.interruptGrace());
         watchdog.stop(settings.interruptGrace());
+        takeover.stop(settings.interruptGrace());
         StopReport report = drain.run(kind, requestedInChat);
         driver.close(settings.interruptGrace());
         control.shutdown();
+        membership.leave();
         state.set(GatewayState.STOPPED);
         if (report.clean()) {
             cleanStopMarker.accept(clock.instant());
         }
         stopped.complete(report);
         return report;
+    }
+
+    /**
+     * This node was judged dead by another node, which took its sessions and turns: it stops at once, writing nothing
+     * (every turn write would be refused anyway), sends nothing more, and tells its owner ({@link #onFencedOut}).
+     */
+    private void fenceOut() {
+        if (!state.compareAndSet(GatewayState.RUNNING, GatewayState.DRAINING)
+                && !state.compareAndSet(GatewayState.STARTING, GatewayState.DRAINING)) {
+            return;
+        }
+        Thread.ofVirtual().name("herald-fenced-stop").start(() -> {
+            redelivery.stop(settings.interruptGrace());
+            watchdog.stop(settings.interruptGrace());
+            takeover.stop(Duration.ZERO);
+            List<SessionKey> cut = lanes.activeTurns().stream().map(ActiveTurn::key).toList();
+            lanes.activeTurns().forEach(t -> t.interrupt().raise("this node was fenced out"));
+            drain.closeAdapters();
+            driver.close(settings.interruptGrace());
+            control.shutdown();
+            state.set(GatewayState.STOPPED);
+            stopped.complete(new StopReport(StopKind.RESTART, cut, Duration.ZERO));
+            fencedOut.run();
+        });
+    }
+
+    /** This gateway's node in the store's registry. */
+    public Membership membership() {
+        return membership;
     }
 
     /** Completes when the gateway has stopped. */

@@ -1,5 +1,6 @@
 package dev.herald.core.gateway;
 
+import dev.herald.core.cluster.Membership;
 import dev.herald.core.continuity.OrphanedTurns;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionKey;
@@ -23,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * as the continuity rules say (spec G2), stuck loops are suspended (E4, G3), messages stored but never run are
  * held behind the start-up gate for replay (F6; a resume turn left waiting is dropped, start-up schedules its own),
  * and the resume turns the connecting platforms schedule are awaited up to the restore bound (F7).
+ *
+ * <p>Start-up takes only what is dead: the running turns and waiting messages of nodes that are gone (this gateway's
+ * previous incarnation included, and turns stored before nodes were recorded), never those of a live node, which
+ * runs and answers them itself (another node of a cluster, or the process this one takes over from in a restart).
  */
 final class Startup {
     private static final Logger log = LoggerFactory.getLogger(Startup.class);
@@ -37,10 +42,12 @@ final class Startup {
     private final StartupGate gate;
     private final GatewaySettings settings;
     private final GatewayMetrics metrics;
+    private final Membership membership;
     private final List<CompletableFuture<Void>> resumes = new ArrayList<>();
 
     Startup(Turns turns, OrphanedTurns orphans, SessionStore sessions, StartupGate gate, GatewaySettings settings,
-            GatewayMetrics metrics) {
+            GatewayMetrics metrics, Membership membership) {
+        this.membership = membership;
         this.turns = turns;
         this.orphans = orphans;
         this.sessions = sessions;
@@ -51,7 +58,9 @@ final class Startup {
 
     /** The store's side of a start, before any platform connects. */
     Recovered recover() {
-        List<SessionKey> marked = orphans.end(turns.running(), "start-up sweep after an unclean stop").marked();
+        java.util.Set<String> live = membership.live();
+        List<SessionKey> marked = orphans.end(turns.running().stream().filter(t -> dead(t.ownerNode(), live)).toList(),
+                "start-up sweep of turns whose node is gone").marked();
         List<SessionKey> stuck = sessions.suspendStuckLoops(settings.stuckLoopThreshold());
         for (SessionKey k : stuck) {
             log.warn("gateway - suspended {}: interrupted by {} stops or crashes in a row (likely a stuck loop); its next message starts fresh",
@@ -60,6 +69,9 @@ final class Startup {
         metrics.sessionsSuspended(stuck.size(), SuspendReason.STUCK_LOOP.code());
         int held = 0;
         for (TurnRecord t : turns.inState(TurnState.RECEIVED, 100_000)) {
+            if (!dead(t.ownerNode(), live)) {
+                continue; // a live node received it and runs it (or hands it over)
+            }
             if (t.origin() == MessageEvent.Origin.RESUME) {
                 turns.cancel(t.id(), "superseded: start-up schedules its own resume");
                 continue;
@@ -71,6 +83,11 @@ final class Startup {
             log.info("gateway - {} message(s) received before the last stop were never answered; they run after start-up restore", held);
         }
         return new Recovered(marked, stuck, held);
+    }
+
+    /** Whether work owned by {@code node} is dead's: no node, this node's previous incarnation (same id), or not alive. */
+    private boolean dead(String node, java.util.Set<String> live) {
+        return node == null || node.equals(membership.id()) || !live.contains(node);
     }
 
     /** Resume turns a platform scheduled while the gateway starts: the gate waits for them. */

@@ -10,6 +10,7 @@ import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.auth.Authorizer;
+import dev.herald.core.cluster.Membership;
 import dev.herald.core.CrashPoints;
 import dev.herald.core.continuity.NoteInjector;
 import dev.herald.core.continuity.OrphanedTurns;
@@ -71,10 +72,11 @@ final class TurnRunner {
     private final GatewayMetrics metrics;
     private final PendingApprovals approvals;
     private final Compactions compactions;
+    private final Membership membership;
 
     TurnRunner(Storage storage, Turns turns, OrphanedTurns orphans, ResumeMarks marks, Agent agent, Authorizer authorizer,
             PlatformRegistry platforms, Outbox outbox, SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics,
-            PendingApprovals approvals) {
+            PendingApprovals approvals, Membership membership) {
         this.storage = storage;
         this.turns = turns;
         this.orphans = orphans;
@@ -89,6 +91,7 @@ final class TurnRunner {
         this.metrics = metrics;
         this.approvals = approvals;
         this.compactions = new Compactions(storage.transcripts(), clock);
+        this.membership = membership;
     }
 
     void run(TurnRecord turn) {
@@ -151,12 +154,20 @@ final class TurnRunner {
     }
 
     /**
-     * This process owns the turn's lane, so a RUNNING turn of the lane in the store that is not this one has no
-     * owner (its failure could not be recorded): it ends as the continuity rules say, and this turn may start.
+     * This node owns the turn's lane, so a RUNNING turn of the lane in the store that is not this one, and that is this
+     * node's (or no live node's), has no owner (its failure could not be recorded): it ends as the continuity rules say,
+     * and this turn may start. A turn another live node runs is that node's.
      */
     private boolean endOrphanOfLane(TurnRecord turn) {
-        List<RunningTurn> orphans = turns.running().stream()
+        List<RunningTurn> lane = turns.running().stream()
                 .filter(r -> r.key().equals(turn.sessionKey()) && r.id() != turn.id())
+                .toList();
+        if (lane.isEmpty()) {
+            return false;
+        }
+        java.util.Set<String> live = membership.live();
+        List<RunningTurn> orphans = lane.stream()
+                .filter(r -> r.ownerNode() == null || r.ownerNode().equals(membership.id()) || !live.contains(r.ownerNode()))
                 .toList();
         return !orphans.isEmpty() && !this.orphans.end(orphans, "lane " + turn.sessionKey()).interrupted().isEmpty();
     }

@@ -1,5 +1,6 @@
 package dev.herald.core.gateway;
 
+import dev.herald.core.cluster.Membership;
 import dev.herald.core.continuity.OrphanedTurns;
 import dev.herald.core.turn.RunningTurn;
 import dev.herald.core.turn.Turns;
@@ -14,20 +15,23 @@ import java.util.List;
  * was unreachable at that moment) would otherwise keep its lane blocked until the next restart. Each such
  * turn ends as the continuity rules say ({@link OrphanedTurns}). The grace covers the instant between a turn
  * starting in the store and its lane recording it; the store's compare-and-set covers a turn that ends by
- * itself while the sweep looks.
+ * itself while the sweep looks. Only this node's turns are its business: turns of other live nodes are theirs, and
+ * turns of dead nodes are taken over by {@link Takeover}.
  */
 final class Watchdog {
     private final Turns turns;
     private final OrphanedTurns orphans;
     private final SessionLanes lanes;
+    private final Membership membership;
     private final Clock clock;
     private final Duration grace;
     private final Worker worker;
 
-    Watchdog(Turns turns, OrphanedTurns orphans, SessionLanes lanes, Clock clock, Duration interval, Duration grace) {
+    Watchdog(Turns turns, OrphanedTurns orphans, SessionLanes lanes, Membership membership, Clock clock, Duration interval, Duration grace) {
         this.turns = turns;
         this.orphans = orphans;
         this.lanes = lanes;
+        this.membership = membership;
         this.clock = clock;
         this.grace = grace;
         this.worker = new Worker("watchdog", interval, this::sweep);
@@ -45,6 +49,7 @@ final class Watchdog {
     int sweep() {
         Instant cutoff = clock.instant().minus(grace);
         List<RunningTurn> orphaned = turns.running().stream()
+                .filter(t -> t.ownerNode() == null || membership.id().equals(t.ownerNode()))
                 .filter(t -> t.startedAt().isBefore(cutoff))
                 .filter(t -> lanes.active(t.key()).map(a -> a.turnId() != t.id()).orElse(true))
                 .toList();

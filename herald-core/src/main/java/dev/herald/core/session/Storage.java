@@ -16,6 +16,9 @@ public interface Storage extends AutoCloseable {
 
     TurnStore turns();
 
+    /** The node registry: which gateway processes share this store and which of them are alive. */
+    dev.herald.core.cluster.NodeStore nodes();
+
     /**
      * The model profile each lane chose ({@code /model}). Stores without the table keep the choices in memory, per
      * store instance.

@@ -13,6 +13,13 @@ import java.time.Instant;
  * @param startedAt   when it started (else when it was last updated)
  * @param hasActivity whether its transcript has a row that is not bookkeeping
  * @param lastActivity that row's time; null when the row has none (older transcripts: unknown)
+ * @param ownerNode   the node running it; null for a turn started before nodes were recorded
  */
-public record RunningTurn(long id, SessionKey key, String sessionId, Instant startedAt, boolean hasActivity, Instant lastActivity) {
+public record RunningTurn(long id, SessionKey key, String sessionId, Instant startedAt, boolean hasActivity, Instant lastActivity,
+        String ownerNode) {
+
+    /** A running turn whose node is not recorded. */
+    public RunningTurn(long id, SessionKey key, String sessionId, Instant startedAt, boolean hasActivity, Instant lastActivity) {
+        this(id, key, sessionId, startedAt, hasActivity, lastActivity, null);
+    }
 }

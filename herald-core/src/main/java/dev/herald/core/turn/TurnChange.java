@@ -6,9 +6,24 @@ import dev.herald.core.transcript.TranscriptRow;
  * What a transition writes besides the state, each field only when not null: the transcript session and
  * the user's row a turn starts with, the outcome kind, the reply to deliver, the platform's id of the sent
  * reply, the error that ended a failed turn, and the platform's refusal of an undeliverable reply.
+ *
+ * <p>{@code node}, when not null, is the node making the move (fencing): a START records it as the turn's owner and
+ * requires that it holds the session's lease; any other move requires that the turn is the node's (and the node is
+ * not gone) or that the turn's owner is gone. Null moves without that check (tests, tools on a stopped store).
  */
 public record TurnChange(String sessionId, TranscriptRow userRow, String outcome, String reply, String replyMessageId,
-        String error, String deliveryError) {
+        String error, String deliveryError, String node) {
+
+    /** A change made without a node's fence. */
+    public TurnChange(String sessionId, TranscriptRow userRow, String outcome, String reply, String replyMessageId, String error,
+            String deliveryError) {
+        this(sessionId, userRow, outcome, reply, replyMessageId, error, deliveryError, null);
+    }
+
+    /** This change made by {@code byNode}. */
+    public TurnChange by(String byNode) {
+        return new TurnChange(sessionId, userRow, outcome, reply, replyMessageId, error, deliveryError, byNode);
+    }
 
     static TurnChange start(String sessionId, TranscriptRow userRow) {
         return new TurnChange(sessionId, userRow, null, null, null, null, null);

@@ -34,6 +34,8 @@ import java.util.Objects;
  * @param deliveryError     the last delivery failure, or null
  * @param inputTokens       model input tokens this turn used (all its model calls)
  * @param outputTokens      model output tokens this turn used
+ * @param ownerNode         the node that received the turn, then the node that runs and delivers it; null for turns
+ *                          stored before nodes were recorded
  */
 public record TurnRecord(
         long id,
@@ -58,7 +60,8 @@ public record TurnRecord(
         int deliveryAttempts,
         String deliveryError,
         long inputTokens,
-        long outputTokens) {
+        long outputTokens,
+        String ownerNode) {
 
     public TurnRecord {
         Objects.requireNonNull(sessionKey, "sessionKey");
@@ -77,7 +80,7 @@ public record TurnRecord(
             String replyToMessageId, MessageEvent.Origin origin, TurnState state, String sessionId, String outcome, String reply,
             String replyMessageId, Instant receivedAt, Instant updatedAt) {
         this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, null,
-                reply, replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, null, 0, 0);
+                reply, replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, null, 0, 0, null);
     }
 
     /**

@@ -24,6 +24,9 @@ public interface TurnStore {
      */
     Optional<TurnRecord> receive(SessionKey key, MessageEvent event);
 
+    /** {@link #receive(SessionKey, MessageEvent)}, recording {@code node} (when not null) as the node that received it. */
+    Optional<TurnRecord> receive(SessionKey key, MessageEvent event, String node);
+
     /**
      * Moves the turn along {@code transition} (from its {@code from} state to its {@code to} state) and writes
      * {@code change}'s fields, in one transaction. A START sets the transcript session and, in the same
@@ -42,11 +45,20 @@ public interface TurnStore {
     boolean recordSendIntent(long turnId, int part);
 
     /**
+     * {@link #recordSendIntent(long, int)} by {@code node} (fencing, when not null): the turn must be the node's, or its
+     * owner gone, and becomes the node's; false otherwise, and the node must not send.
+     */
+    boolean recordSendIntent(long turnId, int part, String node);
+
+    /**
      * Records the platform's answer to part {@code part} (1-based) of a split reply that is not its last: the part is
      * confirmed (a later attempt starts after it) and its message id kept. Never moves backwards; false when the
      * turn is not AWAITING_DELIVERY or the part was confirmed already. The last part's answer is the DELIVER move.
      */
     boolean recordPartSent(long turnId, int part, String messageId);
+
+    /** {@link #recordPartSent(long, int, String)} by {@code node} (fencing, when not null): only while the turn is the node's. */
+    boolean recordPartSent(long turnId, int part, String messageId, String node);
 
     /**
      * Records a failed delivery attempt of an AWAITING_DELIVERY turn that will be tried again: counts it, keeps
@@ -76,4 +88,7 @@ public interface TurnStore {
      * @return which turns this call interrupted and which lanes it marked
      */
     CutOff.Result interrupt(List<CutOff> cutOffs);
+
+    /** {@link #interrupt(List)} by {@code node} (fencing, when not null): only turns that are the node's, or whose owner is gone. */
+    CutOff.Result interrupt(List<CutOff> cutOffs, String node);
 }

@@ -18,8 +18,10 @@ import java.util.Optional;
  * methods (an architecture test holds this), so the table, the store's conditional SQL and the code that
  * drives turns cannot drift apart.
  *
- * <p>Each successful move is reported to the {@link Observer} (metrics, tests). When several nodes share a
- * store, this is the place where a move also checks the lease its node holds (fencing).
+ * <p>Each successful move is reported to the {@link Observer} (metrics, tests). Every move is made by this gateway's
+ * node (when it has one) and the store checks, in the same compare-and-set, the lease that node holds (fencing): a
+ * START needs the session's lease, any other move needs the turn to be the node's and the node not to be gone, or the
+ * turn's owner to be gone. A node that was judged dead therefore moves nothing, and sends nothing.
  */
 public final class Turns {
 
@@ -34,19 +36,33 @@ public final class Turns {
 
     private final TurnStore store;
     private final Observer observer;
+    private final String node;
 
-    public Turns(TurnStore store, Observer observer) {
+    /**
+     * @param node the node whose moves these are (fencing), or null for none (tests, tools on a stopped store)
+     */
+    public Turns(TurnStore store, Observer observer, String node) {
         this.store = Objects.requireNonNull(store, "store");
         this.observer = Objects.requireNonNull(observer, "observer");
+        this.node = node;
+    }
+
+    public Turns(TurnStore store, Observer observer) {
+        this(store, observer, null);
     }
 
     public Turns(TurnStore store) {
         this(store, Observer.NONE);
     }
 
-    /** Stores an inbound event as a RECEIVED turn; empty when it was stored before (durable dedupe). */
+    /** The node whose moves these are, or null. */
+    public String node() {
+        return node;
+    }
+
+    /** Stores an inbound event as a RECEIVED turn received by this node; empty when it was stored before (durable dedupe). */
     public Optional<TurnRecord> receive(SessionKey key, MessageEvent event) {
-        return store.receive(key, event);
+        return store.receive(key, event, node);
     }
 
     /**
@@ -104,7 +120,7 @@ public final class Turns {
         if (cutOffs.isEmpty()) {
             return new CutOff.Result(List.of(), List.of());
         }
-        CutOff.Result result = store.interrupt(cutOffs);
+        CutOff.Result result = store.interrupt(cutOffs, node);
         result.interrupted().forEach(t -> observer.moved(t.id(), TurnTransition.INTERRUPT));
         return result;
     }
@@ -118,7 +134,7 @@ public final class Turns {
     private boolean move(long turnId, TurnState from, TurnState to, TurnChange change) {
         TurnTransition t = TurnTransition.between(from, to).orElseThrow(() -> new IllegalStateException(
                 "turn - no transition from " + from + " to " + to + " in the table; turn " + turnId + " was not moved"));
-        boolean moved = store.transition(turnId, t, change);
+        boolean moved = store.transition(turnId, t, change.by(node));
         if (moved) {
             observer.moved(turnId, t);
         }
@@ -145,12 +161,13 @@ public final class Turns {
 
     // ---- delivery progress and usage (not state) --------------------------------------------------
 
+    /** Records that a part is about to be sent; false when the turn is not (or no longer) this node's to send. */
     public boolean recordSendIntent(long turnId, int part) {
-        return store.recordSendIntent(turnId, part);
+        return store.recordSendIntent(turnId, part, node);
     }
 
     public boolean recordPartSent(long turnId, int part, String messageId) {
-        return store.recordPartSent(turnId, part, messageId);
+        return store.recordPartSent(turnId, part, messageId, node);
     }
 
     public boolean recordDeliveryFailure(long turnId, String error) {

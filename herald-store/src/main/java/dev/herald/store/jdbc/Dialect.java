@@ -19,9 +19,12 @@ import java.util.function.Function;
  *                       children started in the same microsecond ({@code rowid}, {@code created_order})
  * @param lostRace       what a writer throws when another writer created the row it meant to create: the database's
  *                       retry rule (roll back and run again), or a bug where writes are serial
+ * @param databaseNow    a query for the database's clock in epoch microseconds, which judges node leases
+ *                       (PostgreSQL's {@code now()}), or empty where the store's own clock is the database's (SQLite: one
+ *                       host)
  */
 public record Dialect(String name, String lockForUpdate, String lockForShare, String lockForAppend, String insertionOrder,
-        Function<String, RuntimeException> lostRace) {
+        Function<String, RuntimeException> lostRace, String databaseNow) {
 
     public Dialect {
         Objects.requireNonNull(name, "name");
@@ -30,5 +33,6 @@ public record Dialect(String name, String lockForUpdate, String lockForShare, St
         Objects.requireNonNull(lockForAppend, "lockForAppend");
         Objects.requireNonNull(insertionOrder, "insertionOrder");
         Objects.requireNonNull(lostRace, "lostRace");
+        Objects.requireNonNull(databaseNow, "databaseNow");
     }
 }

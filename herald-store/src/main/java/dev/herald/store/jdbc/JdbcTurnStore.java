@@ -39,26 +39,52 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     private static final String COLUMNS = """
             id, session_key, event_id, source, text, platform_message_id, reply_to_message_id, origin, state, session_id,
             outcome, error, reply, reply_message_id, received_at, updated_at, parts_delivered, sending_part, part_message_ids,
-            delivery_attempts, delivery_error, input_tokens, output_tokens""";
+            delivery_attempts, delivery_error, input_tokens, output_tokens, owner_node""";
 
     /** Stores an inbound message as a RECEIVED turn and hands back its id; no row for a message stored before. */
     static final String RECEIVE = """
             INSERT INTO turns (session_key, event_id, platform, source, text, platform_message_id, reply_to_message_id,
-                               origin, state, received_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RECEIVED', ?, ?) ON CONFLICT DO NOTHING RETURNING id""";
+                               origin, state, received_at, updated_at, owner_node)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RECEIVED', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id""";
     public static final String LATEST_STARTED = "SELECT " + COLUMNS + """
              FROM turns WHERE session_key = ? AND state NOT IN ('RECEIVED', 'CANCELLED')
             ORDER BY id DESC LIMIT 1""";
     public static final String IN_STATE = "SELECT " + COLUMNS + " FROM turns WHERE state = ? ORDER BY id LIMIT ?";
     public static final String FIND = "SELECT " + COLUMNS + " FROM turns WHERE id = ?";
     /** Every RUNNING turn, through the partial index turns_one_running_per_lane (at most one per lane). */
-    public static final String RUNNING = "SELECT id, session_key, session_id, started_at, updated_at FROM turns WHERE state = 'RUNNING' ORDER BY id";
+    public static final String RUNNING = "SELECT id, session_key, session_id, started_at, updated_at, owner_node FROM turns WHERE state = 'RUNNING' ORDER BY id";
     /** Marks a cut-off lane resume-pending unless it is resume-pending or suspended already (spec B5). */
     static final String MARK_CUT_OFF = """
             UPDATE sessions SET resume_pending = TRUE, resume_reason = ?, resume_marked_at = ?
             WHERE session_key = ? AND NOT resume_pending AND NOT suspended""";
+    /**
+     * A node's fence on a turn it moves or sends (parameters: node, node, node): the turn is the node's and the node is
+     * not gone, or the turn's owner is gone (or was never recorded). A node that was judged dead passes no fence.
+     */
+    static final String FENCE = """
+             AND (turns.owner_node IS NULL
+                  OR turns.owner_node = ? AND EXISTS (SELECT 1 FROM nodes m WHERE m.node_id = ? AND m.state <> 'gone')
+                  OR turns.owner_node <> ? AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.node_id = turns.owner_node AND n.state <> 'gone'))""";
+    /** A node may cancel a waiting turn while it is not gone (parameter: node). */
+    static final String LIVE = " AND EXISTS (SELECT 1 FROM nodes m WHERE m.node_id = ? AND m.state <> 'gone')";
+    /**
+     * A START by a node first takes the session's lease (parameters: node, turn id, node, node): the node must be running,
+     * and the lease free, already its own, or held by a node that is gone or that drains and no longer runs or delivers
+     * a turn of the session. Zero rows: another node holds it, and the turn is left waiting for that node.
+     */
+    public static final String TAKE_LEASE = """
+            UPDATE sessions SET owner_node = ?
+            WHERE session_key = (SELECT session_key FROM turns WHERE id = ?)
+              AND EXISTS (SELECT 1 FROM nodes m WHERE m.node_id = ? AND m.state = 'running')
+              AND (owner_node IS NULL OR owner_node = ? OR NOT EXISTS (
+                    SELECT 1 FROM nodes n WHERE n.node_id = sessions.owner_node
+                      AND (n.state = 'running' OR n.state = 'draining' AND EXISTS (
+                            SELECT 1 FROM turns b WHERE b.session_key = sessions.session_key AND b.owner_node = n.node_id
+                              AND b.state IN ('RUNNING', 'AWAITING_DELIVERY')))))""";
     /** The conditional UPDATE of each row of the transition table. */
-    private static final Map<TurnTransition, String> TRANSITIONS = transitions();
+    private static final Map<TurnTransition, String> TRANSITIONS = transitions(false);
+    /** The same, made by a node (fenced; a START records the node as the turn's owner). */
+    private static final Map<TurnTransition, String> FENCED = transitions(true);
     /** The START row's UPDATE (for the query-plan tests). */
     public static final String START = TRANSITIONS.get(TurnTransition.START);
 
@@ -79,8 +105,9 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
      * {@link TurnChange} sets are written only when given (parameters: updated_at, session_id, started_at, outcome,
      * reply, reply_message_id, error, delivery_error, attempts to add, id).
      */
-    static String transitionSql(TurnTransition t) {
-        String sql = "UPDATE turns SET state = '" + t.to().name() + "', updated_at = ?, session_id = COALESCE(?, session_id), "
+    static String transitionSql(TurnTransition t, boolean fenced) {
+        String sql = "UPDATE turns SET state = '" + t.to().name() + "', updated_at = ?, owner_node = COALESCE(?, owner_node), "
+                + "session_id = COALESCE(?, session_id), "
                 + "started_at = COALESCE(?, started_at), outcome = COALESCE(?, outcome), reply = COALESCE(?, reply), "
                 + "reply_message_id = COALESCE(?, reply_message_id), error = COALESCE(?, error), "
                 + "delivery_error = COALESCE(?, delivery_error), delivery_attempts = delivery_attempts + ?"
@@ -90,32 +117,47 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         if (t.to().onePerLane()) {
             sql += " AND NOT EXISTS (SELECT 1 FROM turns r WHERE r.session_key = turns.session_key AND r.state = '" + t.to().name() + "')";
         }
+        if (fenced && t.from() != TurnState.RECEIVED) {
+            sql += FENCE;
+        } else if (fenced && t != TurnTransition.START) {
+            sql += LIVE; // a START is fenced by the session's lease, taken in the same transaction
+        }
         return sql;
     }
 
-    private static Map<TurnTransition, String> transitions() {
+    private static Map<TurnTransition, String> transitions(boolean fenced) {
         Map<TurnTransition, String> sql = new EnumMap<>(TurnTransition.class);
         for (TurnTransition t : TurnTransition.values()) {
-            sql.put(t, transitionSql(t));
+            sql.put(t, transitionSql(t, fenced));
         }
         return sql;
     }
 
     @Override
     public Optional<TurnRecord> receive(SessionKey key, MessageEvent event) {
+        return store(key, event, null);
+    }
+
+    @Override
+    public Optional<TurnRecord> receive(SessionKey key, MessageEvent event, String node) {
+        return store(key, event, node);
+    }
+
+    private Optional<TurnRecord> store(SessionKey key, MessageEvent event, String node) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(event, "event");
         return tx.write("inbound turn of session " + key, c -> {
             Instant now = Micros.now(clock);
             Optional<Long> id = c.one(RECEIVE, rs -> rs.getLong(1), key.value(), event.eventId(), event.source().platform().id(),
                     Json.source(event.source()), event.text(), event.messageId(), event.replyToMessageId(), event.origin().name(),
-                    Micros.of(now), Micros.of(now));
+                    Micros.of(now), Micros.of(now), node);
             if (id.isEmpty()) {
                 log.debug("store - dropped duplicate inbound message {} on {} for session {}", event.messageId(), event.source().platform(), key);
                 return Optional.<TurnRecord>empty();
             }
             return Optional.of(new TurnRecord(id.get(), key, event.eventId(), event.source(), event.text(), event.messageId(),
-                    event.replyToMessageId(), event.origin(), TurnState.RECEIVED, null, null, null, null, now, now));
+                    event.replyToMessageId(), event.origin(), TurnState.RECEIVED, null, null, null, null, null, now, now, 0, 0, null, 0,
+                    null, 0, 0, node));
         });
     }
 
@@ -127,6 +169,10 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
             throw new IllegalArgumentException("store - turn " + turnId + " cannot start without a transcript session");
         }
         return tx.write("turn " + turnId, c -> {
+            if (transition == TurnTransition.START && change.node() != null
+                    && c.update(TAKE_LEASE, change.node(), turnId, change.node(), change.node()) == 0) {
+                return false; // another node holds the session's lease (or this one is not running)
+            }
             // zero when the turn is not in the row's from-state, or (a start) another turn of the lane runs (seen, or refused by the index)
             if (move(c, turnId, transition, change) == 0) {
                 return false;
@@ -140,23 +186,51 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
 
     private int move(C c, long turnId, TurnTransition t, TurnChange change) throws SQLException {
         long now = nowMicros();
-        return c.updateUnlessDuplicate(TRANSITIONS.get(t), now, change.sessionId(), t.to() == TurnState.RUNNING ? now : null,
-                change.outcome(), change.reply(), change.replyMessageId(), change.error(), change.deliveryError(),
-                change.deliveryError() == null ? 0 : 1, turnId);
+        String node = change.node();
+        List<Object> args = new ArrayList<>();
+        args.add(now);
+        args.add(t == TurnTransition.START ? node : null);
+        args.addAll(java.util.Arrays.asList(change.sessionId(), t.to() == TurnState.RUNNING ? now : null, change.outcome(), change.reply(),
+                change.replyMessageId(), change.error(), change.deliveryError(), change.deliveryError() == null ? 0 : 1, turnId));
+        if (node != null && t.from() != TurnState.RECEIVED) {
+            args.addAll(List.of(node, node, node));
+        } else if (node != null && t != TurnTransition.START) {
+            args.add(node);
+        }
+        return c.updateUnlessDuplicate((node == null ? TRANSITIONS : FENCED).get(t), args.toArray());
     }
 
     @Override
     public boolean recordSendIntent(long turnId, int part) {
+        return sendIntent(turnId, part, null);
+    }
+
+    @Override
+    public boolean recordSendIntent(long turnId, int part, String node) {
+        return sendIntent(turnId, part, node);
+    }
+
+    private boolean sendIntent(long turnId, int part, String node) {
         if (part < 1) {
             throw new IllegalArgumentException("store - part " + part + " must be at least 1");
         }
-        return tx.write("turn " + turnId, c -> c.update("""
-                UPDATE turns SET sending_part = ? WHERE id = ? AND state = 'AWAITING_DELIVERY' AND parts_delivered < ?""",
-                part, turnId, part) == 1);
+        String sql = "UPDATE turns SET sending_part = ?, owner_node = COALESCE(?, owner_node) WHERE id = ? AND state = 'AWAITING_DELIVERY'"
+                + " AND parts_delivered < ?";
+        return tx.write("turn " + turnId, c -> node == null ? c.update(sql, part, null, turnId, part) == 1
+                : c.update(sql + FENCE, part, node, turnId, part, node, node, node) == 1);
     }
 
     @Override
     public boolean recordPartSent(long turnId, int part, String messageId) {
+        return partSent(turnId, part, messageId, null);
+    }
+
+    @Override
+    public boolean recordPartSent(long turnId, int part, String messageId, String node) {
+        return partSent(turnId, part, messageId, node);
+    }
+
+    private boolean partSent(long turnId, int part, String messageId, String node) {
         if (part < 1) {
             throw new IllegalArgumentException("store - part " + part + " must be at least 1");
         }
@@ -168,9 +242,11 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
             }
             List<String> sent = new ArrayList<>(Json.strings(ids.get()));
             sent.add(messageId == null ? "" : messageId);
-            return c.update("""
+            String update = """
                     UPDATE turns SET parts_delivered = ?, sending_part = 0, part_message_ids = ?
-                    WHERE id = ? AND state = 'AWAITING_DELIVERY' AND parts_delivered < ?""", part, Json.strings(sent), turnId, part) == 1;
+                    WHERE id = ? AND state = 'AWAITING_DELIVERY' AND parts_delivered < ?""";
+            return node == null ? c.update(update, part, Json.strings(sent), turnId, part) == 1
+                    : c.update(update + FENCE, part, Json.strings(sent), turnId, part, node, node, node) == 1;
         });
     }
 
@@ -230,24 +306,34 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
             List<RunningTurn> found = new ArrayList<>();
             for (Running r : c.listReadable(RUNNING, JdbcTurnStore::running, JdbcTurnStore::subject)) {
                 Optional<Optional<Instant>> last = r.sessionId() == null ? Optional.empty() : TranscriptTables.lastActivity(c, r.sessionId());
-                found.add(new RunningTurn(r.id(), r.key(), r.sessionId(), r.startedAt(), last.isPresent(), last.flatMap(x -> x).orElse(null)));
+                found.add(new RunningTurn(r.id(), r.key(), r.sessionId(), r.startedAt(), last.isPresent(), last.flatMap(x -> x).orElse(null),
+                        r.ownerNode()));
             }
             return found;
         });
     }
 
-    private record Running(long id, SessionKey key, String sessionId, Instant startedAt) {
+    private record Running(long id, SessionKey key, String sessionId, Instant startedAt, String ownerNode) {
     }
 
     private static Running running(ResultSet rs) throws SQLException {
         String key = rs.getString("session_key");
         Instant started = Micros.column(rs, "started_at");
         return new Running(rs.getLong("id"), RowDecodeException.decoding("session_key", key, () -> new SessionKey(key)),
-                rs.getString("session_id"), started != null ? started : Micros.toInstant(rs.getLong("updated_at")));
+                rs.getString("session_id"), started != null ? started : Micros.toInstant(rs.getLong("updated_at")), rs.getString("owner_node"));
     }
 
     @Override
     public CutOff.Result interrupt(List<CutOff> cutOffs) {
+        return cutOff(cutOffs, null);
+    }
+
+    @Override
+    public CutOff.Result interrupt(List<CutOff> cutOffs, String node) {
+        return cutOff(cutOffs, node);
+    }
+
+    private CutOff.Result cutOff(List<CutOff> cutOffs, String node) {
         List<CutOff> ordered = cutOffs.stream().sorted(Comparator.comparingLong(x -> x.turn().id())).toList();
         return tx.write("cut-off of " + ordered.size() + " running turn(s)", c -> {
             List<RunningTurn> interrupted = new ArrayList<>();
@@ -255,7 +341,7 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
             long now = nowMicros();
             for (CutOff cut : ordered) {
                 RunningTurn t = cut.turn();
-                if (move(c, t.id(), TurnTransition.INTERRUPT, new TurnChange(null, null, "interrupted", null, null, null, null)) == 0) {
+                if (move(c, t.id(), TurnTransition.INTERRUPT, new TurnChange(null, null, "interrupted", null, null, null, null, node)) == 0) {
                     continue; // it ended by itself meanwhile
                 }
                 interrupted.add(t);
@@ -299,7 +385,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 rs.getInt("delivery_attempts"),
                 rs.getString("delivery_error"),
                 rs.getLong("input_tokens"),
-                rs.getLong("output_tokens"));
+                rs.getLong("output_tokens"),
+                rs.getString("owner_node"));
     }
 
     /** Names the current row for a log line when it cannot be decoded. */

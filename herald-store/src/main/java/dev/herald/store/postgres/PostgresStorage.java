@@ -9,6 +9,7 @@ import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
 import dev.herald.store.jdbc.JdbcModelChoices;
+import dev.herald.store.jdbc.JdbcNodeStore;
 import dev.herald.store.jdbc.Dialect;
 import dev.herald.store.jdbc.JdbcSessionStore;
 import dev.herald.store.jdbc.JdbcTranscriptStore;
@@ -58,12 +59,13 @@ public final class PostgresStorage implements Storage {
      * race to create a row rolls back and runs again ({@link PgPool.Retry}).
      */
     static final Dialect DIALECT = new Dialect("postgresql", " FOR UPDATE", " FOR SHARE", " FOR NO KEY UPDATE", "created_order",
-            PgPool.Retry::new);
+            PgPool.Retry::new, "SELECT CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT)");
 
     private final JdbcSessionStore<PgConn> sessions;
     private final JdbcTranscriptStore<PgConn> transcripts;
     private final JdbcTurnStore<PgConn> turns;
     private final JdbcModelChoices<PgConn> modelChoices;
+    private final JdbcNodeStore<PgConn> nodes;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private PostgresStorage(String where, PgPool pool, Clock clock) {
@@ -73,6 +75,7 @@ public final class PostgresStorage implements Storage {
         this.transcripts = new JdbcTranscriptStore<>(pool, DIALECT);
         this.turns = new JdbcTurnStore<>(pool, DIALECT, clock);
         this.modelChoices = new JdbcModelChoices<>(pool, clock);
+        this.nodes = new JdbcNodeStore<>(pool, DIALECT, clock);
     }
 
     /**
@@ -147,6 +150,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public TurnStore turns() {
         return turns;
+    }
+
+    @Override
+    public dev.herald.core.cluster.NodeStore nodes() {
+        return nodes;
     }
 
     /** The newest schema version this Herald writes to a PostgreSQL database (an older one is migrated to it at open). */

@@ -7,6 +7,7 @@ import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
 import dev.herald.store.jdbc.JdbcModelChoices;
+import dev.herald.store.jdbc.JdbcNodeStore;
 import dev.herald.store.jdbc.Dialect;
 import dev.herald.store.jdbc.JdbcSessionStore;
 import dev.herald.store.jdbc.JdbcTranscriptStore;
@@ -72,12 +73,13 @@ public final class SqliteStorage implements Storage {
     private final Checkpointer checkpointer;
     /** One writer: no row locks, and no writer ever loses a race to create a row. */
     static final Dialect DIALECT = new Dialect("sqlite", "", "", "", "rowid",
-            why -> new IllegalStateException("store - " + why + ", which the single writer rules out"));
+            why -> new IllegalStateException("store - " + why + ", which the single writer rules out"), "");
 
     private final JdbcSessionStore<SqlConn> sessions;
     private final JdbcTranscriptStore<SqlConn> transcripts;
     private final JdbcTurnStore<SqlConn> turns;
     private final JdbcModelChoices<SqlConn> modelChoices;
+    private final JdbcNodeStore<SqlConn> nodes;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SqliteStorage(Path file, SqliteOptions options, SqliteWriter writer, ReadPool readers, Checkpointer checkpointer,
@@ -92,6 +94,7 @@ public final class SqliteStorage implements Storage {
         this.transcripts = new JdbcTranscriptStore<>(tx, DIALECT);
         this.turns = new JdbcTurnStore<>(tx, DIALECT, clock);
         this.modelChoices = new JdbcModelChoices<>(tx, clock);
+        this.nodes = new JdbcNodeStore<>(tx, DIALECT, clock);
     }
 
     /** Writes go to the one writer, reads to the pool of readers. */
@@ -239,6 +242,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public TurnStore turns() {
         return turns;
+    }
+
+    @Override
+    public dev.herald.core.cluster.NodeStore nodes() {
+        return nodes;
     }
 
     /** The newest schema version this Herald writes to a SQLite file (an older file is migrated to it at open). */

@@ -48,7 +48,7 @@ class PostgresQueryPlanTest {
                 Arguments.of("running turns", JdbcTurnStore.RUNNING, new Object[0], "turns_by_state"),
                 Arguments.of("turns in a state", JdbcTurnStore.IN_STATE, new Object[] {"RECEIVED", 10}, "turns_by_state"),
                 Arguments.of("latest started turn", JdbcTurnStore.LATEST_STARTED, new Object[] {"k"}, "turns_by_lane"),
-                Arguments.of("start a turn", JdbcTurnStore.START, new Object[] {1L, "s", 1L, null, null, null, null, null, 0, 7L},
+                Arguments.of("start a turn", JdbcTurnStore.START, new Object[] {1L, null, "s", 1L, null, null, null, null, null, 0, 7L},
                         "turns_one_running_per_lane"),
                 Arguments.of("turn by id", JdbcTurnStore.FIND, new Object[] {7L}, "turns_pkey"),
                 Arguments.of("newest compression child", TranscriptTables.newestChild(PostgresStorage.DIALECT), new Object[] {"s"},

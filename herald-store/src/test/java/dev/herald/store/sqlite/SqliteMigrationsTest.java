@@ -88,8 +88,11 @@ class SqliteMigrationsTest {
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN title");
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN hidden_at");
         RawSql.update(dir, "DROP INDEX turns_by_lane");
+        RawSql.update(dir, "DROP INDEX sessions_by_owner");
+        RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN owner_node");
+        RawSql.update(dir, "DROP TABLE nodes");
         for (String column : new String[] {"parts_delivered", "delivery_attempts", "delivery_error", "input_tokens", "output_tokens", "error",
-                "sending_part", "part_message_ids"}) {
+                "sending_part", "part_message_ids", "owner_node"}) {
             RawSql.update(dir, "ALTER TABLE turns DROP COLUMN " + column);
         }
         RawSql.update(dir, "DROP TABLE session_models");

@@ -1,0 +1,109 @@
+package dev.herald.core.cluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Who a node is: its id in the registry, and the process behind it. The process key ({@code host|pid-namespace|pid|
+ * start}) lets a node on the same host (and the same pid namespace) tell at once that another node's process is gone,
+ * without waiting for its lease: a restarted gateway's previous incarnation, a node killed on this machine.
+ *
+ * @param id         the node's id ({@code cluster.node_id}; by default host name, pid and start time)
+ * @param host       the host name, read without DNS
+ * @param pid        the process id
+ * @param processKey host, pid namespace, pid and the process's start time; null when they cannot be read
+ */
+public record NodeIdentity(String id, String host, long pid, String processKey) {
+
+    public NodeIdentity {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(host, "host");
+        if (id.isBlank() || id.length() > 200) {
+            throw new IllegalArgumentException("cluster - a node id must have 1 to 200 characters, was \"" + id + "\"");
+        }
+    }
+
+    /**
+     * This process as a node: {@code configuredId} when given, else {@code <host>-<pid>-<start epoch seconds>}, which
+     * differs for every start of every process.
+     */
+    public static NodeIdentity thisProcess(Optional<String> configuredId) {
+        ProcessHandle self = ProcessHandle.current();
+        String host = hostName();
+        Instant start = self.info().startInstant().orElse(Instant.now());
+        String id = configuredId.filter(s -> !s.isBlank()).map(String::strip)
+                .orElse(host + "-" + self.pid() + "-" + start.getEpochSecond());
+        return new NodeIdentity(id, host, self.pid(), processKey(host, self.pid(), start));
+    }
+
+    /** A node for a gateway that is not a process of its own (tests, embedding): a fresh id, no process key. */
+    public static NodeIdentity embedded(String label) {
+        return new NodeIdentity(label + "-" + Long.toString(System.nanoTime() & 0xFFFFFFFFFFL, 36), hostName(), ProcessHandle.current().pid(),
+                null);
+    }
+
+    /** {@code pid 4242 on host1}: how messages name the process. */
+    public String describe() {
+        return "pid " + pid + " on " + host;
+    }
+
+    /**
+     * Whether the process a node registered with {@code otherKey} is known to be gone: it ran on this host in this pid
+     * namespace, and no process with its pid and start time exists now. False when it cannot be told (another host,
+     * another namespace, no key): then only its lease decides.
+     */
+    public boolean sameHostProcessGone(String otherKey) {
+        if (processKey == null || otherKey == null) {
+            return false;
+        }
+        String[] mine = processKey.split("\\|");
+        String[] other = otherKey.split("\\|");
+        if (mine.length != 4 || other.length != 4 || !mine[0].equals(other[0]) || !mine[1].equals(other[1])) {
+            return false;
+        }
+        try {
+            long pid = Long.parseLong(other[2]);
+            Optional<ProcessHandle> p = ProcessHandle.of(pid);
+            if (p.isEmpty() || !p.get().isAlive()) {
+                return true;
+            }
+            return p.get().info().startInstant().map(s -> !Long.toString(s.toEpochMilli()).equals(other[3])).orElse(false);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static String processKey(String host, long pid, Instant start) {
+        String ns = pidNamespace();
+        return ns == null ? null : host + "|" + ns + "|" + pid + "|" + start.toEpochMilli();
+    }
+
+    /** The pid namespace of this process ({@code pid:[4026531836]}), or null where /proc does not tell. */
+    private static String pidNamespace() {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return null;
+        }
+    }
+
+    /** The host name without a DNS lookup ({@code InetAddress.getLocalHost()} can wait seconds for a resolver). */
+    public static String hostName() {
+        String host = System.getenv("HOSTNAME");
+        for (String file : new String[] {"/proc/sys/kernel/hostname", "/etc/hostname"}) {
+            if (host != null && !host.isBlank()) {
+                break;
+            }
+            try {
+                host = Files.readString(Path.of(file)).strip();
+            } catch (IOException | RuntimeException e) {
+                host = null;
+            }
+        }
+        return host == null || host.isBlank() ? "localhost" : host.strip().replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+}
