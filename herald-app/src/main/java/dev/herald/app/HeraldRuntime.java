@@ -75,10 +75,17 @@ public final class HeraldRuntime {
                 stops.request(StopKind.RESTART, src != null);
             });
             gateway.onCleanStop(files::writeCleanMarker); // written by the drain when the stop cut nothing off
+            // judged dead by another node (paused past its lease): it stopped without writing; exit 75 to rejoin as a new node
+            gateway.onFencedOut(() -> stops.request(StopKind.RESTART, false));
             files.writePid(pid, supervisorPid(), clock.instant());
             StatusFile status = new StatusFile(files.stateFile());
             Thread writer = status.startWriter(gateway::status, pid, clock);
-            gateway.start(new Gateway.StartOptions(autoResume, restartedFrom));
+            try {
+                gateway.start(new Gateway.StartOptions(autoResume, restartedFrom));
+            } catch (RuntimeException e) {
+                files.removePid(pid);
+                return fatal(e);
+            }
             LOG.info(dev.herald.app.runtime.ReadyLine.text(config, wiring.web().map(web -> web.baseUrl()).orElse(null)));
             StopRequests.Request request = stops.await();
             gateway.stop(request.kind(), request.fromChat());

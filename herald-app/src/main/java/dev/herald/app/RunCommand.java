@@ -47,7 +47,7 @@ final class RunCommand implements Callable<Integer> {
         }
         // the store is claimed before anything in the home is read or written, the log included: a second gateway on
         // this home (or on this database) stops here, naming the running one, and exits 78
-        try (StoreOwner owner = Stores.claim(loaded.config().store())) {
+        try (StoreOwner owner = Stores.claim(loaded.config().store(), loaded.config().cluster().enabled())) {
             Path logFile = Logging.start(home, level, loaded.config().logging().format());
             Logger log = LoggerFactory.getLogger("herald");
             log.info("starting herald {} (commit {}, home {}, log {}, java {}, pid {}; store claimed: {})", Version.current(),

@@ -17,7 +17,8 @@ import picocli.CommandLine.Mixin;
  * Exit 0 when it runs, 3 when it does not (the LSB convention for "program is not running").
  */
 @Command(name = "status", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Show whether the gateway runs: state, pid, uptime, active turns, platforms. Exit 3 when it is not running.")
+        description = "Show whether the gateway runs: state, pid, uptime, active turns, platforms, and the nodes registered on its store. "
+                + "Exit 3 when it is not running.")
 final class StatusCommand implements Callable<Integer> {
     static final int NOT_RUNNING = 3;
     private final CliEnvironment cli;
@@ -38,6 +39,7 @@ final class StatusCommand implements Callable<Integer> {
         if (pid.isEmpty() || ProcessHandle.of(pid.getAsLong()).map(ProcessHandle::isAlive).orElse(false) == Boolean.FALSE) {
             String last = state.map(s -> s.path("state").asText("unknown")).orElse("never started here");
             cli.out().println("herald - not running (home " + home + "; last recorded state: " + last + ")");
+            nodes(home).forEach(line -> cli.out().println("  " + line));
             cli.out().flush();
             return NOT_RUNNING;
         }
@@ -54,9 +56,20 @@ final class StatusCommand implements Callable<Integer> {
         sb.append('\n').append("  agent: ").append(s.path("agent").asText("?"));
         s.path("platforms").properties().forEach(p -> sb.append('\n').append("  ").append(p.getKey()).append(": ")
                 .append(p.getValue().path("state").asText()).append(detail(p.getValue())));
+        nodes(home).forEach(line -> sb.append('\n').append("  ").append(line));
         cli.out().println(sb);
         cli.out().flush();
         return ExitCodes.OK;
+    }
+
+    /** The store's nodes (every gateway process registered on it), when this home's configuration names a store that exists. */
+    private java.util.List<String> nodes(Path home) {
+        try {
+            var config = new dev.herald.app.config.ConfigLoader(cli.env()).load(where.configFile(home), where.configExplicit(), home).config();
+            return dev.herald.app.runtime.NodeListing.of(config.store());
+        } catch (RuntimeException e) {
+            return java.util.List.of();
+        }
     }
 
     private static String detail(JsonNode p) {

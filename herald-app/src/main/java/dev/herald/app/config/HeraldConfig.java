@@ -19,19 +19,21 @@ public record HeraldConfig(
         @Doc("MCP servers whose tools the agent may call")
         java.util.List<McpServerConfig> mcpServers,
         StoreConfig store,
-        LoggingConfig logging) implements Validated {
+        LoggingConfig logging,
+        ClusterConfig cluster) implements Validated {
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
         models = models == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(models));
         logging = logging == null ? LoggingConfig.defaults() : logging;
+        cluster = cluster == null ? ClusterConfig.defaults() : cluster;
     }
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), java.util.Map.of(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
-                LoggingConfig.defaults());
+                LoggingConfig.defaults(), ClusterConfig.defaults());
     }
 
     /** Rules across sections: the agent's tool lists name tools and platforms that exist. */
@@ -54,6 +56,7 @@ public record HeraldConfig(
 
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
-        return new HeraldConfig(model, models, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging);
+        return new HeraldConfig(model, models, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging,
+                cluster);
     }
 }

@@ -43,7 +43,15 @@ public final class Stores {
      *                                                 another gateway holds it
      */
     public static StoreOwner claim(StoreConfig config) {
-        return config.postgres() ? PostgresOwner.claim(options(config)) : SqliteOwner.claim(config.path());
+        return claim(config, false);
+    }
+
+    /**
+     * {@link #claim(StoreConfig)}; a node of a cluster ({@code clustered}) takes a shared claim, which the other nodes share
+     * and a gateway without clustering is refused (and refuses).
+     */
+    public static StoreOwner claim(StoreConfig config, boolean clustered) {
+        return config.postgres() ? PostgresOwner.claim(options(config), clustered) : SqliteOwner.claim(config.path(), clustered);
     }
 
     private static PostgresOptions options(StoreConfig config) {

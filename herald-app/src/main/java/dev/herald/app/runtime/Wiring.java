@@ -18,6 +18,9 @@ import dev.herald.app.config.NonInteractiveApprovals;
 import dev.herald.app.config.Secret;
 import java.time.Duration;
 import dev.herald.app.config.BusyInput;
+import dev.herald.app.config.ClusterConfig;
+import dev.herald.core.cluster.ClusterSettings;
+import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
 import dev.herald.app.config.ModelConfig;
@@ -119,7 +122,7 @@ public final class Wiring implements AutoCloseable {
             PlatformRegistry registry = platforms.registry();
             Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
             Gateway gateway = new Gateway(storage, agent, platforms.authorizer(config.auth().allowAllUsers(), pairing), registry,
-                    settings, clock, metrics);
+                    settings, clock, metrics, cluster(config.cluster(), null));
             gateway.useHomeChannelStore(new FileHomeChannelStore(home.resolve("home_channels.json")));
             ui.ifPresent(u -> u.attach(gateway));
             return new Wiring(storage, profiles, mcp, web, ui, gateway);
@@ -137,6 +140,11 @@ public final class Wiring implements AutoCloseable {
                 .withBusyPolicy(g.busyInput() == BusyInput.INTERRUPT ? BusyPolicy.INTERRUPT : BusyPolicy.QUEUE)
                 .withStuckLoopThreshold(g.stuckLoopThreshold())
                 .withRedeliveryInterval(g.redeliveryInterval());
+    }
+
+    /** This process as a node: {@code predecessor} is the node it takes over from in a restart, or null. */
+    static ClusterSettings cluster(ClusterConfig c, String predecessor) {
+        return new ClusterSettings(c.enabled(), NodeIdentity.thisProcess(c.configuredNodeId()), c.lease(), predecessor);
     }
 
     static AgentSettings agentSettings(HeraldConfig config) {

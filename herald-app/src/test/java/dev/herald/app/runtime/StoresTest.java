@@ -104,6 +104,32 @@ class StoresTest {
     }
 
     @Test
+    void clusterNodes_shareOneDatabase_whileAGatewayWithoutClusteringIsRefused_andRefusesThem() throws IOException {
+        HeraldConfig config = load("""
+                store:
+                  url: %s
+                  user: %s
+                  password: ${HERALD_STORE_PASSWORD}
+                cluster:
+                  enabled: true
+                """.formatted(db.url(), PostgresTestServer.PASSWORD_ROLE), Map.of("HERALD_STORE_PASSWORD", PostgresTestServer.PASSWORD));
+        String where = "postgresql localhost:" + PostgresTestServer.server().getPort() + "/" + db.name();
+
+        try (StoreOwner a = Stores.claim(config.store(), true); StoreOwner b = Stores.claim(config.store(), true)) {
+            assertThatThrownBy(() -> Stores.claim(config.store(), false))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageStartingWith("store - " + where + " is in use by another Herald gateway (pid ")
+                    .hasMessageEndingWith("); run one gateway per database");
+        }
+        try (StoreOwner alone = Stores.claim(config.store(), false)) {
+            assertThatThrownBy(() -> Stores.claim(config.store(), true))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessage("store - " + where + " is in use by a Herald gateway that runs without clustering ("
+                            + StoreOwner.thisProcess() + "); set cluster.enabled: true on every node that shares it, or run one gateway per database");
+        }
+    }
+
+    @Test
     void noStoreUrl_opensTheSqliteFile() throws IOException {
         HeraldConfig config = load("store:\n  path: data/h.db\n", Map.of());
 

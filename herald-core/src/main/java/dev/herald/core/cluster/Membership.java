@@ -60,8 +60,18 @@ public final class Membership {
         this.onFenced = action;
     }
 
-    /** Registers this node; without clustering, every other node but the predecessor is marked GONE. Returns those. */
+    /**
+     * Registers this node; without clustering, every other node but the predecessor is marked GONE. Returns those.
+     *
+     * @throws dev.herald.core.session.StoreException when a live node of another process holds this node's id
+     */
     public List<String> join() {
+        for (NodeRecord n : store.list(0)) {
+            if (n.id().equals(id()) && !java.util.Objects.equals(n.processKey(), settings.identity().processKey())
+                    && !settings.identity().sameHostProcessGone(n.processKey()) && n.expiresAt().isAfter(store.now())) {
+                throw dev.herald.core.session.StoreException.nodeIdInUse(id(), n.describe());
+            }
+        }
         long sent = System.nanoTime();
         store.register(settings.identity(), settings.lease(), settings.predecessor());
         validUntilNanos = sent + settings.lease().toNanos();

@@ -177,6 +177,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         autoResume = options.autoResume();
         restartedFrom = options.restartedFrom().orElse(null);
         membership.join();
+        membership.judge(); // nodes whose lease ran out are gone before start-up looks at what they left
         Startup.Recovered recovered = startup.recover();
         takeover.start();
         if (!autoResume) {

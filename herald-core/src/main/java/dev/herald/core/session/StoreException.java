@@ -36,6 +36,22 @@ public final class StoreException extends RuntimeException {
                 + "; run one gateway per database", null, false);
     }
 
+    /**
+     * A gateway that runs without clustering holds the database, so a cluster node may not join it; {@code holder} as in
+     * {@link #inUse(String, String)}.
+     */
+    public static StoreException inUseAlone(String subject, String holder) {
+        return new StoreException("store - " + subject + " is in use by a Herald gateway that runs without clustering"
+                + (holder == null ? "" : " (" + holder + ")") + "; set cluster.enabled: true on every node that shares it, or run one "
+                + "gateway per database", null, false);
+    }
+
+    /** Another live node registered with the same node id; two nodes must not share one. */
+    public static StoreException nodeIdInUse(String nodeId, String holder) {
+        return new StoreException("store - node id " + nodeId + " is registered by a live node (" + holder + "); give every node its "
+                + "own cluster.node_id, or leave it unset", null, false);
+    }
+
     public static StoreException notFound(String subject) {
         return new StoreException("store - " + subject + " does not exist", null, false);
     }

@@ -45,6 +45,14 @@ public final class PostgresOwner implements StoreOwner {
      *                        when the database cannot be reached; never the URL's properties or the password
      */
     public static PostgresOwner claim(PostgresOptions options) {
+        return claim(options, false);
+    }
+
+    /**
+     * {@link #claim(PostgresOptions)}; {@code shared} for a node of a cluster: a shared advisory lock, which every node
+     * of the cluster holds and which refuses (and is refused by) a gateway without clustering.
+     */
+    public static PostgresOwner claim(PostgresOptions options, boolean shared) {
         Objects.requireNonNull(options, "options");
         String where = options.describe();
         Properties login = new Properties();
@@ -61,11 +69,12 @@ public final class PostgresOwner implements StoreOwner {
             c = DriverManager.getConnection(options.url(), login);
             c.setAutoCommit(true);
             boolean got;
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(" + GATEWAY_LOCK + ")")) {
+            String take = shared ? "pg_try_advisory_lock_shared" : "pg_try_advisory_lock";
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT " + take + "(" + GATEWAY_LOCK + ")")) {
                 got = rs.next() && rs.getBoolean(1);
             }
             if (!got) {
-                throw StoreException.inUse(where, holder(c));
+                throw shared ? StoreException.inUseAlone(where, holder(c)) : StoreException.inUse(where, holder(c));
             }
             log.info("store - {} claimed for this gateway", where);
             PostgresOwner owner = new PostgresOwner(where, c);

@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A gateway's claim on a SQLite database: an exclusive OS lock ({@link FileChannel#tryLock()}) on
- * {@code <database>-lock} next to the database file, held until {@link #close()} or the process ends.
+ * {@code <database>-lock} next to the database file, held until {@link #close()} or the process ends. Nodes of a cluster
+ * (several processes on this host, {@code cluster.enabled}) take a shared lock instead: they exclude a gateway that runs
+ * without clustering, and it excludes them.
  *
  * <p>The lock file says who holds it ({@code pid 4242 on host1 since 2026-12-03T10:00:00Z}), written after the
  * lock is taken, so a refused gateway can name the running one. The file is never deleted: removing it while
@@ -57,6 +59,11 @@ public final class SqliteOwner implements StoreOwner {
      *                        lock file cannot be created
      */
     public static SqliteOwner claim(Path dbFile) {
+        return claim(dbFile, false);
+    }
+
+    /** {@link #claim(Path)}; {@code shared} for a node of a cluster (refused while a gateway without clustering holds it). */
+    public static SqliteOwner claim(Path dbFile, boolean shared) {
         Path db = dbFile.toAbsolutePath().normalize();
         Path lockFile = lockFileOf(db);
         FileChannel channel = null;
@@ -64,11 +71,11 @@ public final class SqliteOwner implements StoreOwner {
             OwnerOnly.folder(lockFile.getParent());
             channel = FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
                     OwnerOnly.attributes(OwnerOnly.FILE));
-            FileLock lock = tryLock(channel);
+            FileLock lock = tryLock(channel, shared);
             if (lock == null) {
                 String holder = holder(lockFile);
                 channel.close();
-                throw StoreException.inUse(db.toString(), holder);
+                throw shared ? StoreException.inUseAlone(db.toString(), holder) : StoreException.inUse(db.toString(), holder);
             }
             channel.truncate(0);
             channel.write(ByteBuffer.wrap(identity().getBytes(StandardCharsets.UTF_8)), 0);
@@ -82,9 +89,9 @@ public final class SqliteOwner implements StoreOwner {
         }
     }
 
-    private static FileLock tryLock(FileChannel channel) throws IOException {
+    private static FileLock tryLock(FileChannel channel, boolean shared) throws IOException {
         try {
-            return channel.tryLock();
+            return channel.tryLock(0L, Long.MAX_VALUE, shared);
         } catch (OverlappingFileLockException heldInThisJvm) {
             return null;
         }

@@ -111,9 +111,36 @@ public final class AdminRoutes implements Routes {
         figures.put("sessionsStored", gateway.storage().sessions().count());
         figures.put("undeliveredReplies", gateway.storage().turns().inState(TurnState.AWAITING_DELIVERY, UNDELIVERED_SCAN).size());
         out.put("figures", figures);
+        out.put("node", gateway.membership().id());
+        out.put("nodes", nodes(now));
         out.put("lastError", metrics.lastError().map(e -> Map.of("at", e.at().toString(), "session", e.session(), "detail", e.detail()))
                 .orElse(null));
         WebJson.write(ctx, 200, out);
+    }
+
+    /** Every node registered on the store that is not gone, and the three that left last (the database's clock). */
+    private List<Map<String, Object>> nodes(Instant fallbackNow) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        try {
+            var registry = gateway.membership().store();
+            Instant now = registry.now();
+            for (var n : registry.list(3)) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("id", n.id());
+                m.put("state", n.state().code());
+                m.put("process", n.describe());
+                m.put("self", n.id().equals(gateway.membership().id()));
+                m.put("sessions", n.sessions());
+                m.put("runningTurns", n.runningTurns());
+                m.put("heartbeatAgeSeconds", n.heartbeatAt() == null ? null : Math.max(0, Duration.between(n.heartbeatAt(), now).toSeconds()));
+                m.put("leaseLeftSeconds", n.expiresAt() == null ? null : Duration.between(now, n.expiresAt()).toSeconds());
+                m.put("successorOf", n.successorOf());
+                out.add(m);
+            }
+        } catch (RuntimeException e) {
+            log.warn("admin - the node registry could not be read: {}", e.toString());
+        }
+        return out;
     }
 
     private static Map<String, Object> platform(Platform p, PlatformRegistry.Connection c) {

@@ -50,6 +50,13 @@
       el("td", {}, p.id),
       el("td", {}, el("span", { class: "pill " + p.state }, p.state.replace("_", " "))),
       el("td", {}, p.detail || ""))));
+    $("nodes").replaceChildren(...(s.nodes || []).map((n) => el("tr", {},
+      el("td", {}, n.id + (n.self ? " (this page's)" : "")),
+      el("td", {}, el("span", { class: "pill " + (n.state === "running" ? "connected" : n.state === "draining" ? "warn" : "stopped") }, n.state)),
+      el("td", {}, n.process),
+      el("td", {}, n.state === "gone" ? "" : n.sessions + " session(s), " + n.runningTurns + " running"),
+      el("td", {}, n.heartbeatAgeSeconds == null || n.state === "gone" ? "" : Herald.ago(n.heartbeatAgeSeconds)
+        + (n.leaseLeftSeconds < 0 ? " (lease ran out)" : "")))));
   }
 
   function stateCell(s) {

@@ -40,6 +40,21 @@ class AdminApiTest {
     }
 
     @Test
+    void status_listsTheNodesOfTheStore_thisGatewaysRunningWithAFreshHeartbeat() {
+        try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
+            JsonNode s = WebUiFixture.json(fx.get("/admin/api/status"));
+
+            JsonNode nodes = s.path("nodes");
+            assertThat(nodes).hasSize(1);
+            assertThat(nodes.path(0).path("id").asText()).isEqualTo(s.path("node").asText()).isNotBlank();
+            assertThat(nodes.path(0).path("state").asText()).isEqualTo("running");
+            assertThat(nodes.path(0).path("self").asBoolean()).isTrue();
+            assertThat(nodes.path(0).path("process").asText()).startsWith("pid " + ProcessHandle.current().pid() + " on ");
+            assertThat(nodes.path(0).path("leaseLeftSeconds").asLong()).isPositive();
+        }
+    }
+
+    @Test
     void sessions_filteredByState_resumePendingWithReasonAndAge_clearedByTheAction() {
         try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
             fx.chat("conv-aaaa", "m-a-0001", "first");

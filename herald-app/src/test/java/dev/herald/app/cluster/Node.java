@@ -1,0 +1,70 @@
+package dev.herald.app.cluster;
+
+import dev.herald.core.auth.Authorizer;
+import dev.herald.core.cluster.ClusterSettings;
+import dev.herald.core.cluster.NodeIdentity;
+import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewayMetrics;
+import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.gateway.PlatformRegistry;
+import dev.herald.core.gateway.StopKind;
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.loopback.LoopbackPlatform;
+import dev.herald.core.session.SessionSource;
+import dev.herald.core.session.Storage;
+import dev.herald.testkit.agent.ScriptedAgent;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One node of a cluster inside the test JVM: the real gateway on its own store connection (a pool of its own on the
+ * shared database), a loopback chat platform and a scripted agent.
+ */
+final class Node implements AutoCloseable {
+    static final Platform CHAT = Platform.of("loopback");
+
+    final String id;
+    final Storage storage;
+    final ScriptedAgent agent = new ScriptedAgent();
+    final LoopbackPlatform chat;
+    final Gateway gateway;
+
+    Node(String id, Storage storage, boolean clustered, Duration lease, Clock clock) {
+        this.id = id;
+        this.storage = storage;
+        this.chat = new LoopbackPlatform(CHAT, new Capabilities(true, false, false, true, false, 4096), clock);
+        GatewaySettings settings = GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(300)).withInterruptGrace(Duration.ofSeconds(2));
+        this.gateway = new Gateway(storage, agent, ALLOW_ALL, new PlatformRegistry(List.of(chat), List.of()), settings, clock,
+                GatewayMetrics.NONE, new ClusterSettings(clustered, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(),
+                        null), lease, null));
+    }
+
+    private static final Authorizer ALLOW_ALL = new Authorizer() {
+        @Override
+        public boolean isAuthorized(SessionSource source) {
+            return true;
+        }
+
+        @Override
+        public boolean isAdmin(SessionSource source) {
+            return false;
+        }
+    };
+
+    Gateway.StartReport start() {
+        return gateway.start(Gateway.StartOptions.normal());
+    }
+
+    static SessionSource dm(String chatId) {
+        return new SessionSource(CHAT, chatId, ChatType.DM, "u" + chatId, null, null, null);
+    }
+
+    @Override
+    public void close() {
+        gateway.stop(StopKind.SHUTDOWN, false);
+        storage.close();
+    }
+}
