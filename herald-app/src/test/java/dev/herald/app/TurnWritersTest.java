@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class TurnWritersTest {
     static final Set<String> WRITES = Set.of("receive", "transition", "interrupt", "recordSendIntent", "recordPartSent", "recordDeliveryFailure",
-            "addUsage");
+            "addUsage", "claimWaiting");
 
     @Test
     void turnState_isWrittenOnlyByTheTurnOwner_inEveryShippedModule() {

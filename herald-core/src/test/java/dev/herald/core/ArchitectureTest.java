@@ -20,7 +20,7 @@ class ArchitectureTest {
 
     /** The store methods that write a turn: only {@link Turns} calls them. */
     public static final Set<String> TURN_WRITES = Set.of("receive", "transition", "interrupt", "recordSendIntent", "recordPartSent",
-            "recordDeliveryFailure", "addUsage");
+            "recordDeliveryFailure", "addUsage", "claimWaiting");
 
     /** A call of a {@link TurnStore} method that writes a turn. */
     public static final DescribedPredicate<JavaMethodCall> WRITES_A_TURN = DescribedPredicate.describe(

@@ -102,18 +102,26 @@ public final class Gateway implements InboundSink, GatewayControl {
         Turns turns = new Turns(storage.turns(), metrics::turnMoved, membership.id());
         OrphanedTurns orphans = new OrphanedTurns(turns, settings.freshness(), clock);
         ResumeMarks marks = new ResumeMarks(storage.sessions(), turns);
-        this.outbox = new Outbox(turns, platforms, metrics);
+        this.outbox = new Outbox(turns, platforms, metrics, membership::holdsLease);
         this.redelivery = new Redelivery(outbox, platforms, clock, settings.redeliveryInterval(), this::confirmRestart);
         this.watchdog = new Watchdog(turns, orphans, lanes, membership, clock, settings.watchdogInterval(), settings.orphanGrace());
         PendingApprovals approvals = new PendingApprovals(outbox, settings.approvalTimeout());
         TurnRunner runner = new TurnRunner(storage, turns, orphans, marks, agent, authorizer, platforms, outbox, lanes, settings, clock,
-                metrics, approvals, membership);
+                metrics, approvals, membership, this::accepting);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
-        this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics);
+        this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics,
+                membership.id());
         Commands commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
         this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting);
         this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics, membership);
+        Pickup pickup = new Pickup(turns, lanes, driver, platforms, clock);
         this.takeover = new Takeover(membership, turns, orphans, () -> {
+            if (state.get() == GatewayState.RUNNING) {
+                pickup.round();
+                if (autoResume) {
+                    resumer.resumeTakenOver();
+                }
+            }
         });
         membership.onFenced(this::fenceOut);
         this.drain = new Drain(lanes, turns, marks, new ShutdownNotices(lanes, platforms, outbox), platforms, settings);

@@ -34,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * where it has none (Telegram, Slack, Weixin), the part may arrive twice, and only a part whose answer was never
  * recorded is ever sent again. Notices and command answers are not recorded.
  *
+ * <p>When several nodes share the store, a reply is sent only by the node that owns its turn (or takes it over from a
+ * node that is gone): the send intent is that claim, fenced in the store, and the node checks that it still holds its
+ * lease right before each call to the platform. A node that was judged dead sends nothing more.
+ *
  * <p>Every send is retried on transient failures ({@link #RETRIES}, honouring the platform's retry-after). A reply
  * that still fails stays recorded with its error (shown by /status) and is tried again later ({@link Redelivery});
  * one the platform refuses for good becomes UNDELIVERABLE.
@@ -49,11 +53,18 @@ public final class Outbox {
     private final GatewayMetrics metrics;
     /** Turns being delivered right now (by their turn, a redelivery on connect or the background retry). */
     private final Set<Long> delivering = ConcurrentHashMap.newKeySet();
+    private final java.util.function.BooleanSupplier holdsLease;
 
     public Outbox(Turns turns, PlatformRegistry platforms, GatewayMetrics metrics) {
+        this(turns, platforms, metrics, () -> true);
+    }
+
+    /** An outbox of a node: {@code holdsLease} says whether the node still holds its lease (checked before every reply part). */
+    public Outbox(Turns turns, PlatformRegistry platforms, GatewayMetrics metrics, java.util.function.BooleanSupplier holdsLease) {
         this.turns = turns;
         this.platforms = platforms;
         this.metrics = metrics;
+        this.holdsLease = holdsLease;
     }
 
     /** Records the final reply of a running turn; false when the turn was no longer running. */
@@ -107,7 +118,11 @@ public final class Outbox {
         }
         for (int i = Math.min(turn.partsDelivered(), parts.size() - 1); i < parts.size(); i++) {
             int part = i + 1;
-            turns.recordSendIntent(turn.id(), part);
+            if (!turns.recordSendIntent(turn.id(), part) && !stillMine(turn.id()) || !holdsLease.getAsBoolean()) {
+                log.info("outbox - turn {}: its reply is not this node's to send (another node owns the turn, or this node lost its "
+                        + "lease); nothing sent", turn.id());
+                return false;
+            }
             OutboundMessage m = new OutboundMessage(route.get().target(), parts.get(i), kind,
                     i == 0 && !route.get().relayed() ? turn.answersMessageId() : null, turn.eventId(), part, parts.size(),
                     idempotencyKey(turn.id(), part));
@@ -128,6 +143,12 @@ public final class Outbox {
             turns.recordPartSent(turn.id(), part, messageId);
         }
         return false; // not reached: the loop ends with the last part
+    }
+
+    /** Whether the turn is still this node's to deliver (its send intent may be refused for a part confirmed already). */
+    private boolean stillMine(long turnId) {
+        return turns.find(turnId).map(t -> t.state() == TurnState.AWAITING_DELIVERY
+                && (t.ownerNode() == null || turns.node() == null || t.ownerNode().equals(turns.node()))).orElse(false);
     }
 
     /** The key every attempt to send this part of this reply carries, after a crash too (at most 25 characters). */

@@ -25,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * claim its lane synchronously, then store and run one internal turn on a virtual thread. Because the
  * lane is claimed before the turn exists, an inbound message arriving in between queues behind it, and
  * the resume turn runs exactly once.
+ *
+ * <p>With several nodes on one store, a node also takes the session's lease (one compare-and-set in the store) before
+ * it claims the lane, so of all the nodes that see a resume-pending session, one resumes it; a session another live
+ * node holds is left to it. While the gateway runs, sessions a node that is gone left resume-pending (its running turns
+ * were taken over) are resumed by whichever surviving node takes their lease ({@link #resumeTakenOver}).
  */
 final class Resumer {
     private static final Logger log = LoggerFactory.getLogger(Resumer.class);
@@ -38,9 +43,11 @@ final class Resumer {
     private final Freshness freshness;
     private final Clock clock;
     private final GatewayMetrics metrics;
+    private final String node;
 
     Resumer(Storage storage, Turns turns, SessionLanes lanes, LaneDriver driver, Authorizer authorizer, PlatformRegistry platforms,
-            Freshness freshness, Clock clock, GatewayMetrics metrics) {
+            Freshness freshness, Clock clock, GatewayMetrics metrics, String node) {
+        this.node = node;
         this.storage = storage;
         this.turns = turns;
         this.lanes = lanes;
@@ -82,6 +89,9 @@ final class Resumer {
                 unauthorized++;
                 continue;
             }
+            if (!takeLease(e.key())) {
+                continue; // another live node holds it and resumes it
+            }
             if (lanes.tryClaim(e.key())) {
                 claimed.add(e);
             }
@@ -116,13 +126,60 @@ final class Resumer {
         }
         SessionEntry e = found.get();
         if (!e.resumePending() || e.suspended() || e.origin() == null || platforms.adapter(e.origin().platform()).isEmpty()
-                || !isAuthorized(e) || !lanes.tryClaim(key)) {
+                || !isAuthorized(e) || !takeLease(key) || !lanes.tryClaim(key)) {
             return false;
         }
         metrics.resumeScheduled(e.origin().platform(), e.effectiveResumeReason().code());
         driver.launch(key, () -> turns.receive(key, MessageEvent.resume(e.origin(), clock.instant(), continued(e.key()))));
         log.info("resumer - {} resumed on request", key);
         return true;
+    }
+
+    /**
+     * Resumes the sessions that nodes which are gone left resume-pending, whose platform is connected here: each is taken
+     * by one surviving node (the lease), authorized and fresh as at start-up. Returns how many this node resumed.
+     */
+    int resumeTakenOver() {
+        List<dev.herald.core.session.SessionKey> keys = storage.sessions().resumePendingOfGoneNodes(100);
+        if (keys.isEmpty()) {
+            return 0;
+        }
+        Instant now = clock.instant();
+        int resumed = 0;
+        for (dev.herald.core.session.SessionKey key : keys) {
+            Optional<SessionEntry> found = storage.sessions().find(key);
+            if (found.isEmpty()) {
+                continue;
+            }
+            SessionEntry e = found.get();
+            if (e.suspended() || e.origin() == null || !e.effectiveResumeReason().autoResumes() || !freshness.worthResuming(e, now)
+                    || lanes.isClaimed(key) || !connected(e.origin().platform()) || !isAuthorized(e) || !takeLease(key)
+                    || !lanes.tryClaim(key)) {
+                continue;
+            }
+            metrics.resumeScheduled(e.origin().platform(), e.effectiveResumeReason().code());
+            driver.launch(key, () -> turns.receive(key, MessageEvent.resume(e.origin(), clock.instant(), continued(e.key()))));
+            resumed++;
+        }
+        if (resumed > 0) {
+            log.info("resumer - resumed {} session(s) whose node is gone", resumed);
+        }
+        return resumed;
+    }
+
+    private boolean connected(Platform platform) {
+        var c = platforms.connections().get(platform);
+        return platforms.adapter(platform).isPresent() && c != null && c.state() == dev.herald.core.platform.ConnectionState.CONNECTED;
+    }
+
+    /** Takes the session's lease for this node; false when another live node holds it. */
+    private boolean takeLease(dev.herald.core.session.SessionKey key) {
+        try {
+            return storage.sessions().takeLease(key, node, false);
+        } catch (RuntimeException ex) {
+            log.warn("resumer - {}: its lease could not be taken: {}", key, ex.toString());
+            return false;
+        }
     }
 
     /**

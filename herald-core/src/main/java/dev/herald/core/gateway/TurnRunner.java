@@ -73,10 +73,14 @@ final class TurnRunner {
     private final PendingApprovals approvals;
     private final Compactions compactions;
     private final Membership membership;
+    private final java.util.function.BooleanSupplier accepting;
+    /** How long a turn held open on this node waits for the node that holds its session's lease, and how often it looks. */
+    static final java.time.Duration LEASE_WAIT = java.time.Duration.ofMinutes(10);
+    static final java.time.Duration LEASE_POLL = java.time.Duration.ofMillis(200);
 
     TurnRunner(Storage storage, Turns turns, OrphanedTurns orphans, ResumeMarks marks, Agent agent, Authorizer authorizer,
             PlatformRegistry platforms, Outbox outbox, SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics,
-            PendingApprovals approvals, Membership membership) {
+            PendingApprovals approvals, Membership membership, java.util.function.BooleanSupplier accepting) {
         this.storage = storage;
         this.turns = turns;
         this.orphans = orphans;
@@ -92,6 +96,7 @@ final class TurnRunner {
         this.approvals = approvals;
         this.compactions = new Compactions(storage.transcripts(), clock);
         this.membership = membership;
+        this.accepting = accepting;
     }
 
     void run(TurnRecord turn) {
@@ -141,6 +146,11 @@ final class TurnRunner {
                 runChecked(turn, true); // the lane's orphan is gone (and may have marked it): prepare again
                 return;
             }
+            Optional<String> holder = storage.sessions().leaseHolder(key).filter(h -> !h.equals(membership.id()));
+            if (holder.isPresent() && turns.find(turn.id()).map(t -> t.state() == dev.herald.core.turn.TurnState.RECEIVED).orElse(false)) {
+                leaseHeldElsewhere(turn, holder.get(), adapter.get(), healed);
+                return;
+            }
             log.warn("gateway - turn {} of {} could not start: it is no longer waiting or another turn of the session is running",
                     turn.id(), key);
             return;
@@ -150,6 +160,38 @@ final class TurnRunner {
             execute(started.get(), entry, transcript, prepared, adapter.get());
         } catch (RuntimeException e) {
             failedAfterStart(started.get(), e);
+        }
+    }
+
+    /**
+     * Another live node holds the session's lease. A turn whose reply goes back over a request this node holds open waits
+     * until that node is done with the session and takes the lease then (bounded by {@link #LEASE_WAIT}); any other turn
+     * is left waiting in the store for the holder, which runs it ({@link Pickup}).
+     */
+    private void leaseHeldElsewhere(TurnRecord turn, String holder, PlatformAdapter adapter, boolean healed) {
+        if (!adapter.turnsRunWhereReceived()) {
+            log.info("gateway - turn {} of {} is left for node {}, which holds the session's lease", turn.id(), turn.sessionKey(), holder);
+            return;
+        }
+        long deadline = System.nanoTime() + LEASE_WAIT.toNanos();
+        while (accepting.getAsBoolean() && System.nanoTime() < deadline) {
+            if (storage.sessions().takeLease(turn.sessionKey(), membership.id(), true)) {
+                log.info("gateway - turn {} of {}: node {} was done with the session; its lease is this node's now", turn.id(),
+                        turn.sessionKey(), holder);
+                runChecked(turn, healed);
+                return;
+            }
+            try {
+                Thread.sleep(LEASE_POLL);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (accepting.getAsBoolean() && turns.cancel(turn.id(), "the session stayed busy on node " + holder)) {
+            log.warn("gateway - turn {} of {} cancelled: node {} kept the session busy for {} s", turn.id(), turn.sessionKey(), holder,
+                    LEASE_WAIT.toSeconds());
+            apologize(turn);
         }
     }
 
@@ -254,6 +296,10 @@ final class TurnRunner {
         return new TurnListener() {
             @Override
             public void onMessage(ChatMessage m) {
+                if (!membership.holdsLease()) {
+                    interrupt.raise("this node lost its lease"); // judged dead (paused?): its session is another node's now
+                    return;
+                }
                 storage.transcripts().append(current.get(), new TranscriptRow(0, m.role(), m.content(), m.toolCalls(),
                         m.toolCallId(), m.name(), clock.instant()));
             }

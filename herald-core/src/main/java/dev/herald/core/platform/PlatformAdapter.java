@@ -67,6 +67,15 @@ public interface PlatformAdapter extends AutoCloseable {
         return TurnOptions.NONE;
     }
 
+    /**
+     * Whether this platform's turns must run on the node that received them, because the reply goes back over a request
+     * that node holds open (the API server, the web chat). When several nodes share a store, such a turn waits for its
+     * session's lease instead of being handed to the node that holds it. Default false: any node can send the reply.
+     */
+    default boolean turnsRunWhereReceived() {
+        return false;
+    }
+
     /** Disconnects and releases resources. Idempotent. */
     @Override
     void close();

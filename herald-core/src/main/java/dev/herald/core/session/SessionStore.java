@@ -125,4 +125,20 @@ public interface SessionStore {
 
     /** Number of lanes stored (for status pages; may be an estimate on very large stores). */
     long count();
+
+    // ---- the lane's lease (several nodes on one store) ---------------------------------------------
+
+    /**
+     * Takes the lane's lease for {@code node}, in one compare-and-set: the node must be running, and the lease free,
+     * already its own, or held by a node that is gone, or that drains and neither runs nor delivers a turn of the lane;
+     * with {@code fromIdleHolder}, also from a running node that neither runs nor delivers a turn of the lane. False when
+     * another node keeps it (or the lane does not exist).
+     */
+    boolean takeLease(SessionKey key, String node, boolean fromIdleHolder);
+
+    /** The node holding the lane's lease, if any (it may be gone). */
+    Optional<String> leaseHolder(SessionKey key);
+
+    /** Resume-pending, unsuspended lanes whose lease a node that is gone held: what a surviving node resumes. */
+    List<SessionKey> resumePendingOfGoneNodes(int limit);
 }

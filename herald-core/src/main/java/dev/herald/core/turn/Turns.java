@@ -141,6 +141,14 @@ public final class Turns {
         return moved;
     }
 
+    /**
+     * The waiting turns this node may run now (see {@link TurnStore#claimWaiting}); those another node received become
+     * this node's. Nothing without a node.
+     */
+    public List<TurnRecord> claimWaiting(java.util.Set<String> boundPlatforms, java.time.Instant receivedBefore, int limit) {
+        return node == null ? List.of() : store.claimWaiting(node, boundPlatforms, receivedBefore, limit);
+    }
+
     // ---- reads ---------------------------------------------------------------------------------
 
     public Optional<TurnRecord> find(long turnId) {

@@ -22,9 +22,12 @@ import java.util.function.Function;
  * @param databaseNow    a query for the database's clock in epoch microseconds, which judges node leases
  *                       (PostgreSQL's {@code now()}), or empty where the store's own clock is the database's (SQLite: one
  *                       host)
+ * @param claimRows      appended to a SELECT of turns (alias {@code t}) that a node claims for itself: rows another node is
+ *                       claiming at that moment are skipped, not waited for ({@code " FOR UPDATE OF t SKIP LOCKED"}, or empty
+ *                       where writes are serial)
  */
 public record Dialect(String name, String lockForUpdate, String lockForShare, String lockForAppend, String insertionOrder,
-        Function<String, RuntimeException> lostRace, String databaseNow) {
+        Function<String, RuntimeException> lostRace, String databaseNow, String claimRows) {
 
     public Dialect {
         Objects.requireNonNull(name, "name");
@@ -34,5 +37,6 @@ public record Dialect(String name, String lockForUpdate, String lockForShare, St
         Objects.requireNonNull(insertionOrder, "insertionOrder");
         Objects.requireNonNull(lostRace, "lostRace");
         Objects.requireNonNull(databaseNow, "databaseNow");
+        Objects.requireNonNull(claimRows, "claimRows");
     }
 }

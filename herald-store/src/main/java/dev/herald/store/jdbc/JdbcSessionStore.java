@@ -263,6 +263,31 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
     }
 
     @Override
+    public boolean takeLease(SessionKey key, String node, boolean fromIdleHolder) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(node, "node");
+        String sql = Leases.take("?", fromIdleHolder);
+        return tx.write("session " + key, c -> c.update(sql, node, key.value(), node, node) == 1);
+    }
+
+    @Override
+    public Optional<String> leaseHolder(SessionKey key) {
+        Objects.requireNonNull(key, "key");
+        return tx.read("session " + key, c -> c.one("SELECT owner_node FROM sessions WHERE session_key = ?",
+                rs -> Optional.ofNullable(rs.getString(1)), key.value())).flatMap(holder -> holder);
+    }
+
+    @Override
+    public List<SessionKey> resumePendingOfGoneNodes(int limit) {
+        return tx.read("resume-pending sessions of nodes that are gone", c -> c.listReadable(Leases.RESUME_PENDING_OF_GONE_NODES,
+                rs -> {
+                    String k = rs.getString(1);
+                    return RowDecodeException.decoding("session_key", k, () -> new SessionKey(k));
+                },
+                SessionTable::subject, limit));
+    }
+
+    @Override
     public List<SessionEntry> listResumePending(Optional<Platform> platform) {
         String sql = resumePendingQuery(platform.isPresent());
         Object[] args = platform.map(p -> new Object[] {p.id()}).orElse(new Object[0]);

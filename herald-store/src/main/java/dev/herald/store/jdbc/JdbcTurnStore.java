@@ -68,19 +68,10 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     /** A node may cancel a waiting turn while it is not gone (parameter: node). */
     static final String LIVE = " AND EXISTS (SELECT 1 FROM nodes m WHERE m.node_id = ? AND m.state <> 'gone')";
     /**
-     * A START by a node first takes the session's lease (parameters: node, turn id, node, node): the node must be running,
-     * and the lease free, already its own, or held by a node that is gone or that drains and no longer runs or delivers
-     * a turn of the session. Zero rows: another node holds it, and the turn is left waiting for that node.
+     * A START by a node first takes the session's lease (parameters: node, turn id, node, node), see {@link Leases#take}.
+     * Zero rows: another node holds it, and the turn is left waiting for that node.
      */
-    public static final String TAKE_LEASE = """
-            UPDATE sessions SET owner_node = ?
-            WHERE session_key = (SELECT session_key FROM turns WHERE id = ?)
-              AND EXISTS (SELECT 1 FROM nodes m WHERE m.node_id = ? AND m.state = 'running')
-              AND (owner_node IS NULL OR owner_node = ? OR NOT EXISTS (
-                    SELECT 1 FROM nodes n WHERE n.node_id = sessions.owner_node
-                      AND (n.state = 'running' OR n.state = 'draining' AND EXISTS (
-                            SELECT 1 FROM turns b WHERE b.session_key = sessions.session_key AND b.owner_node = n.node_id
-                              AND b.state IN ('RUNNING', 'AWAITING_DELIVERY')))))""";
+    public static final String TAKE_LEASE = Leases.take("(SELECT session_key FROM turns WHERE id = ?)", false);
     /** The conditional UPDATE of each row of the transition table. */
     private static final Map<TurnTransition, String> TRANSITIONS = transitions(false);
     /** The same, made by a node (fenced; a START records the node as the turn's owner). */
@@ -92,11 +83,13 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     private final Transactions<C> tx;
     private final Clock clock;
     private final String appendGuard;
+    private final String claimRows;
 
     public JdbcTurnStore(Transactions<C> tx, Dialect dialect, Clock clock) {
         this.tx = tx;
         this.clock = clock;
         this.appendGuard = TranscriptTables.SESSION_EXISTS + dialect.lockForAppend();
+        this.claimRows = dialect.claimRows();
     }
 
     /**
@@ -351,6 +344,53 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 }
             }
             return new CutOff.Result(interrupted, marked);
+        });
+    }
+
+    /**
+     * The waiting turns a node may run (parameters: node, received-before, node, the bound platforms, limit): see
+     * {@link TurnStore#claimWaiting}; a live receiver's (or claimer's) turn at once when the node holds its lane's lease (the
+     * receiver could not start it), else once it has waited since {@code updated_at} (received or claimed) for the grace. Through turns_by_state; the lane's and the receiver's liveness by primary keys.
+     */
+    static String waitingSql(int boundPlatforms) {
+        String notBound = boundPlatforms == 0 ? "" : " AND t.platform NOT IN (" + "?, ".repeat(boundPlatforms - 1) + "?)";
+        return "SELECT " + COLUMNS + """
+                 FROM turns t WHERE t.state = 'RECEIVED'
+                  AND NOT EXISTS (SELECT 1 FROM sessions s JOIN nodes n ON n.node_id = s.owner_node
+                                  WHERE s.session_key = t.session_key AND s.owner_node <> ? AND n.state <> 'gone')
+                  AND (t.owner_node IS NULL
+                       OR NOT EXISTS (SELECT 1 FROM nodes r WHERE r.node_id = t.owner_node AND r.state <> 'gone')
+                       OR (t.updated_at < ? OR EXISTS (SELECT 1 FROM sessions h WHERE h.session_key = t.session_key
+                                                       AND h.owner_node = ?))%s)
+                ORDER BY t.id LIMIT ?""".formatted(notBound);
+    }
+
+    @Override
+    public List<TurnRecord> claimWaiting(String node, java.util.Set<String> boundPlatforms, Instant receivedBefore, int limit) {
+        Objects.requireNonNull(node, "node");
+        List<Object> args = new ArrayList<>();
+        args.add(node);
+        args.add(Micros.of(receivedBefore));
+        args.add(node);
+        args.addAll(boundPlatforms.stream().sorted().toList());
+        args.add(limit);
+        String sql = waitingSql(boundPlatforms.size());
+        List<TurnRecord> seen = tx.read("waiting turns", c -> c.listReadable(sql, JdbcTurnStore::decode, JdbcTurnStore::subject,
+                args.toArray()));
+        if (seen.stream().allMatch(t -> node.equals(t.ownerNode()))) {
+            return seen; // nothing to claim: no write
+        }
+        return tx.write("claim of waiting turns", c -> {
+            List<TurnRecord> claimed = new ArrayList<>();
+            for (TurnRecord t : c.listReadable(sql + claimRows, JdbcTurnStore::decode, JdbcTurnStore::subject, args.toArray())) {
+                if (node.equals(t.ownerNode())) {
+                    claimed.add(t);
+                } else if (c.update("UPDATE turns SET owner_node = ?, updated_at = ? WHERE id = ? AND state = 'RECEIVED'", node, nowMicros(),
+                        t.id()) == 1) {
+                    find(c, t.id()).ifPresent(claimed::add);
+                }
+            }
+            return claimed;
         });
     }
 

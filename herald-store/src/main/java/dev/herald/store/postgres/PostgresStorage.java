@@ -59,7 +59,8 @@ public final class PostgresStorage implements Storage {
      * race to create a row rolls back and runs again ({@link PgPool.Retry}).
      */
     static final Dialect DIALECT = new Dialect("postgresql", " FOR UPDATE", " FOR SHARE", " FOR NO KEY UPDATE", "created_order",
-            PgPool.Retry::new, "SELECT CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT)");
+            PgPool.Retry::new, "SELECT CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT)",
+            " FOR UPDATE OF t SKIP LOCKED");
 
     private final JdbcSessionStore<PgConn> sessions;
     private final JdbcTranscriptStore<PgConn> transcripts;

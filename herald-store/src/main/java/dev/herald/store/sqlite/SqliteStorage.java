@@ -73,7 +73,7 @@ public final class SqliteStorage implements Storage {
     private final Checkpointer checkpointer;
     /** One writer: no row locks, and no writer ever loses a race to create a row. */
     static final Dialect DIALECT = new Dialect("sqlite", "", "", "", "rowid",
-            why -> new IllegalStateException("store - " + why + ", which the single writer rules out"), "");
+            why -> new IllegalStateException("store - " + why + ", which the single writer rules out"), "", "");
 
     private final JdbcSessionStore<SqlConn> sessions;
     private final JdbcTranscriptStore<SqlConn> transcripts;

@@ -233,4 +233,95 @@ public abstract class NodeStoreContract extends StorageContract {
         assertThat(turnsOf(storage, "a").cancel(t.id(), "no")).isFalse();
         assertThat(other.turns().find(t.id()).orElseThrow().state()).isEqualTo(TurnState.RECEIVED);
     }
+
+    @Test
+    void takeLease_fromALiveHolder_onlyWhenItIsIdleAndTheTakerAsks() {
+        nodes().register(node("a"), LEASE, null);
+        other.nodes().register(node("b"), LEASE, null);
+        TurnRecord t = waiting(storage, "a", "1", "work");
+        start(storage, "a", t).orElseThrow();
+
+        assertThat(other.sessions().takeLease(t.sessionKey(), "b", false)).isFalse();
+        assertThat(other.sessions().takeLease(t.sessionKey(), "b", true)).as("a runs a turn of it").isFalse();
+        turnsOf(storage, "a").complete(t.id(), "final");
+        assertThat(other.sessions().takeLease(t.sessionKey(), "b", false)).as("affinity: a keeps it while it lives").isFalse();
+        assertThat(other.sessions().takeLease(t.sessionKey(), "b", true)).as("idle, and b holds a request for it").isTrue();
+
+        assertThat(storage.sessions().leaseHolder(t.sessionKey())).contains("b");
+        assertThat(storage.sessions().takeLease(t.sessionKey(), "a", false)).isFalse();
+    }
+
+    @Test
+    void claimWaiting_takesTurnsOfAGoneReceiverAndTurnsHandedOver_notTurnsALiveNodeRuns() {
+        nodes().register(node("a"), LEASE, null);
+        other.nodes().register(node("b"), LEASE, null);
+        nodes().register(node("gone"), LEASE, null);
+        TurnRecord orphan = waiting(storage, "gone", "1", "left behind");
+        nodes().markGone("gone", false);
+        TurnRecord held = waiting(storage, "a", "2", "first");
+        start(storage, "a", held).orElseThrow();
+        turnsOf(storage, "a").complete(held.id(), "final");
+        TurnRecord handedOver = waiting(other, "b", "2", "for a's session");
+        TurnRecord fresh = waiting(other, "b", "3", "b runs this itself");
+
+        List<TurnRecord> forB = turnsOf(other, "b").claimWaiting(Set.of(), clock.instant().minusSeconds(3), 10);
+        List<TurnRecord> forA = turnsOf(storage, "a").claimWaiting(Set.of(), clock.instant().minusSeconds(3), 10);
+
+        assertThat(forB).extracting(TurnRecord::id).as("the gone node's; not a's session, not its own fresh turn").containsExactly(orphan.id());
+        assertThat(forB.getFirst().ownerNode()).isEqualTo("b");
+        assertThat(forA).extracting(TurnRecord::id).as("a holds lane 2's lease: b could not start it").containsExactly(handedOver.id());
+        clock.advance(Duration.ofSeconds(4));
+        assertThat(turnsOf(storage, "a").claimWaiting(Set.of(), clock.instant().minusSeconds(3), 10)).extracting(TurnRecord::id)
+                .as("after the grace: the turn handed over to a, and turns of lanes no live node holds that b did not run")
+                .containsExactly(orphan.id(), handedOver.id(), fresh.id());
+        assertThat(turnsOf(other, "b").claimWaiting(Set.of(), clock.instant().minusSeconds(3), 10)).extracting(TurnRecord::id)
+                .as("lane 2 is a's; the others a just claimed, and they are a's for a grace again").isEmpty();
+    }
+
+    @Test
+    void claimWaiting_neverTakesATurnBoundToTheRequestItsLiveReceiverHolds() {
+        nodes().register(node("a"), LEASE, null);
+        other.nodes().register(node("b"), LEASE, null);
+        waiting(storage, "a", "1", "held open on a");
+        clock.advance(Duration.ofSeconds(10));
+
+        assertThat(turnsOf(other, "b").claimWaiting(Set.of(CHAT.id()), clock.instant().minusSeconds(3), 10)).isEmpty();
+        nodes().markGone("a", false);
+        assertThat(turnsOf(other, "b").claimWaiting(Set.of(CHAT.id()), clock.instant().minusSeconds(3), 10))
+                .as("its receiver is gone: the request is lost anyway, the turn is not").hasSize(1);
+    }
+
+    @Test
+    void claimWaiting_twoNodesAtOnce_eachWaitingTurnGoesToOne() throws Exception {
+        nodes().register(node("a"), LEASE, null);
+        other.nodes().register(node("b"), LEASE, null);
+        nodes().register(node("gone"), LEASE, null);
+        for (int i = 0; i < 20; i++) {
+            waiting(storage, "gone", "c" + i, "message " + i);
+        }
+        nodes().markGone("gone", false);
+
+        List<List<TurnRecord>> claims = Together.run(2, i -> turnsOf(i == 0 ? storage : other, i == 0 ? "a" : "b")
+                .claimWaiting(Set.of(), clock.instant(), 100));
+
+        List<Long> all = claims.stream().flatMap(List::stream).map(TurnRecord::id).toList();
+        assertThat(all).doesNotHaveDuplicates().hasSize(20);
+    }
+
+    @Test
+    void resumePendingOfGoneNodes_listsTheLanesAGoneNodeHeldAndLeftResumePending() {
+        nodes().register(node("a"), LEASE, null);
+        other.nodes().register(node("b"), LEASE, null);
+        TurnRecord ofA = waiting(storage, "a", "1", "work");
+        start(storage, "a", ofA).orElseThrow();
+        TurnRecord ofB = waiting(other, "b", "2", "work");
+        start(other, "b", ofB).orElseThrow();
+        storage.sessions().markResumePending(ofA.sessionKey(), dev.herald.core.session.ResumeReason.RESTART_INTERRUPTED);
+        storage.sessions().markResumePending(ofB.sessionKey(), dev.herald.core.session.ResumeReason.RESTART_INTERRUPTED);
+        assertThat(other.sessions().resumePendingOfGoneNodes(10)).isEmpty();
+
+        nodes().markGone("a", false);
+
+        assertThat(other.sessions().resumePendingOfGoneNodes(10)).containsExactly(ofA.sessionKey());
+    }
 }

@@ -224,6 +224,12 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         return PLATFORM;
     }
 
+    /** Replies go back over the request (or event stream) this node holds: its turns run here. */
+    @Override
+    public boolean turnsRunWhereReceived() {
+        return true;
+    }
+
     @Override
     public Capabilities capabilities() {
         return CAPABILITIES;

@@ -119,6 +119,12 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         return PLATFORM;
     }
 
+    /** Replies go back over the request (or event stream) this node holds: its turns run here. */
+    @Override
+    public boolean turnsRunWhereReceived() {
+        return true;
+    }
+
     @Override
     public Capabilities capabilities() {
         return CAPABILITIES;
