@@ -19,3 +19,10 @@ ALTER TABLE sessions ADD COLUMN owner_node TEXT COLLATE "C";
 CREATE INDEX sessions_by_owner ON sessions (owner_node) WHERE owner_node IS NOT NULL;
 -- The node that received a waiting turn, then the node that runs (and delivers) it; NULL for older rows.
 ALTER TABLE turns ADD COLUMN owner_node TEXT COLLATE "C";
+-- Connections that must be single (Telegram getUpdates, Discord's gateway, Slack Socket Mode, Weixin getupdates): the
+-- node that holds one. It counts while that node is running; a draining or gone node's is free for another node.
+CREATE TABLE platform_leases (
+    platform TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+    node_id  TEXT   NOT NULL,
+    taken_at BIGINT NOT NULL
+);

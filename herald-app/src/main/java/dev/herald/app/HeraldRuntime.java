@@ -1,6 +1,9 @@
 package dev.herald.app;
 
 import dev.herald.app.config.HeraldConfig;
+import dev.herald.app.config.RestartMode;
+import dev.herald.app.runtime.Handover;
+import dev.herald.app.runtime.Succession;
 import dev.herald.app.runtime.CrashLoopBreaker;
 import dev.herald.app.runtime.HomePermissions;
 import dev.herald.app.runtime.RunFiles;
@@ -15,6 +18,7 @@ import dev.herald.web.WebServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -29,6 +33,12 @@ import org.slf4j.LoggerFactory;
  * gateway reads or writes these files meanwhile. The steps that can fail for good (a database that is not one, a
  * port another program holds) come before any run file is read or written: such a failure exits 78 with one
  * line and leaves the previous run's clean-stop marker and restart request where they were.
+ *
+ * <p>A restart hands over when {@code gateway.restart_mode} is {@code handover} and a supervisor runs this process: the
+ * new process starts first ({@link Handover}), this one then stops listening, lets its running turns finish and deliver,
+ * and exits; it writes no clean-stop marker and leaves the pid and status files to the new process. A process that
+ * takes over ({@link Succession}) shares the port and counts its start as clean. Without a supervisor (systemd,
+ * containers, {@code --foreground}) a restart drains as before.
  */
 public final class HeraldRuntime {
     private static final Logger LOG = LoggerFactory.getLogger("runtime");
@@ -41,6 +51,11 @@ public final class HeraldRuntime {
 
     /** Runs Herald until it stops; returns the process exit code. */
     public static int run(HeraldConfig config, Path home, boolean demo) {
+        return run(config, home, demo, Succession.none());
+    }
+
+    /** {@link #run(HeraldConfig, Path, boolean)} for a process that may take over from another ({@code succession}). */
+    public static int run(HeraldConfig config, Path home, boolean demo, Succession succession) {
         Clock clock = Clock.systemUTC();
         long pid = ProcessHandle.current().pid();
         RunFiles files = new RunFiles(home);
@@ -50,18 +65,26 @@ public final class HeraldRuntime {
         StopRequests stops = new StopRequests();
         Wiring wiring;
         try {
-            wiring = Wiring.build(config, home, demo, clock);
+            wiring = Wiring.build(config, home, demo, clock, succession.predecessor().orElse(null));
         } catch (RuntimeException e) {
             return fatal(e);
         }
         try (wiring) {
             Signals.install(stops);
+            boolean handover = config.gateway().restartMode() == RestartMode.HANDOVER;
+            boolean takingOver = succession.takingOver();
             try {
-                wiring.web().ifPresent(WebServer::start);
+                wiring.web().ifPresent(web -> {
+                    if (handover || takingOver) {
+                        web.sharePort(takingOver);
+                    }
+                    web.start();
+                });
             } catch (RuntimeException e) {
                 return fatal(e);
             }
-            boolean clean = files.consumeCleanMarker() || firstRun;
+            // taking over from a running process is a start after a clean stop: the old one finishes its own turns
+            boolean clean = takingOver || files.consumeCleanMarker() || firstRun;
             if (!clean) {
                 LOG.warn("runtime - the previous run did not stop cleanly; turns it cut off are recovered from the store");
             }
@@ -75,10 +98,11 @@ public final class HeraldRuntime {
                 stops.request(StopKind.RESTART, src != null);
             });
             gateway.onCleanStop(files::writeCleanMarker); // written by the drain when the stop cut nothing off
+            gateway.onHandover(() -> wiring.web().ifPresent(WebServer::stopAccepting)); // new connections reach the new process
             // judged dead by another node (paused past its lease): it stopped without writing; exit 75 to rejoin as a new node
             gateway.onFencedOut(() -> stops.request(StopKind.RESTART, false));
             files.writePid(pid, supervisorPid(), clock.instant());
-            StatusFile status = new StatusFile(files.stateFile());
+            StatusFile status = new StatusFile(files.stateFile()).of(gateway.membership().id(), succession.predecessor().orElse(null));
             Thread writer = status.startWriter(gateway::status, pid, clock);
             try {
                 gateway.start(new Gateway.StartOptions(autoResume, restartedFrom));
@@ -88,11 +112,37 @@ public final class HeraldRuntime {
             }
             LOG.info(dev.herald.app.runtime.ReadyLine.text(config, wiring.web().map(web -> web.baseUrl()).orElse(null)));
             StopRequests.Request request = stops.await();
+            OptionalLong supervisor = supervisorPid();
+            while (request.kind() == StopKind.RESTART && handover && supervisor.isPresent()) {
+                writer.interrupt(); // the new process writes the status file from now on
+                joinQuietly(writer);
+                Handover.Outcome outcome = new Handover(home, supervisor.getAsLong()).request(gateway.membership().id(), pid,
+                        Duration.ofSeconds(120).plus(config.gateway().startupRestoreDrainTimeout()));
+                if (outcome.ready()) {
+                    wiring.web().ifPresent(WebServer::stopAccepting); // before draining: new requests reach the new process
+                    gateway.stop(StopKind.HANDOVER, request.fromChat());
+                    return RESTART_EXIT; // the pid and status files are the new process's
+                }
+                LOG.error("runtime - restart by handover failed: {}; this gateway keeps running (fix that, or set "
+                        + "gateway.restart_mode: drain and restart again)", outcome.why());
+                files.consumeRestartRequest();
+                writer = status.startWriter(gateway::status, pid, clock);
+                stops.reset();
+                request = stops.await();
+            }
             gateway.stop(request.kind(), request.fromChat());
             writer.interrupt();
             status.write(gateway.status(), pid, clock.instant());
             files.removePid(pid);
             return request.kind() == StopKind.RESTART ? RESTART_EXIT : ExitCodes.OK;
+        }
+    }
+
+    private static void joinQuietly(Thread t) {
+        try {
+            t.join(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

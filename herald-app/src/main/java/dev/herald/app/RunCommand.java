@@ -47,7 +47,8 @@ final class RunCommand implements Callable<Integer> {
         }
         // the store is claimed before anything in the home is read or written, the log included: a second gateway on
         // this home (or on this database) stops here, naming the running one, and exits 78
-        try (StoreOwner owner = Stores.claim(loaded.config().store(), loaded.config().cluster().enabled())) {
+        dev.herald.app.runtime.Succession succession = dev.herald.app.runtime.Succession.fromEnv(cli.env());
+        try (StoreOwner owner = Stores.claim(loaded.config().store(), loaded.config().cluster().enabled(), succession)) {
             Path logFile = Logging.start(home, level, loaded.config().logging().format());
             Logger log = LoggerFactory.getLogger("herald");
             log.info("starting herald {} (commit {}, home {}, log {}, java {}, pid {}; store claimed: {})", Version.current(),
@@ -55,7 +56,7 @@ final class RunCommand implements Callable<Integer> {
             Logger config = LoggerFactory.getLogger("config");
             config.info("effective configuration from {}: {}", loaded.source(), dev.herald.app.config.ConfigSummary.line(loaded.config()));
             config.debug("effective configuration in full:\n{}", loaded.effective());
-            return HeraldRuntime.run(loaded.config(), home, demo);
+            return HeraldRuntime.run(loaded.config(), home, demo, succession);
         }
     }
 
@@ -70,7 +71,8 @@ final class RunCommand implements Callable<Integer> {
             args.add("--demo");
         }
         try {
-            return new dev.herald.app.runtime.Supervisor(dev.herald.app.runtime.Supervisor.childCommand(Main.class.getName(), args)).run();
+            var command = dev.herald.app.runtime.Supervisor.childCommand(Main.class.getName(), args);
+            return new dev.herald.app.runtime.Supervisor(command, home).run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCodes.FAILURE;

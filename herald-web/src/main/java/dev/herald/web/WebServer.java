@@ -27,6 +27,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Lifecycle: NEW (routes may be added) → RUNNING (bound; {@link #port()} is the real port, also for
  * port 0) → STOPPED. The methods that change the state are synchronized; the state field has one writer.
+ *
+ * <p>Restarts that hand over ({@link #sharePort}): the listener binds with {@code SO_REUSEPORT}, so the new process can
+ * bind the same port while the old one still serves; the old one then stops accepting ({@link #stopAccepting}) and
+ * finishes the requests it holds, and clients never find the port closed. So that two unrelated processes never
+ * share a port by accident, a first process checks with a plain bind that nobody listens there yet; only the process
+ * that takes over from the one listening skips the check.
  */
 public final class WebServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WebServer.class);
@@ -105,6 +111,9 @@ public final class WebServer implements AutoCloseable {
     private Javalin javalin;
     private ClientConnections connections;
     private int boundPort = -1;
+    private boolean reusePort;
+    private boolean takingOver;
+    private ServerConnector connector;
 
     public WebServer(Settings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -145,10 +154,36 @@ public final class WebServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Binds with {@code SO_REUSEPORT} so that a restart's new process can listen on the port while this one still serves;
+     * {@code takingOver} when this process is that new process (the port is in use by the process it takes over from).
+     * Only before {@link #start()}.
+     */
+    public synchronized WebServer sharePort(boolean takingOver) {
+        requireNew("share the port of");
+        this.reusePort = true;
+        this.takingOver = takingOver;
+        return this;
+    }
+
+    /**
+     * Stops accepting connections (a restart's new process accepts them now) while the requests on open connections run
+     * to their end. Idempotent; {@link #close()} still stops the server.
+     */
+    public synchronized void stopAccepting() {
+        if (state == State.RUNNING && connector != null && connector.isOpen()) {
+            connector.close();
+            log.info("web - port {} no longer accepts connections here; open requests finish", boundPort);
+        }
+    }
+
     /** Binds and starts serving; returns once the port is bound. A taken port fails here, naming it. */
     public synchronized void start() {
         if (state != State.NEW) {
             throw new IllegalStateException("web - start() called on a server that is " + state.name().toLowerCase());
+        }
+        if (reusePort && !takingOver && settings.port() != 0) {
+            requireFree();
         }
         long t0 = System.nanoTime();
         List<Routes> features = List.copyOf(contributions);
@@ -188,8 +223,22 @@ public final class WebServer implements AutoCloseable {
                 features.stream().map(r -> ", " + r.name()).reduce("", String::concat), (System.nanoTime() - t0) / 1_000_000);
     }
 
+    /** A shared port must be free at a first start: a plain bind (without SO_REUSEPORT) fails when anyone listens there. */
+    private void requireFree() {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new java.net.InetSocketAddress(settings.host(), settings.port()));
+        } catch (java.io.IOException e) {
+            state = State.STOPPED;
+            throw new IllegalStateException("web - cannot listen on " + settings.host() + ":" + settings.port() + " (" + e.getMessage()
+                    + "); pick a free port or stop the other process", new java.net.BindException(e.getMessage()));
+        }
+    }
+
     private ServerConnector connector(Server server, HttpConfiguration http, ClientConnections limits) {
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setReusePort(reusePort);
+        this.connector = connector;
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         connector.setIdleTimeout(settings.idleTimeout().toMillis());

@@ -23,14 +23,21 @@ public record GatewayConfig(
         @Doc("consecutive restarts that interrupted one session before it is suspended (starts fresh)")
         int stuckLoopThreshold,
         @Doc("seconds before a reply that failed to send is tried again (later tries back off, up to 30 minutes)")
-        double redeliveryIntervalSeconds) implements Validated {
+        double redeliveryIntervalSeconds,
+        @Doc("how herald restart, SIGUSR1 and /restart restart: handover starts the new process first and lets the old one "
+                + "finish its turns (needs herald run's supervisor); drain stops the old one first")
+        RestartMode restartMode) implements Validated {
+
+    public GatewayConfig {
+        restartMode = restartMode == null ? RestartMode.HANDOVER : restartMode;
+    }
 
     /** The gateway's own defaults ({@link GatewaySettings#defaults()}), in this section's units: one default per setting. */
     public static GatewayConfig defaults() {
         GatewaySettings d = GatewaySettings.defaults();
         return new GatewayConfig(seconds(d.freshness().length()), seconds(d.drainTimeout()), seconds(d.startupRestoreTimeout()),
                 d.busyPolicy() == BusyPolicy.INTERRUPT ? BusyInput.INTERRUPT : BusyInput.QUEUE, d.stuckLoopThreshold(),
-                seconds(d.redeliveryInterval()));
+                seconds(d.redeliveryInterval()), RestartMode.HANDOVER);
     }
 
     private static double seconds(Duration d) {

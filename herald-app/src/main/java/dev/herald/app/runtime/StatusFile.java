@@ -16,15 +16,34 @@ import java.util.Optional;
  */
 public final class StatusFile {
     private final Path file;
+    private final String node;
+    private final String successorOf;
 
     public StatusFile(Path file) {
+        this(file, null, null);
+    }
+
+    private StatusFile(Path file, String node, String successorOf) {
         this.file = file;
+        this.node = node;
+        this.successorOf = successorOf;
+    }
+
+    /** This file as the gateway of node {@code node} writes it; {@code successorOf} names the node it took over from, or null. */
+    public StatusFile of(String node, String successorOf) {
+        return new StatusFile(file, node, successorOf);
     }
 
     public void write(GatewayStatus s, long pid, Instant now) {
         ObjectNode n = RunFiles.JSON.createObjectNode();
         n.put("state", s.state().name().toLowerCase(java.util.Locale.ROOT));
         n.put("pid", pid);
+        if (node != null) {
+            n.put("node", node);
+        }
+        if (successorOf != null) {
+            n.put("successor_of", successorOf);
+        }
         n.put("started_at", s.startedAt() == null ? null : s.startedAt().toString());
         n.put("updated_at", now.toString());
         n.put("active_turns", s.activeTurns());

@@ -54,6 +54,22 @@ public final class Stores {
         return config.postgres() ? PostgresOwner.claim(options(config), clustered) : SqliteOwner.claim(config.path(), clustered);
     }
 
+    /**
+     * {@link #claim(StoreConfig, boolean)} for a process that may take over from another in a restart: while the process
+     * named by {@code succession} still runs, it holds the claim, so this one takes it once that process has left.
+     */
+    public static StoreOwner claim(StoreConfig config, boolean clustered, Succession succession) {
+        try {
+            return claim(config, clustered);
+        } catch (dev.herald.core.session.StoreException e) {
+            if (!succession.takingOver()) {
+                throw e;
+            }
+            return new DeferredClaim(config.postgres() ? options(config).describe() : config.path().toString(),
+                    () -> claim(config, clustered));
+        }
+    }
+
     private static PostgresOptions options(StoreConfig config) {
         return PostgresOptions.of(config.url(), config.user(), config.password().reveal().orElse(null));
     }

@@ -18,18 +18,35 @@ import org.slf4j.LoggerFactory;
  * with repeated crashes; a configuration or environment error (78: a bad value, a port in use, a database that
  * is not one, a home another gateway holds) or a usage error (64) ends supervision, since no restart cures it. SIGTERM and
  * SIGINT are passed to the child, which drains; SIGUSR1 is passed on as a restart request.
+ *
+ * <p>A restart that hands over ({@code gateway.restart_mode: handover}): the child asks with SIGUSR2, having written its
+ * node id and pid to {@code handover_request.json} in the home. The supervisor starts the new child at once, with
+ * {@link Succession}'s environment, and writes its pid to {@code handover.json}; the old child is retiring: it finishes
+ * its turns and exits, and its exit is only logged. Should the new child exit while the old one still runs, the old one
+ * is the supervised child again (it keeps serving).
  */
 public final class Supervisor {
     private static final Logger log = LoggerFactory.getLogger("supervisor");
     public static final String CHILD_ENV = "HERALD_SUPERVISED_CHILD";
     static final int RESTART = 75;
 
+    public static final String HANDOVER_REQUEST = "handover_request.json";
+    public static final String HANDOVER_STATE = "handover.json";
+
     private final List<String> command;
+    private final java.nio.file.Path home;
     private final AtomicReference<Process> child = new AtomicReference<>();
+    private final java.util.Set<Process> retiring = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicBoolean stopping = new AtomicBoolean();
 
     public Supervisor(List<String> command) {
+        this(command, null);
+    }
+
+    /** A supervisor of the gateway of {@code home}, which may hand over to a new child on restarts. */
+    public Supervisor(List<String> command, java.nio.file.Path home) {
         this.command = List.copyOf(command);
+        this.home = home;
     }
 
     /** Whether {@code herald run} should supervise itself in this environment. */
@@ -58,23 +75,33 @@ public final class Supervisor {
         Signals.handle("TERM", () -> forwardStop("TERM"));
         Signals.handle("INT", () -> forwardStop("INT"));
         Signals.handle("USR1", () -> signalChild("USR1"));
+        Signals.handle("USR2", this::handOver);
         int crashes = 0;
+        Process p = null;
         while (true) {
             long started = System.nanoTime();
-            Process p;
-            try {
-                p = start();
-            } catch (IOException e) {
-                log.error("supervisor - could not start the gateway process: {}", e.getMessage());
-                return 1;
+            if (p == null) {
+                try {
+                    p = start(Map.of());
+                } catch (IOException e) {
+                    log.error("supervisor - could not start the gateway process: {}", e.getMessage());
+                    return 1;
+                }
             }
             int code = p.waitFor();
+            if (retiring.remove(p)) {
+                log.info("supervisor - gateway {} handed over to {} and exited {}", p.pid(), pidOf(child.get()), code);
+                p = child.get();
+                continue;
+            }
+            long pid = p.pid();
+            p = null;
             child.set(null);
             if (stopping.get()) {
                 return code == RESTART ? 0 : code;
             }
             if (code == RESTART) {
-                log.info("supervisor - gateway {} asked for a restart; starting a new one", p.pid());
+                log.info("supervisor - gateway {} asked for a restart; starting a new one", pid);
                 crashes = 0;
                 continue;
             }
@@ -83,13 +110,13 @@ public final class Supervisor {
             }
             if (code == 64 || code == 78) {
                 log.error("supervisor - gateway {} exited {} ({} error, explained above); not restarting it: a restart cannot fix that",
-                        p.pid(), code, code == 78 ? "a configuration or environment" : "a usage");
+                        pid, code, code == 78 ? "a configuration or environment" : "a usage");
                 return code;
             }
             crashes = Duration.ofNanos(System.nanoTime() - started).toSeconds() > 60 ? 1 : crashes + 1;
             Duration wait = Duration.ofSeconds(Math.min(30, 1L << Math.min(crashes - 1, 5)));
             log.warn("supervisor - gateway {} died (exit {}); starting a new one in {} s (crash {} in a row)",
-                    p.pid(), code, wait.toSeconds(), crashes);
+                    pid, code, wait.toSeconds(), crashes);
             Thread.sleep(wait);
             if (stopping.get()) {
                 return 0;
@@ -97,9 +124,55 @@ public final class Supervisor {
         }
     }
 
-    private Process start() throws IOException {
+    private static String pidOf(Process p) {
+        return p == null ? "nobody" : Long.toString(p.pid());
+    }
+
+    /**
+     * The child asked to hand over (SIGUSR2): its successor starts now; the old child retires. Runs on the signal's thread.
+     */
+    private void handOver() {
+        Process old = child.get();
+        if (home == null || stopping.get() || old == null || !old.isAlive() || retiring.contains(old)) {
+            log.warn("supervisor - a handover request was ignored (no running gateway to hand over from, or one is under way)");
+            return;
+        }
+        String node;
+        try {
+            var request = RunFiles.json().readTree(java.nio.file.Files.readString(home.resolve(HANDOVER_REQUEST)));
+            if (request.path("pid").asLong() != old.pid()) {
+                log.warn("supervisor - the handover request names pid {}, not the gateway {}; ignored", request.path("pid").asLong(),
+                        old.pid());
+                return;
+            }
+            node = request.path("node").asText();
+        } catch (IOException | RuntimeException e) {
+            log.warn("supervisor - the handover request could not be read ({}); ignored", e.toString());
+            return;
+        }
+        Process next;
+        try {
+            next = start(Map.of(Succession.FROM_ENV, node, Succession.PID_ENV, Long.toString(old.pid())));
+        } catch (IOException e) {
+            log.error("supervisor - could not start the new gateway for the handover: {}; {} keeps running", e.getMessage(), old.pid());
+            return;
+        }
+        retiring.add(old);
+        var state = RunFiles.json().createObjectNode().put("from_node", node).put("from_pid", old.pid()).put("successor_pid", next.pid());
+        RunFiles.write(home.resolve(HANDOVER_STATE), state.toPrettyString());
+        log.info("supervisor - gateway {} hands over to the new gateway {}", old.pid(), next.pid());
+        next.onExit().thenAccept(gone -> {
+            if (old.isAlive() && retiring.remove(old) && child.compareAndSet(next, old)) {
+                log.error("supervisor - the new gateway {} exited {} before {} had handed over; {} keeps running", next.pid(),
+                        gone.exitValue(), old.pid(), old.pid());
+            }
+        });
+    }
+
+    private Process start(Map<String, String> env) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         pb.environment().put(CHILD_ENV, "1");
+        pb.environment().putAll(env);
         pb.environment().put("HERALD_SUPERVISOR_PID", Long.toString(ProcessHandle.current().pid()));
         Process p = pb.start();
         child.set(p);
@@ -113,7 +186,13 @@ public final class Supervisor {
     }
 
     private void signalChild(String signal) {
-        Process p = child.get();
+        if (signal.equals("TERM")) {
+            retiring.forEach(r -> signal(r, signal)); // a retiring gateway drains too
+        }
+        signal(child.get(), signal);
+    }
+
+    private void signal(Process p, String signal) {
         if (p == null || !p.isAlive()) {
             return;
         }

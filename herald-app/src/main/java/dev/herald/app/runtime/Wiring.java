@@ -76,6 +76,11 @@ public final class Wiring implements AutoCloseable {
     }
 
     public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock) {
+        return build(config, home, demo, clock, null);
+    }
+
+    /** {@link #build(HeraldConfig, Path, boolean, Clock)} for a process taking over from node {@code predecessor} (or null). */
+    public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock, String predecessor) {
         Storage storage = Stores.open(config.store(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);
@@ -122,7 +127,7 @@ public final class Wiring implements AutoCloseable {
             PlatformRegistry registry = platforms.registry();
             Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
             Gateway gateway = new Gateway(storage, agent, platforms.authorizer(config.auth().allowAllUsers(), pairing), registry,
-                    settings, clock, metrics, cluster(config.cluster(), null));
+                    settings, clock, metrics, cluster(config.cluster(), predecessor));
             gateway.useHomeChannelStore(new FileHomeChannelStore(home.resolve("home_channels.json")));
             ui.ifPresent(u -> u.attach(gateway));
             return new Wiring(storage, profiles, mcp, web, ui, gateway);

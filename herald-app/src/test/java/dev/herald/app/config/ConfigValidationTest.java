@@ -145,7 +145,7 @@ class ConfigValidationTest {
 
         assertThat(message).isEqualTo("config - " + f.file + " line 2: unknown key gateway.completely_different "
                 + "(known keys under gateway: auto_continue_freshness_seconds, drain_timeout_seconds, "
-                + "startup_restore_drain_timeout_seconds, busy_input, stuck_loop_threshold, redelivery_interval_seconds)");
+                + "startup_restore_drain_timeout_seconds, busy_input, stuck_loop_threshold, redelivery_interval_seconds, restart_mode)");
     }
 
     @Test

@@ -91,8 +91,8 @@ class RestartContinuityIT {
         assertThat(rc).isZero();
         long after = herald.awaitReady(before);
         assertThat(after).isNotEqualTo(before);
-        assertThat(HeraldProcess.alive(before)).isFalse();
         RecordedRequest resumed = awaitRequest(r -> r.lastUserMessage().startsWith(NOTE));
+        assertThat(HeraldProcess.alive(before)).as("the old process left after its drain (the restart handed over)").isFalse();
         assertThat(resumed.lastUserMessage()).contains("interrupted by a gateway restart", "CONTINUE the interrupted task");
         assertExactlyOnce(r -> r.lastUserMessage().startsWith(NOTE));
     }

@@ -145,8 +145,9 @@ public final class Membership {
 
     /**
      * Marks the other nodes that are dead GONE: those whose lease ran out by the database's clock, and those that ran on
-     * this host and whose process is gone; without clustering, every other node but the predecessor. Returns the nodes
-     * this call marked (another node may have marked some first).
+     * this host and whose process is gone. Returns the nodes this call marked (another node may have marked some first).
+     * (Without clustering, the nodes that are not this one's predecessor were marked when it joined; a node that joins
+     * later is this one's successor in a restart, and lives.)
      */
     public List<String> judge() {
         Set<String> gone = new LinkedHashSet<>();
@@ -154,12 +155,9 @@ public final class Membership {
             if (n.id().equals(id()) || !n.state().live()) {
                 continue;
             }
-            boolean processGone = settings.identity().sameHostProcessGone(n.processKey());
-            boolean stranger = !clustered() && !n.id().equals(settings.predecessor());
-            if ((processGone || stranger) && store.markGone(n.id(), false)) {
+            if (settings.identity().sameHostProcessGone(n.processKey()) && store.markGone(n.id(), false)) {
                 gone.add(n.id());
-                log.warn("cluster - node {} ({}) is gone: {}", n.id(), n.describe(), processGone ? "its process has ended" : "it is not this "
-                        + "gateway's and clustering is off");
+                log.warn("cluster - node {} ({}) is gone: its process has ended", n.id(), n.describe());
             }
         }
         for (NodeRecord n : store.expired()) {

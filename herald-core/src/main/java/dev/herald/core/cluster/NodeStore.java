@@ -44,4 +44,16 @@ public interface NodeStore {
 
     /** The database's clock now. */
     Instant now();
+
+    /**
+     * Takes the lease of the single connection to {@code platform} for {@code node}, in one compare-and-set: the node must
+     * be running, and the lease free, its own, or held by a node that is not running (draining, gone or unknown).
+     */
+    boolean takePlatform(String platform, String node);
+
+    /** Gives up the lease of the connection to {@code platform} when {@code node} holds it. */
+    boolean releasePlatform(String platform, String node);
+
+    /** Which node holds each platform's connection lease (holders that no longer run included). */
+    java.util.Map<String, String> platformHolders();
 }

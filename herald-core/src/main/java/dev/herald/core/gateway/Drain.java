@@ -37,6 +37,12 @@ import org.slf4j.LoggerFactory;
  *       nothing off is clean, and the clean-stop marker is written.</li>
  * </ol>
  * Background workers are stopped by the caller before this runs, so nothing else moves turns meanwhile.
+ *
+ * <p>The node turns DRAINING first: it takes no new work, and the sessions it neither runs nor delivers can be taken
+ * by other nodes at once. A handover ({@link StopKind#HANDOVER}: a new process runs already) announces nothing, runs the
+ * caller's {@code onHandover} step (the process stops listening, so new requests reach the new process), lets the
+ * running turns finish and deliver, and tells only the chats whose turn it cuts off at the drain timeout; the new
+ * process resumes those as soon as this node has left.
  */
 final class Drain {
     private static final Logger log = LoggerFactory.getLogger(Drain.class);
@@ -47,9 +53,13 @@ final class Drain {
     private final ShutdownNotices notices;
     private final PlatformRegistry platforms;
     private final GatewaySettings settings;
+    private final dev.herald.core.cluster.Membership membership;
+    private volatile Runnable onHandover = () -> {
+    };
 
     Drain(SessionLanes lanes, Turns turns, ResumeMarks marks, ShutdownNotices notices, PlatformRegistry platforms,
-            GatewaySettings settings) {
+            GatewaySettings settings, dev.herald.core.cluster.Membership membership) {
+        this.membership = membership;
         this.lanes = lanes;
         this.turns = turns;
         this.marks = marks;
@@ -58,16 +68,34 @@ final class Drain {
         this.settings = settings;
     }
 
+    /** What a handover does before it waits for the running turns (the process stops listening). */
+    void onHandover(Runnable step) {
+        this.onHandover = step;
+    }
+
     /** Runs the sequence and returns what it cut off. */
     StopReport run(StopKind kind, boolean requestedInChat) {
         long t0 = System.nanoTime();
         log.info("gateway - {} requested; draining up to {} s", kind.name().toLowerCase(java.util.Locale.ROOT),
                 settings.drainTimeout().toSeconds());
+        membership.draining();
+        if (kind == StopKind.HANDOVER) {
+            try {
+                onHandover.run();
+            } catch (RuntimeException e) {
+                log.warn("gateway - the handover step failed ({}); draining anyway", e.toString());
+            }
+        }
         ShutdownNotices.Sending told = notices.announce(kind, requestedInChat);
         List<SessionKey> marked = new ArrayList<>(markRunning(kind));
         List<SessionKey> cutOff = new ArrayList<>();
+        ShutdownNotices.Sending cutOffTold = null;
         if (!awaitLanes(settings.drainTimeout())) {
-            cutOff.addAll(cutOffStillRunning(kind, marked));
+            List<ActiveTurn> cut = new ArrayList<>();
+            cutOff.addAll(cutOffStillRunning(kind, marked, cut));
+            if (kind == StopKind.HANDOVER && !cut.isEmpty()) {
+                cutOffTold = notices.announceTo(cut, kind);
+            }
         }
         for (SessionKey k : new LinkedHashSet<>(marked)) {
             if (lanes.active(k).isEmpty()) {
@@ -75,6 +103,9 @@ final class Drain {
             }
         }
         told.await(remaining(t0, settings.noticeTimeout()));
+        if (cutOffTold != null) {
+            cutOffTold.await(settings.noticeTimeout());
+        }
         closeAdapters();
         StopReport report = new StopReport(kind, cutOff, Duration.ofNanos(System.nanoTime() - t0));
         log.info("gateway - stopped in {} ms ({} turn(s) cut off)", report.took().toMillis(), cutOff.size());
@@ -82,7 +113,7 @@ final class Drain {
     }
 
     /** The drain timed out: what is still RUNNING is marked again, counted once and interrupted. Returns those lanes. */
-    private List<SessionKey> cutOffStillRunning(StopKind kind, List<SessionKey> marked) {
+    private List<SessionKey> cutOffStillRunning(StopKind kind, List<SessionKey> marked, List<ActiveTurn> cut) {
         List<ActiveTurn> still = lanes.activeTurns();
         if (still.isEmpty()) {
             return List.of();
@@ -95,6 +126,7 @@ final class Drain {
                 settings.drainTimeout().toSeconds(), still.size(), running.size());
         marked.addAll(markRunning(kind));
         List<SessionKey> cutOff = running.stream().map(ActiveTurn::key).toList();
+        cut.addAll(running);
         marks.countCutOff(cutOff);
         for (ActiveTurn t : running) {
             t.interrupt().raise(kind.interruptReason());

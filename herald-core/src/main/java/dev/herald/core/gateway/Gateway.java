@@ -70,6 +70,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final Drain drain;
     private final Membership membership;
     private final Takeover takeover;
+    private final PlatformLeases platformLeases;
     /** Runs restart requests off the chat's thread: they end by stopping this gateway, so they are not joined. */
     private final ExecutorService control = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-restart-request").factory());
     private final AtomicReference<GatewayState> state = new AtomicReference<>(GatewayState.STOPPED);
@@ -110,13 +111,15 @@ public final class Gateway implements InboundSink, GatewayControl {
                 metrics, approvals, membership, this::accepting);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
         this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics,
-                membership.id());
+                membership.id(), settings.stuckLoopThreshold());
         Commands commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
         this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting);
         this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics, membership);
         Pickup pickup = new Pickup(turns, lanes, driver, platforms, clock);
+        this.platformLeases = new PlatformLeases(membership, platforms, this::startAdapter);
         this.takeover = new Takeover(membership, turns, orphans, () -> {
             if (state.get() == GatewayState.RUNNING) {
+                platformLeases.round();
                 pickup.round();
                 if (autoResume) {
                     resumer.resumeTakenOver();
@@ -124,7 +127,7 @@ public final class Gateway implements InboundSink, GatewayControl {
             }
         });
         membership.onFenced(this::fenceOut);
-        this.drain = new Drain(lanes, turns, marks, new ShutdownNotices(lanes, platforms, outbox), platforms, settings);
+        this.drain = new Drain(lanes, turns, marks, new ShutdownNotices(lanes, platforms, outbox), platforms, settings, membership);
     }
 
     /** Installs what a restart request (/restart) does: typically stop with {@link StopKind#RESTART} and exit to be restarted. */
@@ -140,6 +143,14 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** What a stop that cut nothing off records, so the next start knows it needs no recovery (the clean-stop marker). */
     public void onCleanStop(Consumer<Instant> marker) {
         this.cleanStopMarker = marker;
+    }
+
+    /**
+     * What a handover ({@link StopKind#HANDOVER}) does before it waits for the running turns: typically, the process
+     * stops listening so that new requests reach the new process.
+     */
+    public void onHandover(Runnable step) {
+        drain.onHandover(step);
     }
 
     /**
@@ -193,8 +204,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
         redelivery.start();
         for (PlatformAdapter a : platforms.all()) {
-            startAdapter(a);
+            if (!a.singleConnection()) {
+                startAdapter(a);
+            }
         }
+        platformLeases.round(); // a connection that must be single starts where its lease is taken
+
         boolean timedOut = startup.awaitResumes();
         int replayed = gate.open(t -> driver.dispatch(t, false));
         state.compareAndSet(GatewayState.STARTING, GatewayState.RUNNING);
@@ -280,13 +295,14 @@ public final class Gateway implements InboundSink, GatewayControl {
         redelivery.stop(settings.interruptGrace());
         watchdog.stop(settings.interruptGrace());
         takeover.stop(settings.interruptGrace());
+        platformLeases.release(); // another node connects now; this one's turns still send their replies
         StopReport report = drain.run(kind, requestedInChat);
         driver.close(settings.interruptGrace());
         control.shutdown();
         membership.leave();
         state.set(GatewayState.STOPPED);
-        if (report.clean()) {
-            cleanStopMarker.accept(clock.instant());
+        if (report.clean() && kind != StopKind.HANDOVER) {
+            cleanStopMarker.accept(clock.instant()); // after a handover the new process runs: nothing to mark
         }
         stopped.complete(report);
         return report;

@@ -44,10 +44,12 @@ final class Resumer {
     private final Clock clock;
     private final GatewayMetrics metrics;
     private final String node;
+    private final int stuckLoopThreshold;
 
     Resumer(Storage storage, Turns turns, SessionLanes lanes, LaneDriver driver, Authorizer authorizer, PlatformRegistry platforms,
-            Freshness freshness, Clock clock, GatewayMetrics metrics, String node) {
+            Freshness freshness, Clock clock, GatewayMetrics metrics, String node, int stuckLoopThreshold) {
         this.node = node;
+        this.stuckLoopThreshold = stuckLoopThreshold;
         this.storage = storage;
         this.turns = turns;
         this.lanes = lanes;
@@ -143,6 +145,13 @@ final class Resumer {
         List<dev.herald.core.session.SessionKey> keys = storage.sessions().resumePendingOfGoneNodes(100);
         if (keys.isEmpty()) {
             return 0;
+        }
+        // the stuck-loop rule, as a start applies it (E4, G3): a session cut off too often in a row starts fresh
+        List<dev.herald.core.session.SessionKey> stuck = storage.sessions().suspendStuckLoops(stuckLoopThreshold);
+        if (!stuck.isEmpty()) {
+            log.warn("resumer - suspended {}: interrupted by {} stops or crashes in a row (likely a stuck loop); its next message "
+                    + "starts fresh", stuck, stuckLoopThreshold);
+            metrics.sessionsSuspended(stuck.size(), dev.herald.core.session.SuspendReason.STUCK_LOOP.code());
         }
         Instant now = clock.instant();
         int resumed = 0;

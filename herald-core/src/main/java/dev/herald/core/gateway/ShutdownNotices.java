@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Tells people that the gateway is stopping (spec E2, E3): every chat with a running turn, in its own
  * thread, and every platform's home channel, each place once. A place is the triple platform, chat,
  * thread, so a home channel in the same chat but outside an active thread gets its own message. After an
- * in-chat /restart only the active chats are told; the requester hears from the restart itself.
+ * in-chat /restart only the active chats are told; the requester hears from the restart itself. A handover tells only
+ * the chats whose turn it cuts off, when it cuts them off: nothing else is interrupted.
  *
  * <p>The notices go out concurrently, one virtual thread per place, on an executor this class owns for the
  * stop: a slow or hanging platform delays no other place and never the stop's resume marks. {@link Sending#await}
@@ -74,13 +75,22 @@ final class ShutdownNotices {
         }
     }
 
-    /** Starts sending the banner to every place and returns at once. */
+    /** Starts sending the banner to every place and returns at once. A handover tells nobody here ({@link #announceTo}). */
     Sending announce(StopKind kind, boolean requestedInChat) {
+        return announce(kind, kind == StopKind.HANDOVER ? List.of() : lanes.activeTurns(), !requestedInChat && kind != StopKind.HANDOVER);
+    }
+
+    /** Starts sending the banner to the chats of {@code turns} only (those a handover cuts off) and returns at once. */
+    Sending announceTo(List<ActiveTurn> turns, StopKind kind) {
+        return announce(kind, turns, false);
+    }
+
+    private Sending announce(StopKind kind, List<ActiveTurn> turns, boolean homes) {
         Map<String, Place> places = new LinkedHashMap<>();
-        for (ActiveTurn t : lanes.activeTurns()) {
+        for (ActiveTurn t : turns) {
             places.putIfAbsent(key(t.source().platform(), t.source().target()), new Place(t.source().platform(), t.source().target()));
         }
-        if (!requestedInChat) {
+        if (homes) {
             for (HomeChannel home : platforms.homes()) {
                 places.putIfAbsent(key(home.platform(), home.target()), new Place(home.platform(), home.target()));
             }

@@ -76,6 +76,22 @@ public interface PlatformAdapter extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether the platform allows one connection only (Telegram {@code getUpdates}, Discord's gateway, Slack Socket Mode,
+     * Weixin {@code getupdates}). With several nodes on one store, one node holds it under a lease; the others stand by
+     * and still send replies through the platform's API, which needs no connection.
+     */
+    default boolean singleConnection() {
+        return false;
+    }
+
+    /**
+     * Stops taking inbound messages (closes the single connection) but keeps sending: a draining node gives the
+     * connection up to another node while its own turns still deliver. Default: nothing to stop.
+     */
+    default void stopReceiving() {
+    }
+
     /** Disconnects and releases resources. Idempotent. */
     @Override
     void close();

@@ -94,9 +94,10 @@ public interface TurnStore {
 
     /**
      * The waiting (RECEIVED) turns node {@code node} may run now, oldest first, at most {@code limit}: turns of lanes whose
-     * lease no other live node holds, that were received by a node that is gone (or not recorded), or by a live node (or
-     * claimed by one) before {@code receivedBefore} or in a lane whose lease this node holds, on a platform not in
-     * {@code boundPlatforms} (whose turns must run where their request is held). Those received by another node become this node's, in one transaction; on a database with
+     * lease no other node keeps (a running node, or a draining one while it runs or delivers a turn of the lane), received
+     * by a node that is gone (or not recorded), or by a live node (or claimed by one) before {@code receivedBefore} or in
+     * a lane whose lease this node holds, on a platform not in {@code boundPlatforms} (whose turns must run where their
+     * request is held). Those received by another node become this node's, in one transaction; on a database with
      * several writers a row another node is claiming is skipped, not waited for.
      */
     List<TurnRecord> claimWaiting(String node, java.util.Set<String> boundPlatforms, java.time.Instant receivedBefore, int limit);

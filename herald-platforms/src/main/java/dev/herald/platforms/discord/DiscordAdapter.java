@@ -112,6 +112,18 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         return files.get(ref.ref(), java.util.Map.of(), maxBytes, java.time.Duration.ofSeconds(30));
     }
 
+    /** Discord's gateway connection is one per shard. */
+    @Override
+    public boolean singleConnection() {
+        return true;
+    }
+
+    /** Closes the gateway connection; replies go over REST, which needs none. */
+    @Override
+    public void stopReceiving() {
+        gateway.close();
+    }
+
     @Override
     public void close() {
         gateway.close();

@@ -104,6 +104,18 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         return files.get(ref.ref(), java.util.Map.of("Authorization", "Bearer " + settings.botToken()), maxBytes, java.time.Duration.ofSeconds(30));
     }
 
+    /** One Socket Mode connection per app, here. */
+    @Override
+    public boolean singleConnection() {
+        return true;
+    }
+
+    /** Closes the Socket Mode connection; replies go over the Web API, which needs none. */
+    @Override
+    public void stopReceiving() {
+        socket.close();
+    }
+
     @Override
     public void close() {
         socket.close();

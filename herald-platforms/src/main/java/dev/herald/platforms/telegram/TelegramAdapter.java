@@ -162,13 +162,25 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         return files.get(api.fileUrl(path), java.util.Map.of(), maxBytes, Duration.ofSeconds(30));
     }
 
+    /** {@code getUpdates} must have one poller per bot. */
     @Override
-    public void close() {
+    public boolean singleConnection() {
+        return true;
+    }
+
+    /** Stops polling; {@code sendMessage} needs no poller, so replies still go out. */
+    @Override
+    public void stopReceiving() {
         Poller p = poller;
         poller = null;
         if (p != null) {
             p.stop();
         }
+    }
+
+    @Override
+    public void close() {
+        stopReceiving();
     }
 
     /**

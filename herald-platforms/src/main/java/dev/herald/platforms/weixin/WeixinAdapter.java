@@ -83,12 +83,24 @@ public final class WeixinAdapter implements PlatformAdapter {
         }
     }
 
+    /** {@code getupdates} keeps one cursor: one poller per bot. */
     @Override
-    public void close() {
+    public boolean singleConnection() {
+        return true;
+    }
+
+    /** Stops polling; {@code sendmessage} needs no poller, so replies still go out. */
+    @Override
+    public void stopReceiving() {
         WeixinPoller p = poller;
         poller = null;
         if (p != null) {
             p.stop();
         }
+    }
+
+    @Override
+    public void close() {
+        stopReceiving();
     }
 }

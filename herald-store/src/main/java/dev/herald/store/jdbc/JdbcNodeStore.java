@@ -132,6 +132,38 @@ public final class JdbcNodeStore<C extends JdbcConn> implements NodeStore {
         });
     }
 
+    /** Takes a platform's connection lease (parameters: platform, node, time, node): free, own, or its holder not running. */
+    private static final String TAKE_PLATFORM = """
+            INSERT INTO platform_leases (platform, node_id, taken_at)
+            SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM nodes m WHERE m.node_id = ? AND m.state = 'running')
+            ON CONFLICT (platform) DO UPDATE SET node_id = excluded.node_id, taken_at = excluded.taken_at
+            WHERE platform_leases.node_id = excluded.node_id OR NOT EXISTS (
+                SELECT 1 FROM nodes n WHERE n.node_id = platform_leases.node_id AND n.state = 'running')""";
+
+    @Override
+    public boolean takePlatform(String platform, String node) {
+        Objects.requireNonNull(platform, "platform");
+        Objects.requireNonNull(node, "node");
+        return tx.write("platform " + platform, c -> c.update(TAKE_PLATFORM, platform, node, now(c), node) == 1);
+    }
+
+    @Override
+    public boolean releasePlatform(String platform, String node) {
+        return tx.write("platform " + platform, c -> c.update("DELETE FROM platform_leases WHERE platform = ? AND node_id = ?", platform,
+                node) == 1);
+    }
+
+    @Override
+    public java.util.Map<String, String> platformHolders() {
+        return tx.read("platform leases", c -> {
+            java.util.Map<String, String> out = new java.util.TreeMap<>();
+            for (String[] row : c.list("SELECT platform, node_id FROM platform_leases", rs -> new String[] {rs.getString(1), rs.getString(2)})) {
+                out.put(row[0], row[1]);
+            }
+            return out;
+        });
+    }
+
     @Override
     public Instant now() {
         return tx.read("the database's clock", c -> Micros.toInstant(now(c)));

@@ -357,7 +357,9 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         return "SELECT " + COLUMNS + """
                  FROM turns t WHERE t.state = 'RECEIVED'
                   AND NOT EXISTS (SELECT 1 FROM sessions s JOIN nodes n ON n.node_id = s.owner_node
-                                  WHERE s.session_key = t.session_key AND s.owner_node <> ? AND n.state <> 'gone')
+                                  WHERE s.session_key = t.session_key AND s.owner_node <> ? AND (n.state = 'running'
+                                    OR n.state = 'draining' AND EXISTS (SELECT 1 FROM turns b WHERE b.session_key = s.session_key
+                                        AND b.owner_node = n.node_id AND b.state IN ('RUNNING', 'AWAITING_DELIVERY'))))
                   AND (t.owner_node IS NULL
                        OR NOT EXISTS (SELECT 1 FROM nodes r WHERE r.node_id = t.owner_node AND r.state <> 'gone')
                        OR (t.updated_at < ? OR EXISTS (SELECT 1 FROM sessions h WHERE h.session_key = t.session_key
