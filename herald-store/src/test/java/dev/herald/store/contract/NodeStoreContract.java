@@ -324,4 +324,34 @@ public abstract class NodeStoreContract extends StorageContract {
 
         assertThat(other.sessions().resumePendingOfGoneNodes(10)).containsExactly(ofA.sessionKey());
     }
+
+    @Test
+    void platformLease_oneRunningNodeHoldsIt_andItIsFreeOnceThatNodeDrainsOrIsGone() {
+        nodes().register(node("a"), LEASE, null);
+        other.nodes().register(node("b"), LEASE, null);
+
+        assertThat(nodes().takePlatform("telegram", "a")).isTrue();
+        assertThat(nodes().takePlatform("telegram", "a")).as("its own").isTrue();
+        assertThat(other.nodes().takePlatform("telegram", "b")).as("a runs").isFalse();
+        nodes().move("a", NodeState.RUNNING, NodeState.DRAINING);
+        assertThat(other.nodes().takePlatform("telegram", "b")).as("a drains").isTrue();
+        assertThat(nodes().takePlatform("telegram", "a")).as("a draining node takes nothing").isFalse();
+        assertThat(storage.nodes().platformHolders()).containsEntry("telegram", "b");
+        other.nodes().markGone("b", false);
+        nodes().register(node("c"), LEASE, null);
+        assertThat(nodes().takePlatform("telegram", "c")).as("b is gone").isTrue();
+        assertThat(nodes().releasePlatform("telegram", "b")).as("not b's any more").isFalse();
+        assertThat(nodes().releasePlatform("telegram", "c")).isTrue();
+        assertThat(storage.nodes().platformHolders()).doesNotContainKey("telegram");
+    }
+
+    @Test
+    void platformLease_twoNodesAtOnce_oneWins() throws Exception {
+        nodes().register(node("a"), LEASE, null);
+        other.nodes().register(node("b"), LEASE, null);
+
+        List<Boolean> won = Together.run(2, i -> (i == 0 ? storage : other).nodes().takePlatform("discord", i == 0 ? "a" : "b"));
+
+        assertThat(won).containsOnlyOnce(true);
+    }
 }
