@@ -26,3 +26,11 @@ CREATE TABLE platform_leases (
     node_id  TEXT   NOT NULL,
     taken_at BIGINT NOT NULL
 );
+-- Platforms' own transport state (a poll cursor, Weixin's per-chat context tokens), so every node reads the same.
+CREATE TABLE platform_state (
+    platform   TEXT COLLATE "C" NOT NULL,
+    name       TEXT COLLATE "C" NOT NULL,
+    value      TEXT   NOT NULL,
+    updated_at BIGINT NOT NULL,
+    PRIMARY KEY (platform, name)
+);

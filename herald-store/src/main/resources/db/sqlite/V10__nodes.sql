@@ -26,3 +26,11 @@ CREATE TABLE platform_leases (
     node_id  TEXT    NOT NULL,
     taken_at INTEGER NOT NULL
 ) WITHOUT ROWID;
+-- Platforms' own transport state (a poll cursor, Weixin's per-chat context tokens), so every node reads the same.
+CREATE TABLE platform_state (
+    platform   TEXT    NOT NULL,
+    name       TEXT    NOT NULL,
+    value      TEXT    NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (platform, name)
+) WITHOUT ROWID;

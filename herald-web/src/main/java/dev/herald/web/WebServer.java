@@ -114,6 +114,8 @@ public final class WebServer implements AutoCloseable {
     private boolean reusePort;
     private boolean takingOver;
     private ServerConnector connector;
+    /** Set when this server stops accepting: every response then closes its connection. */
+    private volatile boolean closing;
 
     public WebServer(Settings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -172,8 +174,11 @@ public final class WebServer implements AutoCloseable {
      */
     public synchronized void stopAccepting() {
         if (state == State.RUNNING && connector != null && connector.isOpen()) {
+            closing = true;
             connector.close();
-            log.info("web - port {} no longer accepts connections here; open requests finish", boundPort);
+            int idle = connections.closeIdle();
+            log.info("web - port {} no longer accepts connections here; {} idle connection(s) closed, open requests finish (and close "
+                    + "their connections)", boundPort, idle);
         }
     }
 
@@ -198,6 +203,11 @@ public final class WebServer implements AutoCloseable {
             config.jetty.addConnector((server, http) -> connector(server, http, limits));
             config.jetty.modifyServer(server -> server.setErrorHandler(errors.jettyHandler()));
             config.routes.before(dev.herald.web.access.ToolOriginFilter::refuseToolRequests);
+            config.routes.after(ctx -> {
+                if (closing) {
+                    ctx.header("Connection", "close"); // keep-alive clients reconnect, to the process listening now
+                }
+            });
             config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
             for (Routes r : features) {
                 r.register(config.routes);

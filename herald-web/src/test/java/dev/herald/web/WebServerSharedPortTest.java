@@ -72,6 +72,26 @@ class WebServerSharedPortTest {
     }
 
     @Test
+    void aKeptAliveClientOfTheOldProcess_reachesTheNewOneOnceTheOldStopsAccepting() throws Exception {
+        int port = freePort();
+        CountDownLatch release = new CountDownLatch(0);
+        HttpClient keepAlive = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        try (WebServer old = server(port, "old", release).sharePort(false); WebServer next = server(port, "new", release).sharePort(true)) {
+            old.start();
+            HttpRequest who = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/who")).build();
+            assertThat(keepAlive.send(who, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("old");
+            next.start();
+
+            old.stopAccepting();
+            Thread.sleep(200); // the client sees its idle connection closed
+
+            for (int i = 0; i < 10; i++) {
+                assertThat(keepAlive.send(who, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("new");
+            }
+        }
+    }
+
+    @Test
     void aSharedPort_thatAnotherProgramHolds_isRefusedAtAFirstStart() throws Exception {
         try (ServerSocket other = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
                 WebServer web = server(other.getLocalPort(), "herald", new CountDownLatch(0)).sharePort(false)) {

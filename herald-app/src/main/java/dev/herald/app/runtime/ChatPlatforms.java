@@ -20,6 +20,11 @@ final class ChatPlatforms {
     }
 
     static void add(HeraldConfig config, Path home, Clock clock, PlatformSet set) {
+        add(config, home, clock, set, null);
+    }
+
+    /** {@link #add(HeraldConfig, Path, Clock, PlatformSet)} with the store's platform state (Weixin's cursor and tokens). */
+    static void add(HeraldConfig config, Path home, Clock clock, PlatformSet set, dev.herald.core.platform.PlatformState state) {
         TelegramConfig tg = config.platforms().telegram();
         if (tg.enabled()) {
             TelegramSettings s = TelegramSettings.of(tg.apiBase(), tg.token().reveal().orElseThrow(), tg.streaming());
@@ -30,7 +35,7 @@ final class ChatPlatforms {
         WeixinConfig wx = config.platforms().weixin();
         if (wx.enabled()) {
             WeixinSettings s = WeixinSettings.of(wx.apiBase(), wx.token().reveal().orElseThrow(), home.resolve("weixin").resolve("state.json"));
-            set.chat(new WeixinAdapter(s, clock), wx);
+            set.chat(state == null ? new WeixinAdapter(s, clock) : new WeixinAdapter(s, clock, state), wx);
             log.info("runtime - weixin enabled ({} allowed user(s), allow_all_users {}, unknown DMs: {})", wx.allowedUsers().size(),
                     wx.allowAllUsers(), wx.unauthorizedDm().name().toLowerCase(java.util.Locale.ROOT));
         }

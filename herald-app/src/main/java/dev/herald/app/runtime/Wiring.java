@@ -119,7 +119,7 @@ public final class Wiring implements AutoCloseable {
                 log.warn("runtime - platforms.webchat is enabled but platforms.api_server is not; the web chat, /admin and /metrics "
                         + "are served on the API server's port, so they are off");
             }
-            ChatPlatforms.add(config, home, clock, platforms);
+            ChatPlatforms.add(config, home, clock, platforms, storage.platformState());
             if (config.platforms().webhook().enabled()) {
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
                 platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock));

@@ -19,6 +19,9 @@ public interface Storage extends AutoCloseable {
     /** The node registry: which gateway processes share this store and which of them are alive. */
     dev.herald.core.cluster.NodeStore nodes();
 
+    /** Platforms' transport state (cursors, reply tokens), shared by the nodes of a cluster. */
+    dev.herald.core.platform.PlatformState platformState();
+
     /**
      * The model profile each lane chose ({@code /model}). Stores without the table keep the choices in memory, per
      * store instance.

@@ -41,6 +41,17 @@ public final class WeixinAdapter implements PlatformAdapter {
         this.state = new WeixinState(settings.stateFile());
     }
 
+    /**
+     * An adapter whose cursor and context tokens live in {@code store}, shared by every node of a cluster; the settings'
+     * state file, when it exists, is imported into an empty store once.
+     */
+    public WeixinAdapter(WeixinSettings settings, Clock clock, dev.herald.core.platform.PlatformState store) {
+        this.settings = settings;
+        this.clock = clock;
+        this.api = new ILinkApi(settings.apiBase(), settings.token());
+        this.state = new WeixinState(store, settings.stateFile());
+    }
+
     @Override
     public Platform platform() {
         return PLATFORM;

@@ -2,6 +2,7 @@ package dev.herald.platforms.weixin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.core.platform.PlatformState;
 import dev.herald.platforms.common.JsonHttp;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -22,12 +23,21 @@ import org.slf4j.LoggerFactory;
  * (temporary file, then rename) with mode 600, since context tokens let anyone reply into a chat.
  *
  * <p>One writer: the poller saves after a batch was accepted; sends only read.
+ *
+ * <p>With a store ({@link PlatformState}), the state lives there instead, so every node of a cluster uses it: the node
+ * that polls writes each new context token at once and the cursor after each accepted batch; a node that only sends
+ * (standing by) reads a chat's token from the store. A {@code state.json} left by an earlier version is imported into
+ * an empty store once.
  */
 final class WeixinState {
     private static final Logger log = LoggerFactory.getLogger(WeixinState.class);
     private static final int MAX_CHATS = 10_000;
 
+    static final String CURSOR = "cursor";
+    static final String TOKEN = "context_token:";
+
     private final Path file;
+    private final PlatformState store;
     private volatile String cursor = "";
     private final Map<String, String> contextTokens = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -38,26 +48,70 @@ final class WeixinState {
 
     WeixinState(Path file) {
         this.file = file;
+        this.store = null;
         load();
     }
 
-    String cursor() {
-        return cursor;
-    }
-
-    synchronized String contextToken(String chatId) {
-        return contextTokens.get(chatId);
-    }
-
-    synchronized void rememberToken(String chatId, String token) {
-        if (token != null) {
-            contextTokens.put(chatId, token);
+    /** State kept in {@code store}; {@code legacyFile} (may be null) is imported when the store has none yet. */
+    WeixinState(PlatformState store, Path legacyFile) {
+        this.file = legacyFile;
+        this.store = store;
+        Map<String, String> stored = store.all(WeixinAdapter.PLATFORM);
+        if (stored.isEmpty() && legacyFile != null && Files.exists(legacyFile)) {
+            load();
+            Map<String, String> imported = new LinkedHashMap<>();
+            imported.put(CURSOR, cursor);
+            synchronized (this) {
+                contextTokens.forEach((chat, token) -> imported.put(TOKEN + chat, token));
+                contextTokens.clear();
+            }
+            store.put(WeixinAdapter.PLATFORM, imported);
+            log.info("weixin - state imported from {} into the store ({} chat token(s)); the file is no longer read", legacyFile,
+                    imported.size() - 1);
+        } else {
+            cursor = stored.getOrDefault(CURSOR, "");
         }
     }
 
-    /** Moves the cursor past an accepted batch and writes everything to disk. */
+    /** Where the next poll continues: the store's cursor (another node may have polled since), else this node's. */
+    String cursor() {
+        if (store != null) {
+            cursor = store.get(WeixinAdapter.PLATFORM, CURSOR).orElse(cursor);
+        }
+        return cursor;
+    }
+
+    /** The chat's latest context token: one this node saw, else (with a store) the one another node saw. */
+    String contextToken(String chatId) {
+        synchronized (this) {
+            String seen = contextTokens.get(chatId);
+            if (seen != null || store == null) {
+                return seen;
+            }
+        }
+        return store.get(WeixinAdapter.PLATFORM, TOKEN + chatId).orElse(null);
+    }
+
+    void rememberToken(String chatId, String token) {
+        if (token == null) {
+            return;
+        }
+        String before;
+        synchronized (this) {
+            before = contextTokens.put(chatId, token);
+        }
+        if (store != null && !token.equals(before)) {
+            store.put(WeixinAdapter.PLATFORM, Map.of(TOKEN + chatId, token)); // every node replies with the latest one
+        }
+    }
+
+    /** Moves the cursor past an accepted batch and writes it (to the store, or everything to disk). */
     void acknowledge(String nextCursor) throws IOException {
         cursor = nextCursor == null ? "" : nextCursor;
+        if (store != null) {
+            store.put(WeixinAdapter.PLATFORM, Map.of(CURSOR, cursor));
+            return;
+        }
         if (file == null) {
             return;
         }

@@ -67,6 +67,7 @@ public final class PostgresStorage implements Storage {
     private final JdbcTurnStore<PgConn> turns;
     private final JdbcModelChoices<PgConn> modelChoices;
     private final JdbcNodeStore<PgConn> nodes;
+    private final dev.herald.store.jdbc.JdbcPlatformState<PgConn> platformState;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private PostgresStorage(String where, PgPool pool, Clock clock) {
@@ -77,6 +78,7 @@ public final class PostgresStorage implements Storage {
         this.turns = new JdbcTurnStore<>(pool, DIALECT, clock);
         this.modelChoices = new JdbcModelChoices<>(pool, clock);
         this.nodes = new JdbcNodeStore<>(pool, DIALECT, clock);
+        this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(pool, clock);
     }
 
     /**
@@ -156,6 +158,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public dev.herald.core.cluster.NodeStore nodes() {
         return nodes;
+    }
+
+    @Override
+    public dev.herald.core.platform.PlatformState platformState() {
+        return platformState;
     }
 
     /** The newest schema version this Herald writes to a PostgreSQL database (an older one is migrated to it at open). */

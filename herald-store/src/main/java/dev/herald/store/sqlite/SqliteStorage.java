@@ -80,6 +80,7 @@ public final class SqliteStorage implements Storage {
     private final JdbcTurnStore<SqlConn> turns;
     private final JdbcModelChoices<SqlConn> modelChoices;
     private final JdbcNodeStore<SqlConn> nodes;
+    private final dev.herald.store.jdbc.JdbcPlatformState<SqlConn> platformState;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SqliteStorage(Path file, SqliteOptions options, SqliteWriter writer, ReadPool readers, Checkpointer checkpointer,
@@ -95,6 +96,7 @@ public final class SqliteStorage implements Storage {
         this.turns = new JdbcTurnStore<>(tx, DIALECT, clock);
         this.modelChoices = new JdbcModelChoices<>(tx, clock);
         this.nodes = new JdbcNodeStore<>(tx, DIALECT, clock);
+        this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(tx, clock);
     }
 
     /** Writes go to the one writer, reads to the pool of readers. */
@@ -247,6 +249,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public dev.herald.core.cluster.NodeStore nodes() {
         return nodes;
+    }
+
+    @Override
+    public dev.herald.core.platform.PlatformState platformState() {
+        return platformState;
     }
 
     /** The newest schema version this Herald writes to a SQLite file (an older file is migrated to it at open). */

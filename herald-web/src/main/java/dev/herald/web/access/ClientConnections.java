@@ -119,6 +119,22 @@ public final class ClientConnections implements Connection.Listener, AutoCloseab
         return now - t.headerSince()[0] > headerTimeoutNanos;
     }
 
+    /**
+     * Closes the connections that are between requests (kept alive, or opened and not yet sent on), so that their clients
+     * open new ones, which reach the process now listening; connections serving a request are left to finish it.
+     * Returns how many it closed.
+     */
+    public int closeIdle() {
+        int closed = 0;
+        for (Connection c : open.keySet()) {
+            if (c instanceof HttpConnection http && http.getParser().isStart()) {
+                http.getEndPoint().close();
+                closed++;
+            }
+        }
+        return closed;
+    }
+
     @Override
     public void close() {
         sweeper.shutdownNow();
