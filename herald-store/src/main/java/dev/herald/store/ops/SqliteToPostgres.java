@@ -48,6 +48,7 @@ public final class SqliteToPostgres {
         TABLES.put("messages", "session_id, seq");
         TABLES.put("turns", "id");
         TABLES.put("session_models", "session_key");
+        TABLES.put("platform_state", "platform, name"); // Weixin's cursor and reply tokens (nodes and leases are not copied)
     }
 
     /** Rows per table: in the source, inserted now, and in the target afterwards. */

@@ -33,6 +33,7 @@ class SqliteToPostgresTest {
             SessionEntry bob = Conversation.write(s, "bob", "bob asks", "bob is answered", clock);
             s.sessions().suspend(bob.key(), dev.herald.core.session.SuspendReason.OPERATOR);
             s.modelChoices().choose(bob.key(), "fast");
+            s.platformState().put(dev.herald.core.platform.Platform.of("weixin"), java.util.Map.of("cursor", "c-9"));
         }
         return db;
     }
@@ -48,7 +49,7 @@ class SqliteToPostgresTest {
                 SqliteToPostgres.TableCount::target).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("transcript_sessions", 2L, 2L), org.assertj.core.groups.Tuple.tuple("sessions", 2L, 2L),
                 org.assertj.core.groups.Tuple.tuple("messages", 8L, 8L), org.assertj.core.groups.Tuple.tuple("turns", 2L, 2L),
-                org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L));
+                org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L), org.assertj.core.groups.Tuple.tuple("platform_state", 1L, 1L));
         try (SqliteStorage from = SqliteStorage.open(db, clock); PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
             for (SessionEntry lane : from.sessions().search(dev.herald.core.session.SessionQuery.all(10))) {
                 SessionEntry copied = to.sessions().find(lane.key()).orElseThrow();
@@ -57,6 +58,7 @@ class SqliteToPostgresTest {
                 assertThat(to.modelChoices().chosen(lane.key())).isEqualTo(from.modelChoices().chosen(lane.key()));
                 assertThat(to.transcripts().load(lane.sessionId())).isEqualTo(from.transcripts().load(lane.sessionId()));
             }
+            assertThat(to.platformState().get(dev.herald.core.platform.Platform.of("weixin"), "cursor")).contains("c-9");
             assertThat(to.turns().inState(TurnState.DELIVERED, 10)).extracting(t -> t.id() + ":" + t.reply())
                     .containsExactlyInAnyOrderElementsOf(from.turns().inState(TurnState.DELIVERED, 10).stream()
                             .map(t -> t.id() + ":" + t.reply()).toList());
