@@ -71,7 +71,7 @@ final class Redelivery {
         Instant now = clock.instant();
         Set<Platform> up = new HashSet<>();
         platforms.connections().forEach((p, c) -> {
-            if (c.state() == ConnectionState.CONNECTED) {
+            if (c.state() == ConnectionState.CONNECTED || c.state() == ConnectionState.STANDBY) { // a standby node sends all the same
                 up.add(p);
             }
         });
