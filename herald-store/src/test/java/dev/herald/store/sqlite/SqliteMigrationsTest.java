@@ -91,6 +91,8 @@ class SqliteMigrationsTest {
         RawSql.update(dir, "DROP INDEX sessions_by_owner");
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN owner_node");
         RawSql.update(dir, "DROP TABLE nodes");
+        RawSql.update(dir, "DROP TABLE platform_leases");
+        RawSql.update(dir, "DROP TABLE platform_state");
         for (String column : new String[] {"parts_delivered", "delivery_attempts", "delivery_error", "input_tokens", "output_tokens", "error",
                 "sending_part", "part_message_ids", "owner_node"}) {
             RawSql.update(dir, "ALTER TABLE turns DROP COLUMN " + column);
