@@ -125,6 +125,7 @@ public final class Wiring implements AutoCloseable {
                 platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock));
             }
             PlatformRegistry registry = platforms.registry();
+            registryRef.set(registry);
             Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
             Gateway gateway = new Gateway(storage, agent, platforms.authorizer(config.auth().allowAllUsers(), pairing), registry,
                     settings, clock, metrics, cluster(config.cluster(), predecessor));
