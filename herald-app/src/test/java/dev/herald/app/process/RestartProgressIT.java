@@ -35,7 +35,7 @@ class RestartProgressIT {
 
     @Test
     void restartDuringATurn_printsTheDrainWithTurnsRunningAndSecondsLeft_thenTheNewPid() throws Exception {
-        herald = HeraldProcess.configure(home, model.baseUrl().toString(), "drain_timeout_seconds: 3", null);
+        herald = HeraldProcess.configure(home, model.baseUrl().toString(), "drain_timeout_seconds: 3\nrestart_mode: drain", null);
         herald.start();
         long before = herald.awaitReady();
         Hold hold = model.enqueueHeld(Reply.text("never sent"));
@@ -53,5 +53,27 @@ class RestartProgressIT {
         assertThat(printed).contains("herald restart - asked pid " + before + " to restart; it drains running turns first (up to 3 s)")
                 .containsPattern("herald restart - pid " + before + " draining: 1 turn still running, at most [0-3] s of the drain left")
                 .contains("herald restart - restarted: pid " + before + " -> " + after);
+    }
+
+    @Test
+    void restartDuringATurn_byHandover_saysTheNewProcessStartsFirst_thenTheNewPid_andThatTheOldOneFinishes() throws Exception {
+        herald = HeraldProcess.configure(home, model.baseUrl().toString(), "drain_timeout_seconds: 3", null);
+        herald.start();
+        long before = herald.awaitReady();
+        Hold hold = model.enqueueHeld(Reply.text("deployed"));
+        herald.chat("deploy", "deploy the site");
+        hold.awaitArrived(WAIT);
+        StringWriter out = new StringWriter();
+
+        int rc = Main.run(new CliEnvironment(Map.of(), home, new PrintWriter(out, true), new PrintWriter(new StringWriter(), true)),
+                "restart", "--home", home.toString(), "--timeout", "60");
+        hold.release();
+
+        assertThat(rc).isZero();
+        long after = herald.awaitReady(before);
+        assertThat(out.toString()).contains("herald restart - asked pid " + before + " to restart; the new process starts first, then pid "
+                        + before + " lets its running turns finish (up to 3 s) and exits")
+                .contains("herald restart - restarted: pid " + before + " -> " + after)
+                .doesNotContain("drain left");
     }
 }
