@@ -99,6 +99,11 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.restartHandler = handler;
     }
 
+    /** Adds a chat command answered by {@code command} (such as /schedule); before {@link #start}. */
+    public void addCommand(CommandExtension command) {
+        commands.add(command);
+    }
+
     /** Where /sethome keeps home channels; those saved earlier override configured ones at start. */
     public void useHomeChannelStore(HomeChannelStore store) {
         this.homeChannels = store;
@@ -260,15 +265,18 @@ public final class Gateway implements InboundSink, GatewayControl {
         if (!authorizer.isAuthorized(event.source())) {
             log.info("{} - message from unauthorized user {} in chat {} refused", event.source().platform(),
                     event.source().userId(), event.source().chatId());
-            authorizer.refusalReply(event.source()).ifPresent(reply -> outbox.send(event.source().platform(),
-                    event.source().target(), reply, MessageKind.COMMAND_RESPONSE, event.messageId(), event.eventId()));
+            if (!event.internal()) {
+                // nobody wrote an internal event (a scheduled job's run): nobody is told, least of all a pairing code
+                authorizer.refusalReply(event.source()).ifPresent(reply -> outbox.send(event.source().platform(),
+                        event.source().target(), reply, MessageKind.COMMAND_RESPONSE, event.messageId(), event.eventId()));
+            }
             return Admission.REFUSED;
         }
         if (event.isCommand() && !event.internal()) {
             commands.handle(event, key);
             return Admission.ANSWERED;
         }
-        return admit(key, event, true);
+        return admit(key, event, !event.internal());
     }
 
     @Override

@@ -86,7 +86,7 @@ public final class Outbox {
         dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_SEND);
         List<String> parts = TextSplitter.split(turn.reply(), adapter.get().capabilities().maxTextLength());
         PartsSent sent = sendParts(adapter.get(), turn.source().target(), parts, Math.max(0, Math.min(turn.partsDelivered(), parts.size() - 1)), kind,
-                turn.platformMessageId(), turn.eventId(), count -> {
+                replyTarget(turn), turn.eventId(), count -> {
                     if (count < parts.size()) {
                         turns.markPartsDelivered(turn.id(), count);
                     }
@@ -197,6 +197,11 @@ public final class Outbox {
                     m.kind() == MessageKind.REPLY || m.kind() == MessageKind.ERROR ? "reply kept for redelivery" : "message dropped");
         }
         return last;
+    }
+
+    /** The platform message a reply answers: a person's message; a turn Herald made itself (a scheduled job) answers none. */
+    private static String replyTarget(TurnRecord turn) {
+        return turn.origin() == dev.herald.core.platform.MessageEvent.Origin.USER ? turn.platformMessageId() : null;
     }
 
     static boolean isFailure(String outcome) {

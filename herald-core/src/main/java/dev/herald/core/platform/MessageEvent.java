@@ -38,7 +38,9 @@ public record MessageEvent(
         /** A person wrote it on a platform. */
         USER,
         /** The gateway made it to resume an interrupted session (spec F1). */
-        RESUME
+        RESUME,
+        /** A scheduled job's occurrence, from the job's chat and user ({@code dev.herald.core.schedule}). */
+        SCHEDULE
     }
 
     /** An attachment reference; the bytes stay on the platform until a tool asks for them. */

@@ -16,6 +16,9 @@ public interface Storage extends AutoCloseable {
 
     TurnStore turns();
 
+    /** Scheduled jobs and their occurrences. */
+    dev.herald.core.schedule.ScheduleStore schedules();
+
     /** A short description for logs: the kind and where it lives (never credentials). */
     String describe();
 
