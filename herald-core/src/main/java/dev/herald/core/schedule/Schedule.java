@@ -98,10 +98,12 @@ public sealed interface Schedule {
         /** The moment with its offset in the zone, e.g. {@code at 2026-12-24T09:00+01:00}: exact, and readable. */
         @Override
         public String text() {
-            return "at " + ZonedDateTime.ofInstant(at, zone).toOffsetDateTime().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+            OffsetDateTime local = ZonedDateTime.ofInstant(at, zone).toOffsetDateTime();
+            return "at " + local.format(local.getSecond() == 0 && local.getNano() == 0 ? MINUTES : DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         }
     }
 
+    DateTimeFormatter MINUTES = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mmXXX");
     Pattern EVERY = Pattern.compile("(?i)every\\s+(\\S+)");
     Pattern IN = Pattern.compile("(?i)in\\s+(\\S+)");
     Pattern AT = Pattern.compile("(?i)at\\s+(.+)");
@@ -124,7 +126,7 @@ public sealed interface Schedule {
             return new Every(Durations.parse(m.group(1)), now, zone);
         }
         if ((m = IN.matcher(t)).matches()) {
-            return new Once(now.plus(Durations.parse(m.group(1))), zone);
+            return new Once(now.plus(Durations.parse(m.group(1))).truncatedTo(java.time.temporal.ChronoUnit.SECONDS), zone);
         }
         if ((m = AT.matcher(t)).matches()) {
             return new Once(moment(m.group(1).strip(), zone, now), zone);

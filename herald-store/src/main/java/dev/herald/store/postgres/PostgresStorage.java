@@ -7,6 +7,8 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
+import dev.herald.core.schedule.ScheduleStore;
+import dev.herald.store.jdbc.JdbcScheduleStore;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Objects;
@@ -49,6 +51,7 @@ public final class PostgresStorage implements Storage {
     private final PostgresSessionStore sessions;
     private final PostgresTranscriptStore transcripts;
     private final PostgresTurnStore turns;
+    private final JdbcScheduleStore<PgConn> schedules;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private PostgresStorage(String where, PgPool pool, Clock clock) {
@@ -57,6 +60,7 @@ public final class PostgresStorage implements Storage {
         this.sessions = new PostgresSessionStore(pool, clock);
         this.transcripts = new PostgresTranscriptStore(pool);
         this.turns = new PostgresTurnStore(pool, clock);
+        this.schedules = new JdbcScheduleStore<>(pool);
     }
 
     /**
@@ -126,6 +130,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public TurnStore turns() {
         return turns;
+    }
+
+    @Override
+    public ScheduleStore schedules() {
+        return schedules;
     }
 
     /** The newest schema version this Herald writes to a PostgreSQL database (an older one is migrated to it at open). */

@@ -16,7 +16,7 @@ import java.util.List;
 final class Migrations {
     /** Every migration, oldest first. Add new files at the end; never edit a released one. */
     static final List<String> FILES = List.of("V1__initial_schema.sql", "V2__session_search.sql", "V3__suspend_reason.sql",
-            "V4__delivery_attempts.sql", "V5__turn_usage.sql");
+            "V4__delivery_attempts.sql", "V5__turn_usage.sql", "V6__schedules.sql");
     private static final SchemaMigrations SCHEMA = new SchemaMigrations(Migrations.class, "/db/sqlite/", FILES, "INTEGER");
 
     private Migrations() {

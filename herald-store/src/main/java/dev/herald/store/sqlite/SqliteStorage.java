@@ -5,6 +5,8 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
+import dev.herald.core.schedule.ScheduleStore;
+import dev.herald.store.jdbc.JdbcScheduleStore;
 import dev.herald.store.jdbc.Transactions;
 import dev.herald.store.jdbc.Work;
 import java.io.IOException;
@@ -67,6 +69,7 @@ public final class SqliteStorage implements Storage {
     private final SqliteSessionStore sessions;
     private final SqliteTranscriptStore transcripts;
     private final SqliteTurnStore turns;
+    private final JdbcScheduleStore<SqlConn> schedules;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SqliteStorage(Path file, SqliteOptions options, SqliteWriter writer, ReadPool readers, Checkpointer checkpointer,
@@ -80,6 +83,7 @@ public final class SqliteStorage implements Storage {
         this.sessions = new SqliteSessionStore(tx, clock);
         this.transcripts = new SqliteTranscriptStore(tx);
         this.turns = new SqliteTurnStore(tx, clock);
+        this.schedules = new JdbcScheduleStore<>(tx);
     }
 
     /** Writes go to the one writer, reads to the pool of readers. */
@@ -222,6 +226,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public TurnStore turns() {
         return turns;
+    }
+
+    @Override
+    public ScheduleStore schedules() {
+        return schedules;
     }
 
     /** The newest schema version this Herald writes to a SQLite file (an older file is migrated to it at open). */
