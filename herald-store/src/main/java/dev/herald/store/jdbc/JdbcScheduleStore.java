@@ -176,8 +176,8 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
 
     @Override
     public List<JobRun> claimedBefore(Instant before, int limit) {
-        return tx.read("claimed occurrences", c -> c.list("SELECT " + RUN_COLUMNS + """
-                 FROM schedule_runs WHERE state = 'CLAIMED' AND claimed_at < ? ORDER BY claimed_at LIMIT ?""",
+        return tx.read("claimed occurrences", c -> c.list("SELECT " + RUN_COLUMNS
+                + " FROM schedule_runs WHERE state = 'CLAIMED' AND claimed_at < ? ORDER BY claimed_at LIMIT ?",
                 JdbcScheduleStore::run, Micros.of(before), limit));
     }
 
@@ -220,8 +220,8 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
 
     @Override
     public List<JobRun> runs(String id, int limit) {
-        return tx.read("job " + id, c -> c.list("SELECT " + RUN_COLUMNS + """
-                 FROM schedule_runs WHERE job_id = ? ORDER BY scheduled_at DESC LIMIT ?""", JdbcScheduleStore::run, id, limit));
+        return tx.read("job " + id, c -> c.list("SELECT " + RUN_COLUMNS
+                + " FROM schedule_runs WHERE job_id = ? ORDER BY scheduled_at DESC LIMIT ?", JdbcScheduleStore::run, id, limit));
     }
 
     @Override
