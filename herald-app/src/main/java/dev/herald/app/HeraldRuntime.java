@@ -79,8 +79,10 @@ public final class HeraldRuntime {
             StatusFile status = new StatusFile(files.stateFile());
             Thread writer = status.startWriter(gateway::status, pid, clock);
             gateway.start(new Gateway.StartOptions(autoResume, restartedFrom));
+            wiring.startScheduler();
             LOG.info(dev.herald.app.runtime.ReadyLine.text(config, wiring.web().map(web -> web.baseUrl()).orElse(null)));
             StopRequests.Request request = stops.await();
+            wiring.stopScheduler();
             StopReport report = gateway.stop(request.kind(), request.fromChat());
             writer.interrupt();
             status.write(gateway.status(), pid, clock.instant());

@@ -35,7 +35,7 @@ public final class PageRoutes implements Routes {
             page("/", "chat.html");
         }
         page("/admin", "admin.html");
-        for (String name : new String[] {"herald.css", "common.js", "chat.js", "admin.js", "favicon.svg"}) {
+        for (String name : new String[] {"herald.css", "common.js", "chat.js", "admin.js", "admin-schedules.js", "favicon.svg"}) {
             page("/assets/" + name, name);
         }
     }

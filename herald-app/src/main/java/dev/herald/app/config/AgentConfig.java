@@ -14,7 +14,7 @@ import java.util.Map;
 public record AgentConfig(
         @Doc("model calls per turn before the turn stops as not completed")
         int maxIterations,
-        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, mcp (every MCP tool) or a prefix like github__*")
+        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, schedule, mcp (every MCP tool) or a prefix like github__*")
         List<String> tools,
         @Doc("per-platform tool lists that replace agent.tools, e.g. {api_server: [read_file]}; webhook gets none unless listed here, "
                 + "since anyone who can post to a route steers the agent")
@@ -51,7 +51,7 @@ public record AgentConfig(
     }
 
     public static AgentConfig defaults() {
-        return new AgentConfig(30, List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "mcp"),
+        return new AgentConfig(30, List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "schedule", "mcp"),
                 Map.of(WEBHOOK, List.of()), Path.of("workspaces"), 120, 20_000, 20, 2L * 1024 * 1024, List.of(), 0.8, 300,
                 NonInteractiveApprovals.DENY);
     }

@@ -16,18 +16,20 @@ public record HeraldConfig(
         @Doc("MCP servers whose tools the agent may call")
         java.util.List<McpServerConfig> mcpServers,
         StoreConfig store,
-        LoggingConfig logging) implements Validated {
+        LoggingConfig logging,
+        SchedulesConfig schedules) implements Validated {
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
         logging = logging == null ? LoggingConfig.defaults() : logging;
+        schedules = schedules == null ? SchedulesConfig.defaults() : schedules;
     }
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
-                LoggingConfig.defaults());
+                LoggingConfig.defaults(), SchedulesConfig.defaults());
     }
 
     /** Rules across sections: the agent's tool lists name tools and platforms that exist. */
@@ -38,6 +40,7 @@ public record HeraldConfig(
 
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
-        return new HeraldConfig(model, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging);
+        return new HeraldConfig(model, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging,
+                schedules);
     }
 }
