@@ -24,10 +24,13 @@ import org.slf4j.LoggerFactory;
  *       Configured jobs are managed only by admins, and the configuration wins again at the next start.</li>
  *   <li>A paused job that is resumed continues from now: what would have run while it was paused is not
  *       caught up.</li>
+ *   <li>One person has at most {@value #MAX_PER_USER} jobs made from chats.</li>
  * </ul>
  */
 public final class Schedules {
     private static final Logger log = LoggerFactory.getLogger("schedule");
+    /** Jobs one person may have made from chats (each is a turn on its schedule, and a label in /metrics). */
+    public static final int MAX_PER_USER = 50;
 
     /**
      * What a person asks for.
@@ -86,6 +89,12 @@ public final class Schedules {
         String prompt = draft.prompt().strip();
         if (prompt.isEmpty()) {
             throw new ScheduleException("Say what the agent should do at each run, after the schedule.");
+        }
+        long theirs = store.list().stream().filter(j -> j.platform().equals(requester.platform()) && Objects.equals(j.source().userId(),
+                requester.userId()) && j.definedBy() != Definer.CONFIG).count();
+        if (theirs >= MAX_PER_USER) {
+            throw new ScheduleException("You have " + theirs + " scheduled jobs, the most one person may have; delete one first "
+                    + "(/schedule list shows them).");
         }
         String id = freeId();
         SessionSource source = draft.target().map(t -> targetFor(t, id, requester, admin)).orElse(requester);
