@@ -21,6 +21,7 @@ import dev.herald.core.schedule.Targets;
 import dev.herald.core.session.SessionKey;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.testkit.agent.ScriptedAgent;
+import dev.herald.testkit.browser.BrowserScript;
 import dev.herald.web.WebServer;
 import dev.herald.web.WebUi;
 import dev.herald.web.access.WebAccess;
@@ -157,6 +158,23 @@ class ScheduleAdminTest {
         HttpResponse<String> again = post("/admin/api/schedules/delete", "{\"id\":\"digest\"}", true);
         assertThat(again.statusCode()).isEqualTo(404);
         assertThat(again.body()).contains("There is no job digest");
+    }
+
+    @Test
+    void panel_inChromium_listsRunsPausesResumesAndDeletesTheJob() throws Exception {
+        agent.reply("the digest");
+        scheduler.start();
+        Path module = WebChatBrowserTest.MODULE;
+        try (BrowserScript page = BrowserScript.start(module.resolve("src/test/node"), "browser/schedules.mjs",
+                Map.of("HERALD_URL", web.baseUrl(), "HERALD_SHOTS", module.resolve("target/screenshots").toString()))) {
+            assertThat(page.awaitStep("listed", Duration.ofSeconds(60)).path("text").asText()).contains("digest").contains("log");
+            assertThat(page.awaitStep("ran", Duration.ofSeconds(60)).path("text").asText()).contains("ok");
+            page.awaitStep("paused-and-resumed", Duration.ofSeconds(60));
+            page.awaitStep("deleted", Duration.ofSeconds(60));
+            page.awaitDone(Duration.ofSeconds(60));
+        }
+        assertThat(agent.calls()).hasSize(1);
+        assertThat(storage.schedules().list()).isEmpty();
     }
 
     @Test
