@@ -186,15 +186,19 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
         return tx.read("job " + id, c -> c.exists(OPEN_RUN, id));
     }
 
+    private record Ended(String jobId, Instant at, String state, String outcome) {
+    }
+
     @Override
     public List<JobRun> settle(Instant now) {
+        RowMapper<Ended> ended = rs -> new Ended(rs.getString(1), Micros.toInstant(rs.getLong(2)), rs.getString(3), rs.getString(4));
+        // looked for on a reader first: most passes find nothing and need no write transaction
+        if (tx.read("ended occurrences", c -> c.list(ENDED, ended)).isEmpty()) {
+            return List.of();
+        }
         return tx.write("ended occurrences", c -> {
-            record Ended(String jobId, Instant at, String state, String outcome) {
-            }
-            List<Ended> ended = c.list(ENDED, rs -> new Ended(rs.getString(1), Micros.toInstant(rs.getLong(2)), rs.getString(3),
-                    rs.getString(4)));
             List<JobRun> settled = new ArrayList<>();
-            for (Ended e : ended) {
+            for (Ended e : c.list(ENDED, ended)) {
                 String outcome = outcome(e.state(), e.outcome());
                 if (finish(c, e.jobId(), e.at(), outcome, now)) {
                     c.one("SELECT " + RUN_COLUMNS + " FROM schedule_runs WHERE job_id = ? AND scheduled_at = ?", JdbcScheduleStore::run,

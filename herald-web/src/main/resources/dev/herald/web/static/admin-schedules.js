@@ -43,6 +43,8 @@
 
   async function load() {
     const res = await api("/admin/api/schedules");
+    $("schedules-panel").hidden = res.status === 404; // a Herald without the scheduler (an embedding, a test) has no panel
+    if (res.status === 404) return;
     if (!res.ok) {
       $("schedules").replaceChildren(el("tr", {}, el("td", { colspan: 7, class: "empty" },
         "Scheduled jobs could not be loaded: " + ((res.data && res.data.error) || res.status))));
