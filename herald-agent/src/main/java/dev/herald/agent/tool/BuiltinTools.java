@@ -4,8 +4,8 @@ import java.util.List;
 
 /** The built-in tools, in the order they are offered. */
 public final class BuiltinTools {
-    /** The names of the built-in tools, for checking tool lists in the configuration without building the tools. */
-    public static final List<String> NAMES = List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "schedule");
+    /** The names of {@link #all}'s tools, for checking tool lists in the configuration without building the tools. */
+    public static final List<String> NAMES = List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo");
 
     private BuiltinTools() {
     }

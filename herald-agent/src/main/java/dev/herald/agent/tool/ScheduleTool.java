@@ -24,6 +24,8 @@ import java.util.function.Predicate;
  * Listing, pausing, resuming and deleting this chat's own jobs are not dangerous.
  */
 public final class ScheduleTool implements Tool {
+    /** The tool's name, for tool lists in the configuration. */
+    public static final String NAME = "schedule";
     private static final JsonNode SCHEMA = Args.schema(new String[] {"action"},
             "action", "string", "one of: create, list, pause, resume, delete",
             "schedule", "string", "for create: a cron expression such as \"0 9 * * 1-5\" (minute hour day month weekday), "
@@ -49,7 +51,7 @@ public final class ScheduleTool implements Tool {
 
     @Override
     public String name() {
-        return "schedule";
+        return NAME;
     }
 
     @Override
