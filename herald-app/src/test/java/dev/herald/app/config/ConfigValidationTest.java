@@ -126,7 +126,7 @@ class ConfigValidationTest {
         String message = f.error("modle:\n  name: x\n");
 
         assertThat(message).isEqualTo("config - " + f.file + " line 1: unknown key modle; did you mean model? "
-                + "(known sections: model, platforms, gateway, auth, agent, mcp_servers, store, logging)");
+                + "(known sections: model, platforms, gateway, auth, agent, mcp_servers, store, logging, schedules)");
     }
 
     @Test
