@@ -1,5 +1,6 @@
-// The admin page (WebChatBrowserTest): a resume-pending session listed with its reason, cleared with
-// its button; the screenshot is a test artifact.
+// The admin page (WebChatBrowserTest): a resume-pending session listed with its reason, its transcript with the
+// resumed turn shown as a system event, the mark cleared with its button, then suspended and unsuspended; the
+// screenshot is a test artifact.
 import { BASE_URL, step, run, check, screenshot } from './lib.mjs';
 
 const conversation = process.env.HERALD_CONVERSATION;
@@ -11,6 +12,15 @@ await run(async (newPage) => {
   await page.waitForSelector('#gateway-state.running');
   await page.waitForSelector('#platforms >> text=webchat');
   step('status', { state: await page.textContent('#gateway-state') });
+
+  // Herald unreachable for a while (every admin call fails at the network level), then back: the page says
+  // so, and the message goes away by itself at the next refresh
+  await page.route('**/admin/api/**', (route) => route.abort('connectionrefused'));
+  await page.waitForSelector('#flash >> text=cannot be reached', { timeout: 15000 });
+  await page.unroute('**/admin/api/**');
+  await page.waitForFunction(() => document.getElementById('flash').textContent === '', null, { timeout: 15000 });
+  await page.waitForSelector('#gateway-state.running');
+  step('unreachable-then-back');
 
   await page.selectOption('#state-filter', 'resume_pending');
   const row = page.locator('#sessions tr', { hasText: conversation });
@@ -24,7 +34,9 @@ await run(async (newPage) => {
   await row.locator('button', { hasText: 'Transcript' }).click();
   await page.waitForSelector('#transcript-panel:not([hidden])');
   await page.waitForSelector('#transcript-key >> text=' + conversation);
-  step('transcript');
+  const event = await page.textContent('#transcript .row.event');
+  check(event.includes('turn resumed') && !event.startsWith('user'), 'the resumed turn is not shown as a system event: ' + event);
+  step('transcript', { event });
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),
@@ -39,4 +51,13 @@ await run(async (newPage) => {
   await page.waitForSelector('#flash >> text=clear resume: done');
   await page.waitForFunction((c) => ![...document.querySelectorAll('#sessions tr')].some((r) => r.textContent.includes(c)), conversation);
   step('cleared');
+
+  await page.selectOption('#state-filter', 'all');
+  const any = page.locator('#sessions tr', { hasText: conversation });
+  await any.locator('button', { hasText: 'Suspend' }).click();
+  await page.waitForSelector('#flash >> text=suspend: done');
+  await any.locator('button', { hasText: 'Unsuspend' }).click();
+  await page.waitForSelector('#flash >> text=unsuspend: done');
+  await any.locator('button', { hasText: /^Suspend$/ }).waitFor();
+  step('unsuspended');
 });

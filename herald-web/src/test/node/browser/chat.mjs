@@ -40,11 +40,13 @@ await run(async (newPage) => {
   await screenshot(page, 'webchat.png');
   step('conversation', { id: await page.evaluate(() => JSON.parse(localStorage.getItem('herald.chat.v1')).current) });
 
-  // 4. the buttons for /stop and /new
+  // 4. the buttons for /stop and /new; the new session continues below without a divider
   await page.click('#cmd-stop');
   await page.waitForSelector('.msg.command >> text=Nothing was running');
   await page.click('#cmd-new');
   await page.waitForSelector('.msg.command >> text=New session started');
-  await page.waitForSelector('.sys.divider');
+  await say(page, 'and now?');
+  await page.waitForSelector('.msg.assistant:not(.draft) >> text=You said: and now?');
+  check(await page.locator('.sys.divider').count() === 0, 'a session divider was drawn');
   step('buttons');
 });

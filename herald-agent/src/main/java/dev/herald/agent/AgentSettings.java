@@ -12,8 +12,13 @@ import java.util.Objects;
  * @param maxIterations {@code agent.max_iterations}: most model calls in one turn (default 30, 1 to 1,000); a turn
  *                      still calling tools then ends not completed
  * @param compression   when to summarize the history ({@code model.context_tokens}, {@code agent.compression_threshold})
+ * @param topP          nucleus sampling; null leaves the server's default
+ * @param vision        the model takes images: image attachments are fetched and shown to it
+ * @param maxImageBytes the largest image fetched for it, in bytes
  */
-public record AgentSettings(String systemPrompt, Double temperature, Integer maxTokens, int maxIterations, CompressionSettings compression) {
+public record AgentSettings(String systemPrompt, Double temperature, Integer maxTokens, int maxIterations, CompressionSettings compression,
+        Double topP, boolean vision, long maxImageBytes) {
+    public static final long DEFAULT_MAX_IMAGE_BYTES = 5L * 1024 * 1024;
     public static final int DEFAULT_MAX_ITERATIONS = 30;
     public static final AgentSettings DEFAULT = new AgentSettings(null, null, null);
 
@@ -23,6 +28,13 @@ public record AgentSettings(String systemPrompt, Double temperature, Integer max
             throw new IllegalArgumentException("agent.max_iterations must be between 1 and 1,000 (got " + maxIterations + ")");
         }
         Objects.requireNonNull(compression, "compression");
+        if (maxImageBytes < 1) {
+            throw new IllegalArgumentException("the image size limit must be positive (got " + maxImageBytes + ")");
+        }
+    }
+
+    public AgentSettings(String systemPrompt, Double temperature, Integer maxTokens, int maxIterations, CompressionSettings compression) {
+        this(systemPrompt, temperature, maxTokens, maxIterations, compression, null, false, DEFAULT_MAX_IMAGE_BYTES);
     }
 
     /** Default iteration limit and compression for an unknown model. */
@@ -35,10 +47,20 @@ public record AgentSettings(String systemPrompt, Double temperature, Integer max
     }
 
     public AgentSettings withMaxIterations(int iterations) {
-        return new AgentSettings(systemPrompt, temperature, maxTokens, iterations, compression);
+        return new AgentSettings(systemPrompt, temperature, maxTokens, iterations, compression, topP, vision, maxImageBytes);
     }
 
     public AgentSettings withCompression(CompressionSettings settings) {
-        return new AgentSettings(systemPrompt, temperature, maxTokens, maxIterations, settings);
+        return new AgentSettings(systemPrompt, temperature, maxTokens, maxIterations, settings, topP, vision, maxImageBytes);
+    }
+
+    /** With sampling (each null leaves the server's default). */
+    public AgentSettings withSampling(Double newTemperature, Double newTopP, Integer newMaxTokens) {
+        return new AgentSettings(systemPrompt, newTemperature, newMaxTokens, maxIterations, compression, newTopP, vision, maxImageBytes);
+    }
+
+    /** With images shown to the model ({@code vision}), fetched up to {@code limit} bytes each. */
+    public AgentSettings withVision(boolean sees, long limit) {
+        return new AgentSettings(systemPrompt, temperature, maxTokens, maxIterations, compression, topP, sees, limit);
     }
 }

@@ -17,7 +17,11 @@ import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.transcript.Role;
+import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.transcript.ToolCall;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -55,12 +59,14 @@ import org.slf4j.LoggerFactory;
 public final class ModelAgent implements Agent {
     private static final Logger log = LoggerFactory.getLogger(ModelAgent.class);
     private static final int MAX_REJECTED_ROUNDS = 3;
+    static final String IMAGE_NOTICE_MARK = " cannot see images:";
 
     private final ModelClient client;
     private final AgentSettings settings;
     private final ToolRegistry tools;
     private final Compactor compactor;
-    private final Approvals approvals = new Approvals();
+    private final Approvals approvals;
+    private final ImageAttachments images;
 
     /** An agent without tools and default settings. */
     public ModelAgent(ModelClient client) {
@@ -73,10 +79,29 @@ public final class ModelAgent implements Agent {
     }
 
     public ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools) {
+        this(client, settings, tools, platform -> Optional.empty(), new Approvals());
+    }
+
+    /**
+     * @param fetchers the media fetcher of a platform by id, for a vision model's images (see {@link AgentSettings#vision()})
+     */
+    public ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers) {
+        this(client, settings, tools, fetchers, new Approvals());
+    }
+
+    /** Several agents (one per model profile) share one "approve always" memory. */
+    ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
+            Approvals approvals) {
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.tools = Objects.requireNonNull(tools, "tools");
         this.compactor = new Compactor(client, settings.compression());
+        this.images = settings.vision() ? new ImageAttachments(fetchers, settings.maxImageBytes()) : null;
+        this.approvals = approvals;
+    }
+
+    AgentSettings settings() {
+        return settings;
     }
 
     @Override
@@ -96,7 +121,7 @@ public final class ModelAgent implements Agent {
             return new TurnOutcome.Interrupted(outer.reason());
         }
         TurnOutcome outcome;
-        try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, settings.systemPrompt())) {
+        try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, settings.systemPrompt(), images)) {
             try {
                 outcome = loop(turn);
             } catch (RuntimeException e) {
@@ -125,10 +150,14 @@ public final class ModelAgent implements Agent {
                 return called.ended();
             }
             ModelResponse response = called.response();
-            if (!response.hasToolCalls() || turn.tools.isEmpty()) {
+            if (!response.hasToolCalls() || !turn.hasAnyTools()) {
                 return answered(turn, response);
             }
             ChatMessage assistant = turn.assistantMessage(response);
+            List<ToolCall> forClient = assistant.toolCalls().stream().filter(c -> turn.isClientTool(c.name())).toList();
+            if (!forClient.isEmpty()) {
+                return handOver(turn, assistant, forClient);
+            }
             turn.record(assistant);
             ToolBatch.Outcome batch = new ToolBatch(turn, approvals, tools.settings().resultLimit()).run(assistant.toolCalls());
             if (batch.interrupted()) {
@@ -146,13 +175,38 @@ public final class ModelAgent implements Agent {
         return new TurnOutcome.NotCompleted(why, turn.lastText());
     }
 
+    /**
+     * The model called tools its caller runs: Herald's own calls of the same message run first (recorded as usual),
+     * then the turn ends with the caller's calls, which its next request answers. The caller's part is recorded as
+     * its own assistant message, so a history the caller sends back reads the same as the one recorded.
+     */
+    private TurnOutcome handOver(Turn turn, ChatMessage assistant, List<ToolCall> forClient) {
+        List<ToolCall> own = assistant.toolCalls().stream().filter(c -> !turn.isClientTool(c.name())).toList();
+        if (!own.isEmpty()) {
+            ChatMessage ownPart = ChatMessage.assistant(null, own);
+            turn.record(ownPart);
+            ToolBatch.Outcome batch = new ToolBatch(turn, approvals, tools.settings().resultLimit()).run(own);
+            if (batch.interrupted()) {
+                return turn.interrupted();
+            }
+        }
+        turn.record(ChatMessage.assistant(assistant.content(), forClient));
+        log.info("agent - the model called {} tool(s) its caller runs ({}); the turn waits for the caller's results",
+                forClient.size(), forClient.stream().map(ToolCall::name).distinct().toList());
+        return new TurnOutcome.ToolCallsRequested(assistant.content(), forClient);
+    }
+
     /** A model call's result: the response, or the outcome that ends the turn. */
     private record Called(ModelResponse response, TurnOutcome ended) {
     }
 
     private Called callModel(Turn turn) {
-        ModelRequest request = ModelRequest.streaming(turn.modelMessages()).withTools(turn.tools.specs())
+        ModelRequest request = ModelRequest.streaming(turn.modelMessages()).withTools(turn.specs())
                 .withSampling(settings.temperature(), settings.maxTokens());
+        if (settings.topP() != null) {
+            request = request.withParameters(Map.of("top_p", settings.topP().toString()));
+        }
+        request = request.withParameters(turn.request.options().parameters());
         StreamedText streamed = new StreamedText(turn);
         turn.countModelCall();
         try {
@@ -191,8 +245,23 @@ public final class ModelAgent implements Agent {
                     + response.reasoning().length() + " characters of reasoning); try again"
                     + ("length".equals(response.finishReason()) ? " or raise the token limit" : ""));
         }
-        turn.record(ChatMessage.assistant(text));
-        return new TurnOutcome.Final(text);
+        String reply = text + imageNotice(turn);
+        turn.record(ChatMessage.assistant(reply));
+        return new TurnOutcome.Final(reply);
+    }
+
+    /**
+     * For a model that sees no images, told once per conversation when a message carries one: the notice is part of
+     * the recorded answer, so a later turn finds it in the history and does not repeat it.
+     */
+    private String imageNotice(Turn turn) {
+        if (settings.vision() || !ImageAttachments.hasImage(turn.request.userMessage())) {
+            return "";
+        }
+        boolean told = turn.request.history().stream()
+                .anyMatch(m -> m.role() == Role.ASSISTANT && m.content() != null && m.content().contains(IMAGE_NOTICE_MARK));
+        return told ? "" : "\n\n(" + client.modelName() + IMAGE_NOTICE_MARK + " your image reached it only as an attachment line. "
+                + "Send /model to see the models; those marked 'sees images' can look at it.)";
     }
 
     private TurnOutcome brokenOff(ModelException e, StreamedText streamed, Turn turn) {

@@ -2,6 +2,7 @@ package dev.herald.agent;
 
 import dev.herald.agent.compress.TokenEstimate;
 import dev.herald.agent.model.ModelResponse;
+import dev.herald.agent.model.ToolSpec;
 import dev.herald.agent.model.Usage;
 import dev.herald.agent.tool.Texts;
 import dev.herald.agent.tool.ToolContext;
@@ -40,6 +41,8 @@ final class Turn implements AutoCloseable {
 
     final TurnRequest request;
     final ToolSet tools;
+    private final List<dev.herald.core.agent.TurnOptions.ClientTool> clientTools;
+    private final List<ToolSpec> specs;
     final ToolContext toolContext;
     private final TurnListener listener;
     private final Interrupt outer;
@@ -63,23 +66,63 @@ final class Turn implements AutoCloseable {
     private boolean threadInterrupted;
 
     Turn(TurnRequest request, TurnListener listener, Interrupt outer, ToolRegistry registry, String systemPrompt) {
+        this(request, listener, outer, registry, systemPrompt, null);
+    }
+
+    /**
+     * @param images fetches the images of attachment lines for a vision model; null when the model sees no images
+     *               (then images an API caller sent are left out too)
+     */
+    Turn(TurnRequest request, TurnListener listener, Interrupt outer, ToolRegistry registry, String systemPrompt,
+            ImageAttachments images) {
         this.request = request;
         this.listener = listener;
         this.outer = outer;
-        this.tools = registry.forPlatform(request.platformId());
+        this.clientTools = request.options().clientTools();
+        Set<String> shadowed = new HashSet<>();
+        clientTools.forEach(t -> shadowed.add(t.name()));
+        this.tools = registry.forPlatform(request.platformId()).without(shadowed);
         this.toolContext = registry.context(request, signal);
         this.system = systemPrompt == null ? null : ChatMessage.system(systemPrompt);
         this.conversation = new ArrayList<>(request.history().size() + 8);
         signal.onRaise(() -> raised.complete(signal.reason()));
         this.relay = () -> signal.raise(outer.reason());
         outer.onRaise(relay);
-        for (ChatMessage m : request.history()) {
-            add(m);
-            m.toolCalls().forEach(c -> callIds.add(c.id()));
+        List<ChatMessage> initial = new ArrayList<>(request.history());
+        initial.forEach(m -> m.toolCalls().forEach(c -> callIds.add(c.id())));
+        if (request.continuesAfterToolResults()) {
+            goal = -1;
+            for (int i = 0; i < initial.size(); i++) {
+                goal = initial.get(i).role() == dev.herald.core.transcript.Role.USER ? i : goal;
+            }
+        } else {
+            goal = initial.size();
+            initial.add(ChatMessage.user(request.userMessage(), request.options().images()));
         }
-        goal = conversation.size();
-        add(ChatMessage.user(request.userMessage()));
-        fixedTokens = TokenEstimate.of(system) + TokenEstimate.ofTools(tools.specs());
+        if (images != null) {
+            initial = images.attach(initial, request.platformId());
+        } else {
+            initial.replaceAll(m -> m.hasImages() ? m.withImages(List.of()) : m);
+        }
+        initial.forEach(this::add);
+        List<ToolSpec> offered = new ArrayList<>(tools.specs());
+        clientTools.forEach(t -> offered.add(ToolSpec.of(t.name(), t.description(), t.parametersJson())));
+        this.specs = List.copyOf(offered);
+        fixedTokens = TokenEstimate.of(system) + TokenEstimate.ofTools(specs);
+    }
+
+    /** Every tool offered to the model: Herald's own, then the caller's ({@link #isClientTool}). */
+    List<ToolSpec> specs() {
+        return specs;
+    }
+
+    /** True when {@code name} is a tool the caller runs itself: a call to it ends the turn. */
+    boolean isClientTool(String name) {
+        return request.options().hasClientTool(name);
+    }
+
+    boolean hasAnyTools() {
+        return !specs.isEmpty();
     }
 
     Interrupt signal() {
@@ -126,7 +169,7 @@ final class Turn implements AutoCloseable {
 
     /** Continues on a compacted conversation: the summary, then the kept messages (the goal among them). */
     void compacted(ChatMessage summary, List<ChatMessage> kept) {
-        ChatMessage goalMessage = conversation.get(goal);
+        ChatMessage goalMessage = goal >= 0 ? conversation.get(goal) : null;
         conversation.clear();
         conversationTokens = 0;
         add(summary);

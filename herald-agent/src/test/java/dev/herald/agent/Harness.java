@@ -1,7 +1,7 @@
 package dev.herald.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.agent.model.Backoff;
+import dev.herald.core.retry.Backoff;
 import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.agent.tool.Args;
@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 
 /** Builds agents for tests: the real client against a fake model server, the real tools in a temporary workspace root. */
 final class Harness {
-    static final Backoff FAST = new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(5));
+    static final Backoff FAST = Backoff.jittered(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(5));
 
     private Harness() {
     }

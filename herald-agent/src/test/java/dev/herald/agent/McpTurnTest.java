@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.agent.mcp.McpServerSettings;
 import dev.herald.agent.mcp.McpTools;
-import dev.herald.agent.mcp.RestartBackoff;
+import dev.herald.core.retry.Backoff;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.core.agent.ApprovalRequest;
 import dev.herald.core.agent.ChatMessage;
@@ -45,7 +45,7 @@ class McpTurnTest {
     void runTurn_modelCallsAnMcpTool_asksApprovalRunsItInTheServerAndEndsFinal() throws Exception {
         Path script = Path.of(getClass().getResource("/mcp/test_server.py").toURI());
         mcp = new McpTools(List.of(McpServerSettings.stdio("calc", "/usr/bin/python3", List.of(script.toString(), state.toString()))
-                .withTimeout(Duration.ofSeconds(5))), new RestartBackoff(Duration.ofSeconds(1), Duration.ofSeconds(2))).start();
+                .withTimeout(Duration.ofSeconds(5))), Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(2))).start();
         ModelAgent agent = new ModelAgent(client, AgentSettings.DEFAULT, Harness.registry(root, List.of(), mcp));
         fake.enqueue(Reply.toolCalls(new Reply.ToolCall("call_add", "calc__add", "{\"a\":40,\"b\":2}")), Reply.text("40 + 2 = 42"));
 

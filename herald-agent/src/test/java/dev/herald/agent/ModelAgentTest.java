@@ -2,7 +2,7 @@ package dev.herald.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.agent.model.Backoff;
+import dev.herald.core.retry.Backoff;
 import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.core.agent.ChatMessage;
@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** The agent over the real client and the fake server: listener calls and outcomes. */
 class ModelAgentTest {
     private static final String KEY = "sk-agent-test-secret";
-    private static final Backoff FAST = new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(5));
+    private static final Backoff FAST = Backoff.jittered(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(5));
 
     private final FakeModelServer fake = FakeModelServer.start();
     private final OpenAiCompatibleClient client = client(fake.baseUrl(), Duration.ofSeconds(3));

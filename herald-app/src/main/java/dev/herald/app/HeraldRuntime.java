@@ -10,7 +10,6 @@ import dev.herald.app.runtime.StopRequests;
 import dev.herald.app.runtime.Wiring;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.StopKind;
-import dev.herald.core.gateway.StopReport;
 import dev.herald.core.session.SessionSource;
 import dev.herald.web.WebServer;
 import java.nio.file.Files;
@@ -75,6 +74,7 @@ public final class HeraldRuntime {
                 }
                 stops.request(StopKind.RESTART, src != null);
             });
+            gateway.onCleanStop(files::writeCleanMarker); // written by the drain when the stop cut nothing off
             files.writePid(pid, supervisorPid(), clock.instant());
             StatusFile status = new StatusFile(files.stateFile());
             Thread writer = status.startWriter(gateway::status, pid, clock);
@@ -83,12 +83,9 @@ public final class HeraldRuntime {
             LOG.info(dev.herald.app.runtime.ReadyLine.text(config, wiring.web().map(web -> web.baseUrl()).orElse(null)));
             StopRequests.Request request = stops.await();
             wiring.stopScheduler();
-            StopReport report = gateway.stop(request.kind(), request.fromChat());
+            gateway.stop(request.kind(), request.fromChat());
             writer.interrupt();
             status.write(gateway.status(), pid, clock.instant());
-            if (report.clean()) {
-                files.writeCleanMarker(clock.instant());
-            }
             files.removePid(pid);
             return request.kind() == StopKind.RESTART ? RESTART_EXIT : ExitCodes.OK;
         }

@@ -1,6 +1,8 @@
 package dev.herald.bench;
 
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
+import dev.herald.core.continuity.OrphanedTurns;
+import dev.herald.core.turn.Turns;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
@@ -98,7 +100,8 @@ public final class StoreBench {
     /** The store calls of a start-up: running-turn sweep, stuck-loop escalation, resume-pending listing. */
     private static double sweepMillis(Storage storage) {
         long t0 = System.nanoTime();
-        storage.turns().recoverInterrupted(FreshnessWindow.defaults(), Instant.now());
+        Turns turns = new Turns(storage.turns());
+        new OrphanedTurns(turns, Freshness.defaults(), Clock.systemUTC()).end(turns.running(), "start-up sweep");
         storage.sessions().suspendStuckLoops(3);
         storage.sessions().listResumePending(Optional.empty());
         return (System.nanoTime() - t0) / 1e6;

@@ -2,7 +2,8 @@ package dev.herald.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
+import dev.herald.core.continuity.OrphanedTurns;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.ResetReason;
 import dev.herald.core.session.ResumeReason;
@@ -12,6 +13,7 @@ import dev.herald.core.session.SuspendReason;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.Turns;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -122,7 +124,8 @@ class B_SessionStoreTest {
         runningTurn(bob);
         h.storage.sessions().markResumePending(pendingKey, ResumeReason.SHUTDOWN_TIMEOUT);
 
-        List<SessionKey> marked = h.storage.turns().recoverInterrupted(FreshnessWindow.defaults(), h.clock.instant());
+        Turns turns = new Turns(h.storage.turns());
+        List<SessionKey> marked = new OrphanedTurns(turns, Freshness.defaults(), h.clock).end(turns.running(), "start-up sweep").marked();
 
         assertThat(marked).containsExactly(activeKey);
         SessionEntry pending = h.entry(alice);
@@ -154,6 +157,6 @@ class B_SessionStoreTest {
         SessionKey key = h.key(s);
         SessionEntry e = h.storage.sessions().getOrCreate(key, s);
         TurnRecord t = h.storage.turns().receive(key, MessageEvent.text(s, "work", null, h.clock.instant())).orElseThrow();
-        h.storage.turns().start(t.id(), e.sessionId(), TranscriptRow.user("work", h.clock.instant())).orElseThrow();
+        new Turns(h.storage.turns()).start(t.id(), e.sessionId(), TranscriptRow.user("work", h.clock.instant())).orElseThrow();
     }
 }

@@ -2,7 +2,7 @@ package dev.herald.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
 import dev.herald.core.continuity.Timestamps;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.transcript.TranscriptRow;
@@ -51,7 +51,7 @@ class D_TimeHelpersTest {
 
     @Test
     void D2_freshMeansAgeAtMostTheWindowAndTheBoundaryIsFresh() {
-        FreshnessWindow hour = new FreshnessWindow(Duration.ofHours(1));
+        Freshness hour = new Freshness(Duration.ofHours(1));
         assertThat(hour.isFresh(NOON.minus(Duration.ofMinutes(30)), NOON)).isTrue();
         assertThat(hour.isFresh(NOON.minus(Duration.ofHours(2)), NOON)).isFalse();
         assertThat(hour.isFresh(NOON.minus(Duration.ofHours(1)), NOON)).as("exactly the window").isTrue();

@@ -153,8 +153,8 @@ class E_ShutdownTest extends GatewaySpec {
 
         List<LoopbackPlatform.Sent> sent = h.loopback("telegram").sentMatching(RESTART_BANNER::equals);
         assertThat(sent).hasSize(2);
-        assertThat(sent.get(0).target().threadId()).isEqualTo("topic-7");
-        assertThat(sent.get(1).target().threadId()).isNull();
+        // the notices go out concurrently: one in the topic, one to the home channel, in either order
+        assertThat(sent).extracting(s -> s.target().threadId()).containsExactlyInAnyOrder("topic-7", null);
         assertThat(sent).allMatch(s -> s.target().chatId().equals("999"));
     }
 
@@ -215,6 +215,41 @@ class E_ShutdownTest extends GatewaySpec {
         SessionEntry fresh = h.entry(alice);
         assertThat(fresh.sessionId()).isNotEqualTo(original);
         assertThat(fresh.autoResetReason()).isNotNull();
+    }
+
+    @Test
+    void E1_aHomeChannelNoticeThatHangs_doesNotDelayTheMarks_andTheStopEndsWithinItsBounds() {
+        h = new Harness(dir).platform("telegram", true).home("telegram", "999", null);
+        h.settings = h.settings.withDrainTimeout(Duration.ofMillis(500)).withNoticeTimeout(Duration.ofSeconds(2));
+        MarkAtInterrupt agent = new MarkAtInterrupt(h);
+        h.agentOverride = agent;
+        h.start();
+        CountDownLatch never = new CountDownLatch(1);
+        h.loopback("telegram").onSend(m -> {
+            if (m.target().chatId().equals("999")) {
+                await(never); // the home channel's platform never answers
+            }
+            return SendResult.sent("ok");
+        });
+        h.loopback("telegram").say(alice, "long task");
+        agent.awaitRunning();
+        java.util.concurrent.atomic.AtomicReference<Optional<SessionEntry>> atDeadline = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.ScheduledExecutorService probe = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        probe.schedule(() -> atDeadline.set(h.storage.sessions().find(h.key(alice))), 400, java.util.concurrent.TimeUnit.MILLISECONDS);
+
+        long t0 = System.nanoTime();
+        StopReport report = h.gateway.stop(StopKind.RESTART, false);
+        long tookMs = (System.nanoTime() - t0) / 1_000_000;
+        probe.shutdown();
+        never.countDown();
+
+        assertThat(atDeadline.get()).as("read before the 500 ms drain deadline").isPresent().get().isNotNull();
+        assertThat(atDeadline.get().orElseThrow().resumePending()).as("marked while the home notice still hung").isTrue();
+        assertThat(agent.seenAtInterrupt).singleElement().satisfies(e -> assertThat(e.orElseThrow().resumePending()).isTrue());
+        assertThat(report.interrupted()).containsExactly(h.key(alice));
+        assertThat(h.loopback("telegram").sentMatching(RESTART_BANNER::equals)).as("the active chat was told")
+                .singleElement().satisfies(s -> assertThat(s.target().chatId()).isEqualTo("123456"));
+        assertThat(tookMs).as("bounded by the notice timeout, not by the hanging platform").isLessThan(10_000);
     }
 
     /** Holds its turn until interrupted and records what the store said at the moment of the interrupt. */

@@ -2,7 +2,7 @@ package dev.herald.spec;
 
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
@@ -49,8 +49,9 @@ final class Harness implements AutoCloseable {
             .withDrainTimeout(Duration.ofMillis(200))
             .withInterruptGrace(Duration.ofSeconds(5))
             .withStartupRestoreTimeout(Duration.ofSeconds(10))
-            // gateways abandoned by simulated crashes keep their threads; keep their background retry quiet
-            .withRedeliveryInterval(Duration.ofHours(1));
+            // gateways abandoned by simulated crashes keep their threads; keep their background retry and watchdog quiet
+            .withRedeliveryInterval(Duration.ofHours(1))
+            .withWatchdog(Duration.ofHours(1), Duration.ofMinutes(1));
     ScriptedAgent agent = new ScriptedAgent();
     Agent agentOverride;
     GatewayMetrics metrics = GatewayMetrics.NONE;
@@ -77,7 +78,7 @@ final class Harness implements AutoCloseable {
     }
 
     Harness freshness(Duration window) {
-        settings = settings.withFreshness(new FreshnessWindow(window));
+        settings = settings.withFreshness(new Freshness(window));
         return this;
     }
 

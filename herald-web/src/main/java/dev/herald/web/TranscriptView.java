@@ -3,24 +3,35 @@ package dev.herald.web;
 import dev.herald.core.agent.ToolState;
 import dev.herald.core.transcript.ToolCall;
 import dev.herald.core.transcript.TranscriptRow;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Transcript rows as the pages show them: role, text (shortened where a page needs no more), tool calls
- * by name with shortened arguments, and whether a user row is a continuity note the gateway wrote (a
- * resumed turn's row) rather than something the person typed.
+ * by name with shortened arguments, and what a row that nobody typed is: a user-side row written by the
+ * gateway (a resumed turn's note, or the summary that starts a compressed conversation's continuation) is
+ * an event, not a message; and in a continuation, the messages copied over from before the compression
+ * are marked {@code carried}, so a page that already shows them does not show them twice.
  */
 public final class TranscriptView {
     private static final String NOTE_PREFIX = "[System note:";
+    /** How the gateway's compression summary row starts (core {@code Compactions}). */
+    private static final String SUMMARY_PREFIX = "[System note: The earlier conversation was summarized";
+
+    /** A gateway row that is an event rather than a message. */
+    public static final String RESUMED = "resumed";
+    public static final String SUMMARY = "summary";
 
     /**
-     * One row. {@code note} is true for user rows that hold a gateway note instead of typed text; {@code outcome} is how a
-     * tool row's call ended ({@code ok}, {@code error}, {@code denied}, {@code interrupted}; {@link ToolState#ofResult}),
-     * null for other rows.
+     * One row. {@code note} is true for user rows that hold a gateway note instead of typed text;
+     * {@code event} says which ({@value #RESUMED} or {@value #SUMMARY}), else null; {@code outcome} is how a tool
+     * row's call ended ({@code ok}, {@code error}, {@code denied}, {@code interrupted}; {@link ToolState#ofResult}),
+     * null for other rows; {@code carried} marks a message copied into a compressed conversation's continuation from
+     * before the compression.
      */
     public record Row(long seq, String role, String text, List<Tool> tools, String toolCallId, String toolName, String at, boolean note,
-            String outcome) {
+            String event, String outcome, boolean carried) {
     }
 
     /** One tool call of an assistant row. */
@@ -35,30 +46,41 @@ public final class TranscriptView {
      * arguments cut to {@code maxToolText} characters (message text is never cut).
      */
     public static List<Row> rows(List<TranscriptRow> transcript, long afterSeq, int limit, int maxToolText) {
+        return rows(transcript, afterSeq, limit, maxToolText, null);
+    }
+
+    /**
+     * As {@link #rows(List, long, int, int)}, for a compressed conversation's continuation that started at
+     * {@code continuedAt}: the rows the compression copied in (written at that instant) are {@code carried}.
+     */
+    public static List<Row> rows(List<TranscriptRow> transcript, long afterSeq, int limit, int maxToolText, Instant continuedAt) {
         List<Row> out = new ArrayList<>();
         for (TranscriptRow r : transcript) {
             if (r.seq() > afterSeq) {
-                out.add(row(r, maxToolText));
+                boolean carried = continuedAt != null && r.timestamp() != null && !r.timestamp().isAfter(continuedAt);
+                out.add(row(r, maxToolText, carried));
             }
         }
         return out.size() <= limit ? out : List.copyOf(out.subList(out.size() - limit, out.size()));
     }
 
-    static Row row(TranscriptRow r, int maxToolText) {
+    static Row row(TranscriptRow r, int maxToolText, boolean carried) {
         String text = r.content() == null ? "" : r.content();
         List<Tool> tools = new ArrayList<>();
         for (ToolCall c : r.toolCalls()) {
             tools.add(new Tool(c.id(), c.name(), shorten(c.argumentsJson(), maxToolText)));
         }
         String role = r.role().wire();
-        boolean note = role.equals("user") && text.stripLeading().startsWith(NOTE_PREFIX);
+        String stripped = text.stripLeading();
+        boolean note = role.equals("user") && stripped.startsWith(NOTE_PREFIX);
+        String event = !note ? null : stripped.startsWith(SUMMARY_PREFIX) ? SUMMARY : RESUMED;
         String outcome = null;
         if (role.equals("tool")) {
             outcome = ToolState.ofResult(text).wire();
             text = shorten(text, maxToolText);
         }
-        return new Row(r.seq(), role, text, tools, r.toolCallId(), r.toolName(), r.timestamp() == null ? null : r.timestamp().toString(), note,
-                outcome);
+        return new Row(r.seq(), role, text, tools, r.toolCallId(), r.toolName(), r.timestamp() == null ? null : r.timestamp().toString(),
+                note, event, outcome, carried && !note);
     }
 
     static String shorten(String text, int max) {

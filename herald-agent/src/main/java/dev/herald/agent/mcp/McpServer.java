@@ -1,5 +1,6 @@
 package dev.herald.agent.mcp;
 
+import dev.herald.core.retry.Backoff;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * A stdio server is watched by a virtual thread waiting for its process to exit. Restarts wait
- * {@link RestartBackoff#delay} (1 s, 2 s, 4 s ... 60 s); the attempt count starts again after a successful
+ * {@link Backoff#delay} (1 s, 2 s, 4 s ... 60 s); the attempt count starts again after a successful
  * connection. The tool list is fetched at every connection, so a server that comes back with other tools
  * is seen with them; while it is away its last known tools stay offered and answer with a clear error.
  */
@@ -65,15 +66,18 @@ final class McpServer {
         }
     }
 
+    /** 1 s, 2 s, 4 s ... 60 s, without jitter: servers are few and local. */
+    static final Backoff RESTARTS = Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(60));
+
     private final McpServerSettings settings;
-    private final RestartBackoff backoff;
+    private final Backoff backoff;
     private final Object lock = new Object();
     private State state = new State.Connecting(0);
     private long generation;
     private Thread restarter;
     private volatile List<Tool> tools = List.of();
 
-    McpServer(McpServerSettings settings, RestartBackoff backoff) {
+    McpServer(McpServerSettings settings, Backoff backoff) {
         this.settings = settings;
         this.backoff = backoff;
     }

@@ -1,5 +1,6 @@
 package dev.herald.agent.mcp;
 
+import dev.herald.core.retry.Backoff;
 import dev.herald.agent.tool.Tool;
 import dev.herald.agent.tool.ToolSource;
 import java.util.ArrayList;
@@ -24,10 +25,10 @@ public final class McpTools implements ToolSource, AutoCloseable {
     private final List<McpServer> servers = new ArrayList<>();
 
     public McpTools(List<McpServerSettings> settings) {
-        this(settings, RestartBackoff.DEFAULT);
+        this(settings, McpServer.RESTARTS);
     }
 
-    public McpTools(List<McpServerSettings> settings, RestartBackoff backoff) {
+    public McpTools(List<McpServerSettings> settings, Backoff backoff) {
         Set<String> names = new HashSet<>();
         for (McpServerSettings server : settings) {
             if (!names.add(server.name())) {

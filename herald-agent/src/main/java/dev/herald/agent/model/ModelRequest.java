@@ -2,6 +2,7 @@ package dev.herald.agent.model;
 
 import dev.herald.core.agent.ChatMessage;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -13,10 +14,23 @@ import java.util.Objects;
  * @param stream      whether partial output is streamed to the observer
  * @param temperature sampling temperature; null leaves the server's default
  * @param maxTokens   the answer's token limit; null leaves the server's default
+ * @param parameters  more body fields by name ({@code top_p}, {@code response_format}, ...), each value JSON text, sent as
+ *                    they are; they win over {@code temperature} and {@code maxTokens}; never {@code model},
+ *                    {@code messages}, {@code tools} or the stream fields
  */
 public record ModelRequest(
-        String model, List<ChatMessage> messages, List<ToolSpec> tools, boolean stream, Double temperature, Integer maxTokens) {
+        String model, List<ChatMessage> messages, List<ToolSpec> tools, boolean stream, Double temperature, Integer maxTokens,
+        Map<String, String> parameters) {
+    /** Body fields a parameter may not replace: the request's own structure. */
+    public static final java.util.Set<String> RESERVED = java.util.Set.of("model", "messages", "tools", "stream", "stream_options");
+
     public ModelRequest {
+        parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
+        for (String name : parameters.keySet()) {
+            if (RESERVED.contains(name)) {
+                throw new IllegalArgumentException("'" + name + "' is part of the request itself, not a parameter");
+            }
+        }
         Objects.requireNonNull(messages, "messages");
         if (messages.isEmpty()) {
             throw new IllegalArgumentException("a model request needs at least one message");
@@ -31,6 +45,11 @@ public record ModelRequest(
         }
     }
 
+    public ModelRequest(String model, List<ChatMessage> messages, List<ToolSpec> tools, boolean stream, Double temperature,
+            Integer maxTokens) {
+        this(model, messages, tools, stream, temperature, maxTokens, Map.of());
+    }
+
     /** A streamed request for the client's configured model, without tools or sampling overrides. */
     public static ModelRequest streaming(List<ChatMessage> messages) {
         return new ModelRequest(null, messages, List.of(), true, null, null);
@@ -42,14 +61,21 @@ public record ModelRequest(
     }
 
     public ModelRequest withModel(String name) {
-        return new ModelRequest(name, messages, tools, stream, temperature, maxTokens);
+        return new ModelRequest(name, messages, tools, stream, temperature, maxTokens, parameters);
     }
 
     public ModelRequest withTools(List<ToolSpec> specs) {
-        return new ModelRequest(model, messages, specs, stream, temperature, maxTokens);
+        return new ModelRequest(model, messages, specs, stream, temperature, maxTokens, parameters);
     }
 
     public ModelRequest withSampling(Double newTemperature, Integer newMaxTokens) {
-        return new ModelRequest(model, messages, tools, stream, newTemperature, newMaxTokens);
+        return new ModelRequest(model, messages, tools, stream, newTemperature, newMaxTokens, parameters);
+    }
+
+    /** With {@code more} body fields added (a later value for the same name wins). */
+    public ModelRequest withParameters(Map<String, String> more) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(parameters);
+        all.putAll(more);
+        return new ModelRequest(model, messages, tools, stream, temperature, maxTokens, all);
     }
 }

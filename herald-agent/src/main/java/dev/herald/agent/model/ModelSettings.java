@@ -22,7 +22,7 @@ import java.util.Objects;
 public record ModelSettings(URI baseUrl, String apiKey, String model, Duration connectTimeout, Duration idleTimeout, int maxRetries) {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(120);
-    public static final int DEFAULT_MAX_RETRIES = 2;
+    public static final int DEFAULT_MAX_RETRIES = 3;
 
     public ModelSettings {
         Objects.requireNonNull(baseUrl, "model.base_url is required");

@@ -1,5 +1,6 @@
 package dev.herald.agent.model;
 
+import dev.herald.core.retry.Backoff;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.agent.model.Exchange.Event;
@@ -15,6 +16,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
@@ -57,11 +59,14 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
     private static final Duration DRAIN = Duration.ofSeconds(1);
 
     private final ModelSettings settings;
+    /** 0.5 s growing to 8 s, jittered; a retry-after over a minute fails the call rather than hold a turn. */
+    public static final Backoff DEFAULT_BACKOFF = Backoff.jittered(Duration.ofMillis(500), Duration.ofSeconds(8), Duration.ofSeconds(60));
+
     private final Backoff backoff;
     private final HttpClient http;
 
     public OpenAiCompatibleClient(ModelSettings settings) {
-        this(settings, Backoff.DEFAULT);
+        this(settings, DEFAULT_BACKOFF);
     }
 
     public OpenAiCompatibleClient(ModelSettings settings, Backoff backoff) {
@@ -117,11 +122,11 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
                 logAnswer(model, attempt, call, response);
                 return response;
             } catch (AttemptFailure failure) {
-                boolean tooLong = failure.retryAfter != null && failure.retryAfter.compareTo(backoff.maxRetryAfter()) > 0;
-                if (call.delivered || attempt > settings.maxRetries() || tooLong) {
+                Optional<Duration> waitFor = backoff.wait(attempt, failure.retryAfter); // empty: a retry-after too long to wait for
+                if (call.delivered || attempt > settings.maxRetries() || waitFor.isEmpty()) {
                     throw failure.toException(attempt, call.elapsedMs(), call.delivered);
                 }
-                Duration wait = failure.retryAfter != null ? failure.retryAfter : backoff.delay(attempt);
+                Duration wait = waitFor.get();
                 log.info("model - {} {}, retrying (attempt {} of {}, wait {} ms)", settings.endpoint(), failure.summary(), attempt,
                         settings.maxRetries() + 1, ModelException.number(wait.toMillis()));
                 call.pause(wait);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.agent.ChatMessage;
+import dev.herald.core.agent.ImagePart;
 import dev.herald.core.transcript.ToolCall;
 
 /** The OpenAI chat-completions JSON: the request body out, a whole completion, usage and error bodies in. */
@@ -40,6 +41,7 @@ final class Wire {
         if (request.maxTokens() != null) {
             body.put("max_tokens", request.maxTokens());
         }
+        request.parameters().forEach((name, json) -> body.set(name, parameter(name, json)));
         try {
             return JSON.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
@@ -47,9 +49,27 @@ final class Wire {
         }
     }
 
+    private static JsonNode parameter(String name, String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("model parameter '" + name + "' is not JSON", e);
+        }
+    }
+
     private static ObjectNode message(ChatMessage m) {
         ObjectNode node = JSON.createObjectNode().put("role", m.role().wire());
-        node.put("content", m.content());
+        if (m.hasImages()) {
+            ArrayNode parts = node.putArray("content");
+            if (m.content() != null && !m.content().isEmpty()) {
+                parts.addObject().put("type", "text").put("text", m.content());
+            }
+            for (ImagePart image : m.images()) {
+                parts.addObject().put("type", "image_url").putObject("image_url").put("url", image.dataUrl());
+            }
+        } else {
+            node.put("content", m.content());
+        }
         if (m.hasToolCalls()) {
             ArrayNode calls = node.putArray("tool_calls");
             for (ToolCall call : m.toolCalls()) {

@@ -26,6 +26,14 @@ public final class ToolSet {
         this.specs = List.copyOf(list);
     }
 
+    /** These tools without those named in {@code names} (a caller's tools of the same name hide Herald's). */
+    public ToolSet without(java.util.Set<String> names) {
+        if (names.isEmpty() || names.stream().noneMatch(byName::containsKey)) {
+            return this;
+        }
+        return new ToolSet(byName.values().stream().filter(t -> !names.contains(t.name())).toList());
+    }
+
     /** The tool called {@code name}, or null. */
     public Tool find(String name) {
         return byName.get(name);

@@ -135,4 +135,48 @@ class DemoModelTest {
         assertThat(agent.describe()).isEqualTo("demo model");
         assertThat(TurnListener.NONE).isNotNull();
     }
+
+    @Test
+    void complete_echo_suggestsWhatTheDemoCanShow() throws Exception {
+        assertThat(ask("hello", new Chunks()).content()).contains("list my files", "run a command", "show formatting");
+    }
+
+    @Test
+    void complete_listMyFilesWhenListDirIsOffered_callsItOnTheConversationFolder() throws Exception {
+        ModelRequest request = ModelRequest.streaming(List.of(ChatMessage.user("can you list my files?")))
+                .withTools(List.of(dev.herald.agent.model.ToolSpec.of("list_dir", "lists", "{\"type\":\"object\"}")));
+
+        ModelResponse response = demo.complete(request, new Chunks(), new Interrupt());
+
+        assertThat(response.toolCalls()).singleElement().satisfies(c -> {
+            assertThat(c.name()).isEqualTo("list_dir");
+            assertThat(c.argumentsJson()).isEqualTo("{\"path\":\".\"}");
+        });
+        assertThat(response.content()).startsWith("[demo model] ");
+        assertThat(demo.complete(request, new Chunks(), new Interrupt())).as("deterministic").isEqualTo(response);
+    }
+
+    @Test
+    void complete_listMyFilesWithoutTheTool_saysItIsNotAvailable() throws Exception {
+        ModelResponse response = ask("list my files", new Chunks());
+
+        assertThat(response.hasToolCalls()).isFalse();
+        assertThat(response.content()).startsWith("[demo model] ").contains("`list_dir`", "not available");
+    }
+
+    @Test
+    void complete_showFormatting_answersInMarkdown() throws Exception {
+        assertThat(ask("show formatting", new Chunks()).content()).startsWith("[demo model] ").contains("## Formatting", "**Bold**",
+                "```python", "| Platform |");
+    }
+
+    @Test
+    void complete_story_isStreamedInManyChunks() throws Exception {
+        Chunks chunks = new Chunks();
+
+        ModelResponse response = ask("tell me a story", chunks);
+
+        assertThat(chunks.chunks).hasSizeGreaterThan(15);
+        assertThat(String.join("", chunks.chunks)).isEqualTo(response.content()).startsWith("[demo model] Once upon a time");
+    }
 }

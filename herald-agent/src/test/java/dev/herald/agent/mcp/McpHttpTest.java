@@ -1,5 +1,6 @@
 package dev.herald.agent.mcp;
 
+import dev.herald.core.retry.Backoff;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -66,7 +67,7 @@ class McpHttpTest {
     @Test
     void http_serverGone_callFailsClearlyAndTheServerIsReconnecting() throws Exception {
         mcp = new McpTools(List.of(McpServerSettings.http("remote", url).withTimeout(Duration.ofSeconds(3))),
-                new RestartBackoff(Duration.ofSeconds(1), Duration.ofSeconds(2))).start();
+                Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(2))).start();
         server.destroyForcibly().waitFor();
 
         ToolResult result = call("remote__echo", "{\"text\":\"anyone?\"}");

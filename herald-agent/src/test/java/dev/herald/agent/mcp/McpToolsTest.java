@@ -1,5 +1,6 @@
 package dev.herald.agent.mcp;
 
+import dev.herald.core.retry.Backoff;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
 /** MCP tools against a real stdio server process ({@code src/test/resources/mcp/test_server.py}) started by the test. */
 class McpToolsTest {
     static final String SECRET = "s3cr3t-value-never-logged";
-    static final RestartBackoff TEST_BACKOFF = new RestartBackoff(Duration.ofSeconds(1), Duration.ofSeconds(4));
+    static final Backoff TEST_BACKOFF = Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(4));
 
     @TempDir
     Path state;

@@ -1,5 +1,6 @@
 package dev.herald.agent.model;
 
+import dev.herald.core.retry.Backoff;
 import static dev.herald.agent.model.Clients.KEY;
 import static dev.herald.agent.model.Clients.failure;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -296,7 +297,7 @@ class ClientFailureTest {
     void complete_interruptDuringBackoff_endsWithoutAnotherAttempt() throws Exception {
         fake.enqueue(Reply.error(503, "busy"));
         Interrupt interrupt = new Interrupt();
-        Backoff slow = new Backoff(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(60));
+        Backoff slow = Backoff.jittered(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(60));
         try (OpenAiCompatibleClient patient = new OpenAiCompatibleClient(Clients.settings(fake.baseUrl()), slow)) {
             CompletableFuture<ModelException> call = CompletableFuture.supplyAsync(
                     () -> failure(patient, Clients.streamed("hi"), new Recorder(), interrupt));

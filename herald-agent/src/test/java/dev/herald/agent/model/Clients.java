@@ -1,5 +1,6 @@
 package dev.herald.agent.model;
 
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.testkit.model.FakeModelServer;
@@ -10,7 +11,7 @@ import java.util.List;
 /** Clients for tests: fast backoff, short timeouts, pointed at a fake server. */
 final class Clients {
     static final String KEY = "sk-test-0123456789abcdef";
-    static final Backoff FAST = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40), Duration.ofSeconds(5));
+    static final Backoff FAST = Backoff.jittered(Duration.ofMillis(10), Duration.ofMillis(40), Duration.ofSeconds(5));
 
     private Clients() {
     }

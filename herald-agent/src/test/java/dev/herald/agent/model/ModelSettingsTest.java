@@ -1,5 +1,6 @@
 package dev.herald.agent.model;
 
+import dev.herald.core.retry.Backoff;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -53,7 +54,7 @@ class ModelSettingsTest {
 
     @Test
     void backoff_growsExponentiallyWithJitterUpToTheCap() {
-        Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofMillis(1_000), Duration.ofSeconds(60));
+        Backoff backoff = Backoff.jittered(Duration.ofMillis(100), Duration.ofMillis(1_000), Duration.ofSeconds(60));
 
         for (int i = 0; i < 50; i++) {
             assertThat(backoff.delay(1).toMillis()).isBetween(50L, 100L);

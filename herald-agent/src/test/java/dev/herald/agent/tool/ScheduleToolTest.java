@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.agent.AgentSettings;
 import dev.herald.agent.ModelAgent;
-import dev.herald.agent.model.Backoff;
+import dev.herald.core.retry.Backoff;
 import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.core.agent.ApprovalDecision;
@@ -49,7 +49,7 @@ class ScheduleToolTest {
     Path dir;
     private final FakeModelServer fake = FakeModelServer.start();
     private final OpenAiCompatibleClient client = new OpenAiCompatibleClient(new ModelSettings(fake.baseUrl(), null, "llama3.1",
-            Duration.ofSeconds(1), Duration.ofSeconds(5), 0), new Backoff(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(5)));
+            Duration.ofSeconds(1), Duration.ofSeconds(5), 0), Backoff.jittered(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(5)));
     private final MutableClock clock = MutableClock.atNoon();
     private final List<ApprovalRequest> asked = new CopyOnWriteArrayList<>();
     private final List<ChatMessage> results = new CopyOnWriteArrayList<>();

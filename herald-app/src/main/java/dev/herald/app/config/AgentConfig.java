@@ -1,5 +1,9 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.AgentSettings;
+import dev.herald.agent.compress.CompressionSettings;
+import dev.herald.agent.tool.ToolSettings;
+import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.agent.egress.EgressPolicy;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -51,8 +55,10 @@ public record AgentConfig(
     }
 
     public static AgentConfig defaults() {
-        return new AgentConfig(30, List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "schedule", "mcp"),
-                Map.of(WEBHOOK, List.of()), Path.of("workspaces"), 120, 20_000, 20, 2L * 1024 * 1024, List.of(), 0.8, 300,
+        return new AgentConfig(AgentSettings.DEFAULT_MAX_ITERATIONS, ToolSettings.DEFAULT_TOOLS, Map.of(WEBHOOK, List.of()),
+                Path.of("workspaces"), (int) ToolSettings.DEFAULT_SHELL_TIMEOUT.toSeconds(), ToolSettings.DEFAULT_RESULT_LIMIT,
+                (int) ToolSettings.DEFAULT_HTTP_TIMEOUT.toSeconds(), ToolSettings.DEFAULT_HTTP_MAX_BYTES, List.of(),
+                CompressionSettings.DEFAULT_THRESHOLD, (int) GatewaySettings.defaults().approvalTimeout().toSeconds(),
                 NonInteractiveApprovals.DENY);
     }
 

@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.web.WebServer;
+import dev.herald.web.api.ApiServerPlatform;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -46,7 +48,10 @@ public record ApiServerConfig(
     }
 
     public static ApiServerConfig defaults() {
-        return new ApiServerConfig(true, "127.0.0.1", 8642, Secret.NONE, 1_048_576, 600, true, java.util.List.of(), 10, 512);
+        ApiServerPlatform.Settings api = ApiServerPlatform.Settings.defaults();
+        return new ApiServerConfig(true, api.host(), api.port(), Secret.NONE, api.maxBodyBytes(), (int) api.requestTimeout().toSeconds(), true,
+                java.util.List.of(), (int) WebServer.Settings.DEFAULT_HEADER_TIMEOUT.toSeconds(),
+                WebServer.Settings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
     }
 
     public Duration headerTimeout() {

@@ -65,7 +65,11 @@ final class BindingErrors {
         List<String> known = section != null
                 ? Sections.keys(section).stream().map(Sections.Key::name).toList()
                 : known(u.getKnownPropertyIds());
-        StringBuilder fact = new StringBuilder("unknown key ").append(path);
+        // a key that is not a name (a missing ": " glued a value to it) is not echoed: the value may be a secret
+        // (a lone ${NAME} reference names a variable, not a value, so it is quoted: keys are not interpolated)
+        boolean aName = name.matches("[A-Za-z0-9_.-]{1,64}|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,63}\\}");
+        StringBuilder fact = new StringBuilder("unknown key ").append(aName ? path
+                : Provenance.child(parent, "<" + name.length() + " characters that are not a key name: check for a missing ': ' or a stray quote>"));
         ClosestKey.to(name, known).ifPresent(k -> fact.append("; did you mean ").append(Provenance.child(parent, k)).append('?'));
         fact.append(parent.isEmpty() ? " (known sections: " : " (known keys under " + parent + ": ")
                 .append(String.join(", ", known)).append(')');

@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.gateway.BusyPolicy;
+import dev.herald.core.gateway.GatewaySettings;
 import java.time.Duration;
 
 /**
@@ -23,8 +25,16 @@ public record GatewayConfig(
         @Doc("seconds before a reply that failed to send is tried again (later tries back off, up to 30 minutes)")
         double redeliveryIntervalSeconds) implements Validated {
 
+    /** The gateway's own defaults ({@link GatewaySettings#defaults()}), in this section's units: one default per setting. */
     public static GatewayConfig defaults() {
-        return new GatewayConfig(3600, 60, 30, BusyInput.QUEUE, 3, 30);
+        GatewaySettings d = GatewaySettings.defaults();
+        return new GatewayConfig(seconds(d.freshness().length()), seconds(d.drainTimeout()), seconds(d.startupRestoreTimeout()),
+                d.busyPolicy() == BusyPolicy.INTERRUPT ? BusyInput.INTERRUPT : BusyInput.QUEUE, d.stuckLoopThreshold(),
+                seconds(d.redeliveryInterval()));
+    }
+
+    private static double seconds(Duration d) {
+        return d.toMillis() / 1000.0;
     }
 
     public Duration redeliveryInterval() {

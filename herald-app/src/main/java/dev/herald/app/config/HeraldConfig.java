@@ -9,6 +9,9 @@ import java.nio.file.Path;
  */
 public record HeraldConfig(
         ModelConfig model,
+        @Doc("more model profiles by name (letters, digits, '.', '_' or '-'): /model switches a chat to one, an API request's "
+                + "model field names one; model: is the profile named default")
+        java.util.Map<String, ModelProfileConfig> models,
         PlatformsConfig platforms,
         GatewayConfig gateway,
         AuthConfig auth,
@@ -21,13 +24,14 @@ public record HeraldConfig(
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
+        models = models == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(models));
         logging = logging == null ? LoggingConfig.defaults() : logging;
         schedules = schedules == null ? SchedulesConfig.defaults() : schedules;
     }
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
-        return new HeraldConfig(ModelConfig.defaults(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
+        return new HeraldConfig(ModelConfig.defaults(), java.util.Map.of(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
                 LoggingConfig.defaults(), SchedulesConfig.defaults());
     }
@@ -36,11 +40,23 @@ public record HeraldConfig(
     @Override
     public void validate(ConfigChecks check) {
         ToolNames.validate(agent, mcpServers, check);
+        for (var e : models.entrySet()) {
+            String name = e.getKey();
+            check.require(PROFILE_NAME.matcher(name).matches(), "models." + name,
+                    "is not a valid profile name: use 1-64 letters, digits, '.', '_' or '-'");
+            check.require(!RESERVED_PROFILES.contains(name.toLowerCase(java.util.Locale.ROOT)), "models." + name,
+                    "is reserved (default is model:, herald names a conversation's own choice); pick another name");
+            check.require(e.getValue().endpoint(model).isPresent(), "models." + name + ".base_url",
+                    "is needed: model.base_url is not set either");
+        }
     }
+
+    private static final java.util.regex.Pattern PROFILE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final java.util.Set<String> RESERVED_PROFILES = java.util.Set.of("default", "herald");
 
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
-        return new HeraldConfig(model, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging,
+        return new HeraldConfig(model, models, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging,
                 schedules);
     }
 }

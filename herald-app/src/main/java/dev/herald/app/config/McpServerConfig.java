@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.mcp.McpServerSettings;
 import java.util.List;
 import java.util.Map;
 
@@ -36,7 +37,8 @@ public record McpServerConfig(
     }
 
     public static McpServerConfig defaults() {
-        return new McpServerConfig(null, null, List.of(), Map.of(), null, Map.of(), List.of(), false, 60);
+        return new McpServerConfig(null, null, List.of(), Map.of(), null, Map.of(), List.of(), false,
+                (int) McpServerSettings.DEFAULT_TIMEOUT.toSeconds());
     }
 
     @Override

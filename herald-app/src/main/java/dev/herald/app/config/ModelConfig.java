@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.model.ModelSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -26,7 +27,17 @@ public record ModelConfig(
         @Doc("system prompt put before every conversation; not set = none")
         String systemPrompt,
         @Doc("the context size the server really serves, in tokens; not set = known per model family, else 8192")
-        Integer contextTokens) implements Validated {
+        Integer contextTokens,
+        @Doc("the model takes images: photos and image uploads are fetched (through their platform) and shown to it")
+        boolean vision,
+        @Doc("sampling temperature, 0..2; not set = the server's default (an API request's own value wins)")
+        Double temperature,
+        @Doc("nucleus sampling, 0..1; not set = the server's default (an API request's own value wins)")
+        Double topP,
+        @Doc("longest answer in tokens; not set = the server's default (an API request's own value wins)")
+        Integer maxTokens,
+        @Doc("largest image fetched for a vision model, in bytes; larger ones reach it as an attachment line only")
+        long maxImageBytes) implements Validated {
 
     public ModelConfig {
         apiKey = apiKey == null ? Secret.NONE : apiKey;
@@ -35,7 +46,9 @@ public record ModelConfig(
     }
 
     public static ModelConfig defaults() {
-        return new ModelConfig(null, Secret.NONE, "llama3.1", 10, 120, 3, null, null);
+        return new ModelConfig(null, Secret.NONE, "llama3.1", (int) ModelSettings.DEFAULT_CONNECT_TIMEOUT.toSeconds(),
+                (int) ModelSettings.DEFAULT_IDLE_TIMEOUT.toSeconds(), ModelSettings.DEFAULT_MAX_RETRIES, null, null, false, null, null, null,
+                5L * 1024 * 1024);
     }
 
     /** True when {@code base_url} is set; otherwise the runtime uses the built-in demo model. */
@@ -71,6 +84,15 @@ public record ModelConfig(
         check.require(idleTimeoutSeconds >= 1, "idle_timeout_seconds", "must be at least 1, was " + idleTimeoutSeconds);
         check.require(maxRetries >= 0 && maxRetries <= 100, "max_retries", "must be 0..100, was " + maxRetries);
         check.require(contextTokens == null || contextTokens >= 1024, "context_tokens", "must be at least 1024, was " + contextTokens);
+        checkSampling(check, temperature, topP, maxTokens);
+        check.require(maxImageBytes >= 1024, "max_image_bytes", "must be at least 1024, was " + maxImageBytes);
+    }
+
+    /** The sampling rules a profile shares. */
+    static void checkSampling(ConfigChecks check, Double temperature, Double topP, Integer maxTokens) {
+        check.require(temperature == null || temperature >= 0 && temperature <= 2, "temperature", "must be 0..2, was " + temperature);
+        check.require(topP == null || topP > 0 && topP <= 1, "top_p", "must be above 0 and at most 1, was " + topP);
+        check.require(maxTokens == null || maxTokens >= 1, "max_tokens", "must be at least 1, was " + maxTokens);
     }
 
     static boolean isHttpUrl(String text) {

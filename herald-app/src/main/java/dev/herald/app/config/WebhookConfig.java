@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.web.webhook.WebhookPlatform;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -24,7 +25,7 @@ public record WebhookConfig(
     }
 
     public static WebhookConfig defaults() {
-        return new WebhookConfig(false, 1_048_576, Map.of());
+        return new WebhookConfig(false, WebhookPlatform.Settings.DEFAULT_MAX_BODY_BYTES, Map.of());
     }
 
     private static boolean isStandardSecret(String secret) {

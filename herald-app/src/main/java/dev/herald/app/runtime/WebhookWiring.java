@@ -3,7 +3,6 @@ package dev.herald.app.runtime;
 import dev.herald.app.config.ConfigException;
 import dev.herald.app.config.WebhookConfig;
 import dev.herald.app.config.WebhookRouteConfig;
-import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.web.WebServer;
 import dev.herald.web.webhook.Delivery;
@@ -14,8 +13,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Function;
 
 /** Builds the webhook platform from {@code platforms.webhook}, checking that forwarding routes name enabled platforms. */
 final class WebhookWiring {
@@ -27,8 +24,7 @@ final class WebhookWiring {
      *
      * @throws ConfigException when a route delivers to a platform that is not enabled
      */
-    static WebhookPlatform webhook(WebhookConfig config, WebServer web, Function<Platform, Optional<PlatformAdapter>> peers,
-            List<PlatformAdapter> running, Clock clock) {
+    static WebhookPlatform webhook(WebhookConfig config, WebServer web, List<PlatformAdapter> running, Clock clock) {
         List<WebhookRoute> routes = new ArrayList<>();
         for (Map.Entry<String, WebhookRouteConfig> e : config.routes().entrySet()) {
             WebhookRouteConfig r = e.getValue();
@@ -40,6 +36,6 @@ final class WebhookWiring {
             routes.add(new WebhookRoute(e.getKey(), r.secret().reveal().orElse(null), SignatureStyle.valueOf(r.signature().name()),
                     r.prompt(), deliver));
         }
-        return new WebhookPlatform(new WebhookPlatform.Settings(config.maxBodyBytes(), routes), web, peers, clock);
+        return new WebhookPlatform(new WebhookPlatform.Settings(config.maxBodyBytes(), routes), web, clock);
     }
 }

@@ -1,7 +1,7 @@
 package dev.herald.app.runtime;
 
 import dev.herald.agent.AgentSettings;
-import dev.herald.agent.ModelAgent;
+import dev.herald.agent.ProfileAgent;
 import dev.herald.agent.demo.DemoModel;
 import dev.herald.agent.model.ModelClient;
 import dev.herald.agent.model.ModelSettings;
@@ -33,14 +33,16 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.web.metrics.ScheduleMeters;
 import java.util.ArrayList;
-import java.util.List;
 import dev.herald.core.auth.Pairing;
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.session.Storage;
+import dev.herald.web.MediaStore;
 import dev.herald.web.WebServer;
 import dev.herald.web.WebUi;
 import dev.herald.web.access.SessionRevocations;
@@ -50,6 +52,7 @@ import dev.herald.web.metrics.MeteredAgent;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -64,17 +67,17 @@ public final class Wiring implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("runtime");
 
     private final Storage storage;
-    private final ModelClient model;
+    private final List<ProfileAgent.Profile> models;
     private final McpTools mcp;
     private final Optional<WebServer> web;
     private final Optional<WebUi> ui;
     private final Gateway gateway;
     private final Scheduler scheduler;
 
-    private Wiring(Storage storage, ModelClient model, McpTools mcp, Optional<WebServer> web, Optional<WebUi> ui, Gateway gateway,
-            Scheduler scheduler) {
+    private Wiring(Storage storage, List<ProfileAgent.Profile> models, McpTools mcp, Optional<WebServer> web, Optional<WebUi> ui,
+            Gateway gateway, Scheduler scheduler) {
         this.storage = storage;
-        this.model = model;
+        this.models = models;
         this.mcp = mcp;
         this.web = web;
         this.ui = ui;
@@ -92,8 +95,11 @@ public final class Wiring implements AutoCloseable {
             AtomicReference<Authorizer> authorizerRef = new AtomicReference<>();
             Schedules schedules = new Schedules(storage.schedules(), clock, config.schedules().zone(),
                     p -> registryRef.get() != null && registryRef.get().adapter(p).isPresent());
-            Agent agent = new MeteredAgent(new ModelAgent(model, agentSettings(config), tools(config.agent(), mcp, schedules, storage,
-                    authorizerRef)), metrics);
+            List<ProfileAgent.Profile> profiles = ModelProfiles.build(config, model, demo);
+            Agent agent = new MeteredAgent(new ProfileAgent(profiles, tools(config.agent(), mcp, schedules, storage, authorizerRef),
+                    platform -> Optional.ofNullable(registryRef.get()).flatMap(r -> r.adapter(Platform.of(platform)))
+                            .filter(MediaFetcher.class::isInstance).map(MediaFetcher.class::cast),
+                    storage.modelChoices()), metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
@@ -103,14 +109,18 @@ public final class Wiring implements AutoCloseable {
             ApiServerConfig api = config.platforms().apiServer();
             String key = api.key().reveal().orElse(null);
             ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), key,
-                    api.maxBodyBytes(), api.requestTimeout(), "herald");
+                    api.maxBodyBytes(), api.requestTimeout(), "herald").withMaxImageBytes(config.model().maxImageBytes());
+            MediaStore media = MediaStore.in(home.resolve("media"));
             if (api.enabled() || config.platforms().webhook().enabled()) {
                 web = Optional.of(new WebServer(s.listen().withClientLimits(api.headerTimeout(), api.maxConnectionsPerAddress())));
             }
             if (api.enabled()) {
-                platforms.restricted(new ApiServerPlatform(s, agent, web.orElseThrow(), clock), api.accessPolicy());
+                ApiServerPlatform apiServer = new ApiServerPlatform(s, agent, web.orElseThrow(), clock);
+                apiServer.useMediaStore(media);
+                platforms.restricted(apiServer, api.accessPolicy());
                 WebUi webUi = WebUi.create(web.orElseThrow(), key, SessionRevocations.persistedIn(home.resolve("web/logged_out_sessions")),
                         storage, settings.keyPolicy(), metrics, clock, config.platforms().webchat().enabled());
+                webUi.chatPlatform().ifPresent(chat -> chat.useMediaStore(media, config.model().maxImageBytes()));
                 webUi.chatPlatform().ifPresent(platforms::trusted);
                 ui = Optional.of(webUi);
             } else if (config.platforms().webchat().enabled()) {
@@ -122,8 +132,7 @@ public final class Wiring implements AutoCloseable {
             platforms.trusted(new SchedulePlatform());
             if (config.platforms().webhook().enabled()) {
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
-                platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(),
-                        p -> registryRef.get().adapter(p), platforms.adapters(), clock));
+                platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock));
             }
             PlatformRegistry registry = platforms.registry();
             registryRef.set(registry);
@@ -136,7 +145,7 @@ public final class Wiring implements AutoCloseable {
             gateway.addCommand(new ScheduleCommand(schedules));
             Scheduler scheduler = new Scheduler(storage.schedules(), gateway, clock, new ScheduleMeters(metrics), Scheduler.Settings.defaults());
             ui.ifPresent(u -> u.attach(gateway).attachSchedules(schedules, scheduler));
-            return new Wiring(storage, model, mcp, web, ui, gateway, scheduler);
+            return new Wiring(storage, profiles, mcp, web, ui, gateway, scheduler);
         } catch (RuntimeException e) {
             storage.close();
             throw e;
@@ -145,7 +154,7 @@ public final class Wiring implements AutoCloseable {
 
     static GatewaySettings settings(GatewayConfig g) {
         return GatewaySettings.defaults()
-                .withFreshness(new FreshnessWindow(g.autoContinueFreshness()))
+                .withFreshness(new Freshness(g.autoContinueFreshness()))
                 .withDrainTimeout(g.drainTimeout())
                 .withStartupRestoreTimeout(g.startupRestoreDrainTimeout())
                 .withBusyPolicy(g.busyInput() == BusyInput.INTERRUPT ? BusyPolicy.INTERRUPT : BusyPolicy.QUEUE)
@@ -154,9 +163,7 @@ public final class Wiring implements AutoCloseable {
     }
 
     static AgentSettings agentSettings(HeraldConfig config) {
-        ModelConfig m = config.model();
-        return new AgentSettings(m.systemPromptText().orElse(null), null, null, config.agent().maxIterations(),
-                CompressionSettings.forModel(m.name(), m.contextTokens()).withThreshold(config.agent().compressionThreshold()));
+        return ModelProfiles.defaultSettings(config);
     }
 
     /** The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), and the MCP servers' tools. */
@@ -194,7 +201,7 @@ public final class Wiring implements AutoCloseable {
         return out;
     }
 
-    private static ModelClient modelClient(ModelConfig m, boolean demo) {
+    static ModelClient modelClient(ModelConfig m, boolean demo) {
         if (demo || !m.configured()) {
             log.warn("runtime - DEMO MODEL: {}; every reply is canned and labelled [demo model]. Set model.base_url and "
                     + "model.name in config.yaml to talk to a real model.", demo ? "--demo was given" : "no model.base_url is configured");
@@ -238,11 +245,13 @@ public final class Wiring implements AutoCloseable {
         scheduler.close();
         web.ifPresent(WebServer::close);
         mcp.close();
-        if (model instanceof AutoCloseable c) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                log.debug("runtime - closing the model client: {}", e.toString());
+        for (ProfileAgent.Profile p : models) {
+            if (p.client() instanceof AutoCloseable c) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    log.debug("runtime - closing the model client of profile {}: {}", p.name(), e.toString());
+                }
             }
         }
         storage.close();

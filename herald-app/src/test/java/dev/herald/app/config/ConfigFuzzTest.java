@@ -105,6 +105,17 @@ class ConfigFuzzTest {
         }
     }
 
+    /** Found by the fuzzer: a value glued to its key (no ': ') made an unknown key, and the error quoted it whole. */
+    @Test
+    void aSecretGluedToItsKey_isNotQuotedInTheUnknownKeyError() throws Exception {
+        Path file = home.resolve("config.yaml");
+        Files.writeString(file, "{\"model\": {d\"api_key\":\"" + API_KEY + "\"}}\n");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file, true, home))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("unknown key model.<")
+                .hasMessageContaining("check for a missing ': '").hasMessageNotContaining(API_KEY);
+    }
+
     private static boolean onlyUnderItsKey(String input, String key, String value) {
         int all = count(input, value);
         int underKey = count(input, key + ": " + value) + count(input, "\"" + key + "\": \"" + value) + count(input, "\"" + key + "\":\"" + value);

@@ -49,6 +49,14 @@ class ConfigValidationTest {
                         "line 2: gateway.stuck_loop_threshold must be at least 1, was 0"),
                 arguments("negative connect timeout", "model:\n  connect_timeout_seconds: -3\n",
                         "line 2: model.connect_timeout_seconds must be at least 1, was -3"),
+                arguments("model profile named default", "model:\n  base_url: http://127.0.0.1:11434/v1\nmodels:\n  default:\n    name: x\n",
+                        "line 4: models.default is reserved (default is model:, herald names a conversation's own choice); pick another name"),
+                arguments("model profile without a name", "model:\n  base_url: http://127.0.0.1:11434/v1\nmodels:\n  fast:\n    vision: true\n",
+                        "line 4: models.fast.name must be set: the model's name on its server, e.g. gpt-4o-mini"),
+                arguments("model profile without any endpoint", "models:\n  fast:\n    name: gpt-4o-mini\n",
+                        "line 2: models.fast.base_url is needed: model.base_url is not set either"),
+                arguments("model profile temperature out of range", "model:\n  base_url: http://127.0.0.1:11434/v1\nmodels:\n  hot:\n    name: x\n    temperature: 2.5\n",
+                        "line 6: models.hot.temperature must be 0..2, was 2.5"),
                 arguments("zero idle timeout", "model:\n  idle_timeout_seconds: 0\n",
                         "line 2: model.idle_timeout_seconds must be at least 1, was 0"),
                 arguments("negative retries", "model:\n  max_retries: -1\n",
@@ -126,7 +134,7 @@ class ConfigValidationTest {
         String message = f.error("modle:\n  name: x\n");
 
         assertThat(message).isEqualTo("config - " + f.file + " line 1: unknown key modle; did you mean model? "
-                + "(known sections: model, platforms, gateway, auth, agent, mcp_servers, store, logging, schedules)");
+                + "(known sections: model, models, platforms, gateway, auth, agent, mcp_servers, store, logging, schedules)");
     }
 
     @Test

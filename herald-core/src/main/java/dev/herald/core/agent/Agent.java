@@ -30,4 +30,12 @@ public interface Agent {
     default String modelName() {
         return "unnamed";
     }
+
+    /**
+     * The model profiles turns may choose (the API's {@code model} field, {@code /model}), the default first;
+     * empty when this agent has just one, unnamed model.
+     */
+    default java.util.List<ModelOption> models() {
+        return java.util.List.of();
+    }
 }

@@ -13,14 +13,36 @@ import java.util.Objects;
  * @param toolCalls  tool calls of an assistant message; empty when none
  * @param toolCallId for a tool message, the call it answers
  * @param name       for a tool message, the tool's name
+ * @param images     images a user message shows the model (vision models only); empty when none. They live only
+ *                   while a turn runs: the transcript keeps an attachment line, never the bytes
  */
-public record ChatMessage(Role role, String content, List<ToolCall> toolCalls, String toolCallId, String name) {
+public record ChatMessage(Role role, String content, List<ToolCall> toolCalls, String toolCallId, String name, List<ImagePart> images) {
     public ChatMessage {
         Objects.requireNonNull(role, "role");
         if (role == Role.SESSION_META) {
             throw new IllegalArgumentException("session_meta rows are never sent to a model");
         }
         toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+        images = images == null ? List.of() : List.copyOf(images);
+    }
+
+    /** A message without images. */
+    public ChatMessage(Role role, String content, List<ToolCall> toolCalls, String toolCallId, String name) {
+        this(role, content, toolCalls, toolCallId, name, List.of());
+    }
+
+    /** A user message that also shows the model {@code images}. */
+    public static ChatMessage user(String content, List<ImagePart> images) {
+        return new ChatMessage(Role.USER, content, List.of(), null, null, images);
+    }
+
+    /** This message with {@code newImages} instead of its images. */
+    public ChatMessage withImages(List<ImagePart> newImages) {
+        return new ChatMessage(role, content, toolCalls, toolCallId, name, newImages);
+    }
+
+    public boolean hasImages() {
+        return !images.isEmpty();
     }
 
     public static ChatMessage system(String content) {

@@ -1,5 +1,6 @@
 package dev.herald.core.agent;
 
+import dev.herald.core.transcript.Role;
 import java.util.List;
 import java.util.Objects;
 
@@ -12,12 +13,30 @@ import java.util.Objects;
  * @param userMessage the message for the model, notes already injected; never blank
  * @param interactive a person is there to answer (false for webhooks and the API server)
  * @param platformId  the id of the platform the turn serves (tool sets and approvals differ per platform)
+ * @param options     what the caller asked for beyond the message (a model profile, parameters, its own tools);
+ *                    {@link TurnOptions#NONE} for most turns
  */
 public record TurnRequest(
-        String sessionId, String sessionKey, List<ChatMessage> history, String userMessage, boolean interactive, String platformId) {
+        String sessionId, String sessionKey, List<ChatMessage> history, String userMessage, boolean interactive, String platformId,
+        TurnOptions options) {
     public TurnRequest {
         Objects.requireNonNull(sessionId, "sessionId");
         history = List.copyOf(history);
         Objects.requireNonNull(userMessage, "userMessage");
+        options = options == null ? TurnOptions.NONE : options;
+    }
+
+    /** A request without options. */
+    public TurnRequest(String sessionId, String sessionKey, List<ChatMessage> history, String userMessage, boolean interactive,
+            String platformId) {
+        this(sessionId, sessionKey, history, userMessage, interactive, platformId, TurnOptions.NONE);
+    }
+
+    /**
+     * True when this turn continues after tool results the caller supplied (its own tools): the history ends with
+     * them and there is no new user message.
+     */
+    public boolean continuesAfterToolResults() {
+        return userMessage.isEmpty() && !history.isEmpty() && history.getLast().role() == Role.TOOL;
     }
 }

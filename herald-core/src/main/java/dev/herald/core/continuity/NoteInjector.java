@@ -41,12 +41,12 @@ public final class NoteInjector {
 
     public static Prepared prepare(
             SessionEntry entry, List<TranscriptRow> transcript, String message, boolean interactive,
-            FreshnessWindow window, Instant now) {
+            Freshness window, Instant now) {
         String text = message == null ? "" : message;
         List<ChatMessage> history = AgentHistory.from(transcript);
-        boolean interruptionFresh = window.isFresh(Timestamps.lastTranscriptTimestamp(transcript), now);
+        boolean interruptionFresh = window.interruptionFresh(transcript, now);
         boolean pending = entry != null && entry.resumePending();
-        boolean markFresh = pending && window.isFresh(entry.lastResumeMarkedAt(), now);
+        boolean markFresh = window.markFresh(entry, now);
 
         if (pending && (interruptionFresh || markFresh)) {
             String userText = text.isBlank() ? "" : text;

@@ -122,4 +122,27 @@ public sealed interface TurnOutcome {
             return "error";
         }
     }
+
+    /**
+     * The model called tools its caller runs itself ({@link dev.herald.core.agent.TurnOptions#clientTools()}): the
+     * turn ends here and the caller's next request, carrying the results, continues it. Only the API server's
+     * stateless requests offer such tools.
+     *
+     * @param content what the model wrote with the calls; may be empty
+     * @param calls   the calls, in order; never empty
+     */
+    record ToolCallsRequested(String content, java.util.List<dev.herald.core.transcript.ToolCall> calls) implements TurnOutcome {
+        public ToolCallsRequested {
+            content = content == null ? "" : content;
+            calls = java.util.List.copyOf(calls);
+        }
+
+        public boolean clearsResumePending() {
+            return true;
+        }
+
+        public String kind() {
+            return "tool_calls";
+        }
+    }
 }

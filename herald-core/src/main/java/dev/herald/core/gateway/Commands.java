@@ -13,6 +13,7 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.session.SuspendReason;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.Turns;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -34,11 +35,13 @@ final class Commands {
             "/queue <text> - queue a message without interrupting the running turn",
             "/approve [always] or /deny - answer a tool approval question",
             "/compress - summarize the conversation so far to free context",
+            "/model [name] - list the models, or switch this chat's",
             "/restart - restart the gateway (admins only)",
             "/sethome - make this chat the home channel for gateway notices (admins only)",
             "/help - this list");
 
     private final Storage storage;
+    private final Turns turns;
     private final SessionLanes lanes;
     private final Outbox outbox;
     private final Authorizer authorizer;
@@ -48,11 +51,13 @@ final class Commands {
     private final Agent agent;
     private final Compactions compactions;
     private final GatewayMetrics metrics;
+    private final ModelCommand models;
     private final java.util.Map<String, CommandExtension> extensions = new java.util.concurrent.ConcurrentHashMap<>();
 
-    Commands(Storage storage, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
+    Commands(Storage storage, Turns turns, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
             PendingApprovals approvals, Agent agent, GatewayMetrics metrics) {
         this.storage = storage;
+        this.turns = turns;
         this.lanes = lanes;
         this.outbox = outbox;
         this.authorizer = authorizer;
@@ -62,6 +67,7 @@ final class Commands {
         this.agent = agent;
         this.compactions = new Compactions(storage.transcripts(), clock);
         this.metrics = metrics;
+        this.models = new ModelCommand(agent, storage.modelChoices());
     }
 
     /** Adds a command answered elsewhere (such as /schedule). */
@@ -84,6 +90,7 @@ final class Commands {
                     ? ApprovalDecision.APPROVED_ALWAYS : ApprovalDecision.APPROVED_ONCE);
             case "deny" -> answer(key, ApprovalDecision.DENIED);
             case "compress" -> compress(event, key);
+            case "model", "models" -> models.handle(key, event.commandArgs());
             case "sethome", "set-home" -> setHome(event);
             case "help", "commands", "start" -> help();
             default -> extensions.containsKey(name) ? extensions.get(name).handle(event, key, authorizer.isAdmin(event.source()))
@@ -117,7 +124,7 @@ final class Commands {
         Optional<ActiveTurn> running = lanes.active(key);
         List<TurnRecord> waiting = lanes.takeWaiting(key);
         for (TurnRecord t : waiting) {
-            storage.turns().cancel(t.id(), "/stop");
+            turns.cancel(t.id(), "/stop");
         }
         running.ifPresent(t -> t.interrupt().raise("stopped by /stop"));
         boolean suspended = storage.sessions().suspend(key, SuspendReason.STOP_COMMAND);
@@ -154,7 +161,7 @@ final class Commands {
                 sb.append("Resume: none\n");
             }
             sb.append("Tokens: ").append(e.inputTokens()).append(" in / ").append(e.outputTokens()).append(" out");
-            Optional<TurnRecord> last = storage.turns().latestStarted(key);
+            Optional<TurnRecord> last = turns.latestStarted(key);
             last.filter(t -> t.inputTokens() > 0 || t.outputTokens() > 0).ifPresent(t -> sb.append(" (last turn: ")
                     .append(t.inputTokens()).append(" in / ").append(t.outputTokens()).append(" out)"));
             sb.append('\n');

@@ -4,6 +4,7 @@ import dev.herald.core.continuity.NoteInjector;
 import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.TurnTransition;
 
 /**
  * What the gateway reports about its work, for /metrics and the admin page. The core only calls it;
@@ -28,6 +29,14 @@ public interface GatewayMetrics {
 
     /** A recorded reply did not go out: it waits for a later attempt, or (permanent) the platform refused it for good. */
     default void replyNotDelivered(Platform platform, boolean permanent) {
+    }
+
+    /** A part of a reply whose answer was never recorded (a crash, a lost answer) is being sent again. */
+    default void replyPartResent(Platform platform) {
+    }
+
+    /** A turn moved along a row of the transition table. */
+    default void turnMoved(long turnId, TurnTransition transition) {
     }
 
     GatewayMetrics NONE = new GatewayMetrics() {

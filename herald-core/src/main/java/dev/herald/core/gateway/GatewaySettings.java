@@ -1,6 +1,6 @@
 package dev.herald.core.gateway;
 
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
 import dev.herald.core.session.SessionKey;
 import java.time.Duration;
 import java.util.Objects;
@@ -20,9 +20,13 @@ import java.util.Objects;
  * @param allowDangerousWithoutUser whether dangerous tools run on non-interactive platforms (default: denied)
  * @param redeliveryInterval     how often replies whose delivery failed are tried again on connected platforms
  *                               (the first retry; later ones back off, doubling up to 30 minutes)
+ * @param watchdogInterval       how often the watchdog looks for running turns that no live lane runs
+ * @param orphanGrace            how old such a turn must be before the watchdog ends it
+ * @param noticeTimeout          how long a stop lets its notices to chats and home channels take, counted from the
+ *                               start of the stop (they are sent while the drain runs and never delay its marks)
  */
 public record GatewaySettings(
-        FreshnessWindow freshness,
+        Freshness freshness,
         Duration drainTimeout,
         Duration startupRestoreTimeout,
         BusyPolicy busyPolicy,
@@ -31,7 +35,10 @@ public record GatewaySettings(
         Duration interruptGrace,
         Duration approvalTimeout,
         boolean allowDangerousWithoutUser,
-        Duration redeliveryInterval) {
+        Duration redeliveryInterval,
+        Duration watchdogInterval,
+        Duration orphanGrace,
+        Duration noticeTimeout) {
 
     public GatewaySettings {
         Objects.requireNonNull(freshness, "freshness");
@@ -42,6 +49,12 @@ public record GatewaySettings(
         Objects.requireNonNull(interruptGrace, "interruptGrace");
         Objects.requireNonNull(approvalTimeout, "approvalTimeout");
         Objects.requireNonNull(redeliveryInterval, "redeliveryInterval");
+        Objects.requireNonNull(watchdogInterval, "watchdogInterval");
+        Objects.requireNonNull(orphanGrace, "orphanGrace");
+        Objects.requireNonNull(noticeTimeout, "noticeTimeout");
+        if (watchdogInterval.isNegative() || watchdogInterval.isZero() || orphanGrace.isNegative()) {
+            throw new IllegalArgumentException("watchdogInterval must be positive and orphanGrace not negative");
+        }
         if (redeliveryInterval.isNegative() || redeliveryInterval.isZero()) {
             throw new IllegalArgumentException("redeliveryInterval must be positive");
         }
@@ -54,48 +67,64 @@ public record GatewaySettings(
     }
 
     public static GatewaySettings defaults() {
-        return new GatewaySettings(FreshnessWindow.defaults(), Duration.ofSeconds(60), Duration.ofSeconds(30),
+        return new GatewaySettings(Freshness.defaults(), Duration.ofSeconds(60), Duration.ofSeconds(30),
                 BusyPolicy.QUEUE, 3, SessionKey.KeyPolicy.defaults(), Duration.ofSeconds(5), Duration.ofMinutes(5), false,
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(10));
     }
 
-    public GatewaySettings withFreshness(FreshnessWindow w) {
-        return new GatewaySettings(w, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
+    public GatewaySettings withFreshness(Freshness w) {
+        return new GatewaySettings(w, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace,
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withDrainTimeout(Duration d) {
-        return new GatewaySettings(freshness, d, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
+        return new GatewaySettings(freshness, d, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace,
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withStartupRestoreTimeout(Duration d) {
-        return new GatewaySettings(freshness, drainTimeout, d, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
+        return new GatewaySettings(freshness, drainTimeout, d, busyPolicy, stuckLoopThreshold, keyPolicy, interruptGrace,
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withBusyPolicy(BusyPolicy p) {
-        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, p, stuckLoopThreshold, keyPolicy, interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, p, stuckLoopThreshold, keyPolicy, interruptGrace,
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withApprovals(Duration timeout, boolean allowWithoutUser) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
-                interruptGrace, timeout, allowWithoutUser, redeliveryInterval);
+                interruptGrace, timeout, allowWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withStuckLoopThreshold(int n) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, n, keyPolicy, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withKeyPolicy(SessionKey.KeyPolicy p) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, p, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withInterruptGrace(Duration d) {
-        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, d, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval);
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, d,
+                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
     public GatewaySettings withRedeliveryInterval(Duration d) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
-                interruptGrace, approvalTimeout, allowDangerousWithoutUser, d);
+                interruptGrace, approvalTimeout, allowDangerousWithoutUser, d, watchdogInterval, orphanGrace, noticeTimeout);
+    }
+
+    public GatewaySettings withNoticeTimeout(Duration d) {
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
+                interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, d);
+    }
+
+    /** How often the watchdog sweeps, and how old a running turn without a live lane must be before it is ended. */
+    public GatewaySettings withWatchdog(Duration interval, Duration grace) {
+        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy,
+                interruptGrace, approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, interval, grace, noticeTimeout);
     }
 }

@@ -1,45 +1,56 @@
 package dev.herald.core.gateway;
 
+import dev.herald.core.CrashPoints;
 import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.Destination;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
-import dev.herald.core.turn.TurnStore;
+import dev.herald.core.turn.Turns;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one way out of Herald (egress). A turn's final reply is recorded on the turn before it is sent
- * and marked sent after, so a crash in between leads to delivery from the record at the next start,
- * never to a second generated reply (invariant 7). Notices and command answers are not recorded.
- * Every send is split to the platform's limit and retried on transient failures, honouring the
- * platform's retry-after. A reply that still fails stays recorded with its error (shown by /status) and
- * is tried again later; a split reply records each part sent, so a later attempt never repeats one
- * (a crash between sending a part and recording it can repeat that one part).
+ * The one way out of Herald (egress): turns' replies, command answers, notices, and the replies a platform only
+ * relays (a webhook route delivering to another platform's chat), which go straight to their destination.
+ *
+ * <p>Delivery semantics of a turn's reply. The reply is recorded on the turn before anything is sent, so a crash
+ * leads to delivery from the record, never to a second generated reply (invariant 7). It is split to the platform's
+ * limit and sent part by part; for each part, a send intent is recorded before the platform is called and the
+ * platform's answer (its message id) right after it answers, with nothing in between. A crash between the call and
+ * the record leaves that one part in doubt: the next attempt sends it again with the same idempotency key. Where the
+ * platform honours the key (Discord's {@code nonce} with {@code enforce_nonce}), that resend is not a second message;
+ * where it has none (Telegram, Slack, Weixin), the part may arrive twice, and only a part whose answer was never
+ * recorded is ever sent again. Notices and command answers are not recorded.
+ *
+ * <p>Every send is retried on transient failures ({@link #RETRIES}, honouring the platform's retry-after). A reply
+ * that still fails stays recorded with its error (shown by /status) and is tried again later ({@link Redelivery});
+ * one the platform refuses for good becomes UNDELIVERABLE.
  */
 public final class Outbox {
     private static final Logger log = LoggerFactory.getLogger(Outbox.class);
     private static final int MAX_ATTEMPTS = 4;
-    private static final Duration MAX_WAIT = Duration.ofSeconds(30);
+    /** 250 ms, 500 ms, 1 s between the attempts of one send; a retry-after over 30 s keeps the reply for redelivery. */
+    static final Backoff RETRIES = Backoff.exponential(Duration.ofMillis(250), Duration.ofSeconds(2)).withMaxRetryAfter(Duration.ofSeconds(30));
 
-    private final TurnStore turns;
+    private final Turns turns;
     private final PlatformRegistry platforms;
     private final GatewayMetrics metrics;
     /** Turns being delivered right now (by their turn, a redelivery on connect or the background retry). */
     private final Set<Long> delivering = ConcurrentHashMap.newKeySet();
 
-    public Outbox(TurnStore turns, PlatformRegistry platforms, GatewayMetrics metrics) {
+    public Outbox(Turns turns, PlatformRegistry platforms, GatewayMetrics metrics) {
         this.turns = turns;
         this.platforms = platforms;
         this.metrics = metrics;
@@ -51,11 +62,11 @@ public final class Outbox {
     }
 
     /**
-     * Sends the reply recorded on {@code turn} (state AWAITING_DELIVERY) and marks it delivered.
-     * One delivery of a turn at a time: a caller that finds the turn already being delivered returns
-     * false at once. The record is read again under that claim, so a reply delivered meanwhile is not
-     * sent twice, and a split reply continues after the parts already sent. A reply that cannot be sent
-     * stays recorded for a later attempt, unless the platform refused it for good (UNDELIVERABLE).
+     * Sends the reply recorded on {@code turn} (state AWAITING_DELIVERY) and marks it delivered. One delivery of a
+     * turn at a time: a caller that finds the turn already being delivered returns false at once. The record is read
+     * again under that claim, so a reply delivered meanwhile is not sent twice, and a split reply continues after the
+     * parts already confirmed. A reply that cannot be sent stays recorded for a later attempt, unless the platform
+     * refused it for good (UNDELIVERABLE).
      */
     public boolean deliver(TurnRecord turn) {
         if (turn.state() != TurnState.AWAITING_DELIVERY || turn.reply() == null) {
@@ -76,33 +87,65 @@ public final class Outbox {
     }
 
     private boolean deliverClaimed(TurnRecord turn) {
-        Optional<PlatformAdapter> adapter = platforms.adapter(turn.source().platform());
-        if (adapter.isEmpty()) {
-            log.warn("outbox - turn {} has a reply for platform {}, which is not running; reply kept for redelivery",
-                    turn.id(), turn.source().platform());
-            return false;
-        }
         MessageKind kind = isFailure(turn.outcome()) ? MessageKind.ERROR : MessageKind.REPLY;
-        dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_SEND);
-        List<String> parts = TextSplitter.split(turn.reply(), adapter.get().capabilities().maxTextLength());
-        PartsSent sent = sendParts(adapter.get(), turn.source().target(), parts, Math.max(0, Math.min(turn.partsDelivered(), parts.size() - 1)), kind,
-                replyTarget(turn), turn.eventId(), count -> {
-                    if (count < parts.size()) {
-                        turns.markPartsDelivered(turn.id(), count);
-                    }
-                });
-        SendResult r = sent.last();
-        if (!r.success()) {
-            boolean permanent = !r.retryable();
-            turns.recordDeliveryFailure(turn.id(), describe(r, sent.part(), parts.size()), permanent);
-            metrics.replyNotDelivered(turn.source().platform(), permanent);
-            if (permanent) {
-                log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(),
-                        turn.source().platform(), r.error());
+        Optional<Route> route = route(turn.source().platform(), turn.source().target(), kind);
+        if (route.isEmpty()) {
+            Platform to = destinationOf(turn);
+            log.warn("outbox - turn {} has a reply for platform {}, which is not running; reply kept for redelivery", turn.id(), to);
+            if (!to.equals(turn.source().platform())) {
+                turns.recordDeliveryFailure(turn.id(), "platform " + to + " is not running");
             }
             return false;
         }
-        return turns.markDelivered(turn.id(), r.messageId() == null || r.messageId().isEmpty() ? null : r.messageId());
+        PlatformAdapter adapter = route.get().adapter();
+        CrashPoints.reach(CrashPoints.BEFORE_SEND);
+        List<String> parts = TextSplitter.split(turn.reply(), adapter.capabilities().maxTextLength(), adapter::formattedLength);
+        if (turn.sendingPart() > turn.partsDelivered()) {
+            log.warn("outbox - turn {}: part {} of {} was handed to {} without its answer being recorded (a crash or a lost answer); "
+                    + "sending it again with the same idempotency key", turn.id(), turn.sendingPart(), parts.size(), adapter.platform());
+            metrics.replyPartResent(adapter.platform());
+        }
+        for (int i = Math.min(turn.partsDelivered(), parts.size() - 1); i < parts.size(); i++) {
+            int part = i + 1;
+            turns.recordSendIntent(turn.id(), part);
+            OutboundMessage m = new OutboundMessage(route.get().target(), parts.get(i), kind,
+                    i == 0 && !route.get().relayed() ? turn.answersMessageId() : null, turn.eventId(), part, parts.size(),
+                    idempotencyKey(turn.id(), part));
+            SendResult r = sendWithRetry(adapter, m);
+            if (!r.success()) {
+                failed(turn, adapter, r, i, parts.size());
+                return false;
+            }
+            CrashPoints.reach(CrashPoints.AFTER_SEND);
+            String messageId = r.messageId() == null || r.messageId().isEmpty() ? null : r.messageId();
+            if (part == parts.size()) {
+                if (route.get().relayed()) {
+                    log.info("outbox - turn {}: reply relayed from {} to {} chat {} ({} part(s))", turn.id(), turn.source().platform(),
+                            adapter.platform(), route.get().target().chatId(), parts.size());
+                }
+                return turns.delivered(turn.id(), messageId); // the last part's answer is the delivery
+            }
+            turns.recordPartSent(turn.id(), part, messageId);
+        }
+        return false; // not reached: the loop ends with the last part
+    }
+
+    /** The key every attempt to send this part of this reply carries, after a crash too (at most 25 characters). */
+    static String idempotencyKey(long turnId, int part) {
+        return "h" + Long.toString(turnId, 36) + "p" + part;
+    }
+
+    private void failed(TurnRecord turn, PlatformAdapter adapter, SendResult r, int part, int parts) {
+        boolean permanent = !r.retryable();
+        String error = describe(r, part, parts);
+        if (permanent) {
+            turns.refused(turn.id(), error);
+            log.warn("outbox - turn {}: {} refused the reply for good ({}); it is marked undeliverable", turn.id(), adapter.platform(),
+                    r.error());
+        } else {
+            turns.recordDeliveryFailure(turn.id(), error);
+        }
+        metrics.replyNotDelivered(turn.source().platform(), permanent);
     }
 
     private static String describe(SendResult r, int part, int parts) {
@@ -110,9 +153,35 @@ public final class Outbox {
         return parts == 1 ? error : "part " + (part + 1) + " of " + parts + ": " + error;
     }
 
-    /** Delivers every reply of {@code platform} that was recorded but not confirmed sent. */
+    /** Where a message goes: the adapter of its platform, or (a reply) the chat that platform relays replies to. */
+    private record Route(PlatformAdapter adapter, ChatTarget target, boolean relayed) {
+    }
+
+    /** Empty when the platform, or the platform it relays replies to, is not running. */
+    private Optional<Route> route(Platform platform, ChatTarget target, MessageKind kind) {
+        Optional<PlatformAdapter> adapter = platforms.adapter(platform);
+        if (adapter.isEmpty()) {
+            return Optional.empty();
+        }
+        if (kind != MessageKind.REPLY && kind != MessageKind.ERROR) {
+            return Optional.of(new Route(adapter.get(), target, false));
+        }
+        Optional<Destination> relay = adapter.get().relaysRepliesTo(target);
+        if (relay.isEmpty()) {
+            return Optional.of(new Route(adapter.get(), target, false));
+        }
+        return platforms.adapter(relay.get().platform()).map(a -> new Route(a, relay.get().target(), true));
+    }
+
+    /** The platform a turn's reply goes to: its own, or the one its platform relays replies to. */
+    Platform destinationOf(TurnRecord turn) {
+        return platforms.adapter(turn.source().platform()).flatMap(a -> a.relaysRepliesTo(turn.source().target()))
+                .map(Destination::platform).orElse(turn.source().platform());
+    }
+
+    /** Delivers every reply that was recorded but not confirmed sent and goes to {@code platform} (relayed ones included). */
     public int redeliver(Platform platform) {
-        return redeliver(t -> t.source().platform().equals(platform));
+        return redeliver(t -> destinationOf(t).equals(platform));
     }
 
     /**
@@ -132,39 +201,23 @@ public final class Outbox {
         return delivered;
     }
 
-    /** Sends an unrecorded message (a command answer, a notice), split and retried. */
+    /** Sends an unrecorded message (a command answer, a notice, an apology), split and retried. */
     public boolean send(Platform platform, ChatTarget target, String text, MessageKind kind, String replyTo, String correlationId) {
-        Optional<PlatformAdapter> adapter = platforms.adapter(platform);
-        if (adapter.isEmpty()) {
+        Optional<Route> route = route(platform, target, kind);
+        if (route.isEmpty()) {
             log.warn("outbox - cannot send a {} to platform {}: not running", kind, platform);
             return false;
         }
-        return sendParts(adapter.get(), target, TextSplitter.split(text, adapter.get().capabilities().maxTextLength()), 0, kind,
-                replyTo, correlationId, count -> {
-                }).last().success();
-    }
-
-    /** How a split send ended: the result of the last part tried (the failure, or the last part's success) and its index. */
-    private record PartsSent(SendResult last, int part) {
-    }
-
-    /**
-     * Sends {@code parts} from index {@code from} on, each retried, stopping at the first that fails;
-     * {@code partSent} hears how many parts have gone out after each one.
-     */
-    private PartsSent sendParts(PlatformAdapter adapter, ChatTarget target, List<String> parts, int from, MessageKind kind,
-            String replyTo, String correlationId, IntConsumer partSent) {
-        SendResult r = null;
-        int i = from;
-        for (; i < parts.size(); i++) {
-            r = sendWithRetry(adapter, new OutboundMessage(target, parts.get(i), kind, i == 0 ? replyTo : null, correlationId, i + 1,
-                    parts.size()));
+        PlatformAdapter adapter = route.get().adapter();
+        List<String> parts = TextSplitter.split(text, adapter.capabilities().maxTextLength(), adapter::formattedLength);
+        for (int i = 0; i < parts.size(); i++) {
+            SendResult r = sendWithRetry(adapter, new OutboundMessage(route.get().target(), parts.get(i), kind,
+                    i == 0 && !route.get().relayed() ? replyTo : null, correlationId, i + 1, parts.size()));
             if (!r.success()) {
-                return new PartsSent(r, i);
+                return false;
             }
-            partSent.accept(i + 1);
         }
-        return new PartsSent(r == null ? SendResult.sent(null) : r, i - 1); // nothing to send counts as sent
+        return true;
     }
 
     private SendResult sendWithRetry(PlatformAdapter adapter, OutboundMessage m) {
@@ -179,12 +232,12 @@ public final class Outbox {
             if (last.success() || !last.retryable() || attempt == MAX_ATTEMPTS) {
                 break;
             }
-            Duration wait = last.retryAfter() != null ? last.retryAfter() : Duration.ofMillis(250L << (attempt - 1));
-            if (wait.compareTo(MAX_WAIT) > 0) {
+            Optional<Duration> wait = RETRIES.wait(attempt, last.retryAfter());
+            if (wait.isEmpty()) {
                 break;
             }
             try {
-                Thread.sleep(wait);
+                Thread.sleep(wait.get());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -197,11 +250,6 @@ public final class Outbox {
                     m.kind() == MessageKind.REPLY || m.kind() == MessageKind.ERROR ? "reply kept for redelivery" : "message dropped");
         }
         return last;
-    }
-
-    /** The platform message a reply answers: a person's message; a turn Herald made itself (a scheduled job) answers none. */
-    private static String replyTarget(TurnRecord turn) {
-        return turn.origin() == dev.herald.core.platform.MessageEvent.Origin.USER ? turn.platformMessageId() : null;
     }
 
     static boolean isFailure(String outcome) {

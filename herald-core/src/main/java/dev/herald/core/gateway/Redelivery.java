@@ -2,78 +2,80 @@ package dev.herald.core.gateway;
 
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.Platform;
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.turn.TurnRecord;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
- * The background retry of replies whose delivery failed while their platform stayed connected (a
- * platform that reconnects gets its waiting replies at once, from {@link Gateway#connectionChanged}).
- * Every {@code interval} it offers the outbox each connected platform's waiting replies that are due:
- * a reply is first retried one interval after its last failure, then after twice that, and so on up
- * to 30 minutes. A reply nobody tried yet (its turn is about to send it) is left alone for one
- * interval. The outbox's claim keeps a retry and its turn from sending the same reply twice.
+ * The background worker that offers the outbox the replies that were recorded but not delivered. Two things
+ * wake it: a platform that connects (its waiting replies go out at once, then {@code afterConnect} runs for it,
+ * all on this worker's thread and never on the adapter's), and its interval, at which it offers each connected
+ * platform's waiting replies that are due: a reply is first retried one interval after its last failure, then
+ * after twice that, and so on up to 30 minutes ({@link Backoff}). A reply nobody tried yet (its turn is about to
+ * send it) is left alone for one interval. The outbox's claim keeps a retry and its turn from sending the same
+ * reply twice.
  */
 final class Redelivery {
-    private static final Logger log = LoggerFactory.getLogger(Redelivery.class);
     static final Duration MAX_BACKOFF = Duration.ofMinutes(30);
 
     private final Outbox outbox;
     private final PlatformRegistry platforms;
     private final Clock clock;
     private final Duration interval;
-    private final CountDownLatch stopped = new CountDownLatch(1);
-    private Thread thread;
+    private final Backoff backoff;
+    private final Consumer<Platform> afterConnect;
+    private final Set<Platform> connected = ConcurrentHashMap.newKeySet();
+    private final Worker worker;
 
-    Redelivery(Outbox outbox, PlatformRegistry platforms, Clock clock, Duration interval) {
+    Redelivery(Outbox outbox, PlatformRegistry platforms, Clock clock, Duration interval, Consumer<Platform> afterConnect) {
         this.outbox = outbox;
         this.platforms = platforms;
         this.clock = clock;
         this.interval = interval;
+        this.backoff = Backoff.exponential(interval.compareTo(MAX_BACKOFF) < 0 ? interval : MAX_BACKOFF, MAX_BACKOFF);
+        this.afterConnect = afterConnect;
+        this.worker = new Worker("redelivery", interval, this::round);
     }
 
-    synchronized void start() {
-        if (thread == null) {
-            thread = Thread.ofVirtual().name("herald-redelivery").start(this::loop);
-        }
+    void start() {
+        worker.start();
     }
 
-    /** Stops after the current round (a send in progress is not cut off). */
-    void stop() {
-        stopped.countDown();
+    /** Stops after the current round (a send in progress is not cut off), waiting for it at most {@code max}. */
+    void stop(Duration max) {
+        worker.stop(max);
     }
 
-    private void loop() {
-        try {
-            while (!stopped.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
-                try {
-                    round();
-                } catch (RuntimeException e) {
-                    log.warn("outbox - a background redelivery round failed: {}", e.toString());
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /** {@code platform} (re)connected: its waiting replies go out at once, on the worker's thread. */
+    void connected(Platform platform) {
+        connected.add(platform);
+        worker.wake();
     }
 
-    /** One pass over the waiting replies of the connected platforms; returns how many went out. */
+    /** One pass: first every platform that connected since the last one, then the due replies of the connected ones. */
     int round() {
+        int delivered = 0;
+        for (Platform p : Set.copyOf(connected)) {
+            connected.remove(p);
+            delivered += outbox.redeliver(t -> !worker.stopping() && outbox.destinationOf(t).equals(p));
+            if (!worker.stopping()) {
+                afterConnect.accept(p);
+            }
+        }
         Instant now = clock.instant();
-        Set<Platform> connected = new HashSet<>();
+        Set<Platform> up = new HashSet<>();
         platforms.connections().forEach((p, c) -> {
             if (c.state() == ConnectionState.CONNECTED) {
-                connected.add(p);
+                up.add(p);
             }
         });
-        return outbox.redeliver(t -> stopped.getCount() > 0 && connected.contains(t.source().platform()) && due(t, now));
+        return delivered + outbox.redeliver(t -> !worker.stopping() && up.contains(outbox.destinationOf(t)) && due(t, now));
     }
 
     boolean due(TurnRecord t, Instant now) {
@@ -83,10 +85,6 @@ final class Redelivery {
 
     /** {@code interval * 2^(attempts-1)}, at most {@link #MAX_BACKOFF}. */
     Duration backoff(int attempts) {
-        Duration d = interval;
-        for (int i = 1; i < attempts && d.compareTo(MAX_BACKOFF) < 0; i++) {
-            d = d.multipliedBy(2);
-        }
-        return d.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : d;
+        return backoff.delay(attempts);
     }
 }

@@ -1,7 +1,8 @@
 package dev.herald.core.gateway;
 
 import dev.herald.core.auth.Authorizer;
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
+import dev.herald.core.turn.Turns;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionEntry;
@@ -29,22 +30,24 @@ final class Resumer {
     private static final Logger log = LoggerFactory.getLogger(Resumer.class);
 
     private final Storage storage;
+    private final Turns turns;
     private final SessionLanes lanes;
     private final LaneDriver driver;
     private final Authorizer authorizer;
     private final PlatformRegistry platforms;
-    private final FreshnessWindow window;
+    private final Freshness freshness;
     private final Clock clock;
     private final GatewayMetrics metrics;
 
-    Resumer(Storage storage, SessionLanes lanes, LaneDriver driver, Authorizer authorizer, PlatformRegistry platforms,
-            FreshnessWindow window, Clock clock, GatewayMetrics metrics) {
+    Resumer(Storage storage, Turns turns, SessionLanes lanes, LaneDriver driver, Authorizer authorizer, PlatformRegistry platforms,
+            Freshness freshness, Clock clock, GatewayMetrics metrics) {
         this.storage = storage;
+        this.turns = turns;
         this.lanes = lanes;
         this.driver = driver;
         this.authorizer = authorizer;
         this.platforms = platforms;
-        this.window = window;
+        this.freshness = freshness;
         this.clock = clock;
         this.metrics = metrics;
     }
@@ -68,8 +71,7 @@ final class Resumer {
             if (e.suspended() || e.origin() == null || !e.effectiveResumeReason().autoResumes()) {
                 continue;
             }
-            Instant marker = e.lastResumeMarkedAt() != null ? e.lastResumeMarkedAt() : e.updatedAt();
-            if (!window.isFresh(marker, now)) {
+            if (!freshness.worthResuming(e, now)) {
                 stale++;
                 continue;
             }
@@ -100,8 +102,8 @@ final class Resumer {
         List<CompletableFuture<Void>> scheduled = new ArrayList<>(claimed.size());
         for (SessionEntry e : claimed) {
             metrics.resumeScheduled(platform, e.effectiveResumeReason().code());
-            scheduled.add(driver.launchClaimed(e.key(),
-                    () -> storage.turns().receive(e.key(), MessageEvent.resume(e.origin(), clock.instant()))));
+            scheduled.add(driver.launch(e.key(),
+                    () -> turns.receive(e.key(), MessageEvent.resume(e.origin(), clock.instant(), continued(e.key())))));
         }
         return scheduled;
     }
@@ -118,9 +120,22 @@ final class Resumer {
             return false;
         }
         metrics.resumeScheduled(e.origin().platform(), e.effectiveResumeReason().code());
-        driver.launchClaimed(key, () -> storage.turns().receive(key, MessageEvent.resume(e.origin(), clock.instant())));
+        driver.launch(key, () -> turns.receive(key, MessageEvent.resume(e.origin(), clock.instant(), continued(e.key()))));
         log.info("resumer - {} resumed on request", key);
         return true;
+    }
+
+    /**
+     * The user message the interrupted turn answered (its newest started turn's), so the resumed answer
+     * replies to it like any answer; null when unknown (a lookup failure only loses the quote).
+     */
+    private String continued(dev.herald.core.session.SessionKey key) {
+        try {
+            return storage.turns().latestStarted(key).map(dev.herald.core.turn.TurnRecord::answersMessageId).orElse(null);
+        } catch (RuntimeException ex) {
+            log.debug("resumer - {}: the interrupted turn's message could not be read: {}", key, ex.toString());
+            return null;
+        }
     }
 
     private boolean isAuthorized(SessionEntry e) {

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -33,6 +34,8 @@ public final class SessionLanes {
 
     private static final class Lane {
         final ArrayDeque<TurnRecord> waiting = new ArrayDeque<>();
+        /** Completes when the lane is handed back (its owner ran its last turn, or released it while stopping). */
+        final CompletableFuture<Void> released = new CompletableFuture<>();
         volatile ActiveTurn active;
     }
 
@@ -77,22 +80,44 @@ public final class SessionLanes {
      */
     public Optional<TurnRecord> nextOrRelease(SessionKey key) {
         TurnRecord[] next = new TurnRecord[1];
+        Lane[] gone = new Lane[1];
         lanes.computeIfPresent(key, (k, lane) -> {
             lane.active = null;
             next[0] = lane.waiting.pollFirst();
+            gone[0] = next[0] == null ? lane : null;
             return next[0] == null ? null : lane;
         });
+        if (gone[0] != null) {
+            gone[0].released.complete(null);
+        }
         return Optional.ofNullable(next[0]);
     }
 
     /** Removes the lane and returns the turns that were waiting in it (they stay stored for later). */
     public List<TurnRecord> release(SessionKey key) {
         List<TurnRecord> left = new ArrayList<>();
+        Lane[] gone = new Lane[1];
         lanes.computeIfPresent(key, (k, lane) -> {
             left.addAll(lane.waiting);
+            gone[0] = lane;
             return null;
         });
+        if (gone[0] != null) {
+            gone[0].released.complete(null);
+        }
         return left;
+    }
+
+    /**
+     * One future per lane claimed now, each completing when that lane is handed back: what a stop waits on
+     * instead of polling. Lanes claimed later are not included.
+     */
+    public List<CompletableFuture<Void>> releases() {
+        List<CompletableFuture<Void>> out = new ArrayList<>();
+        for (Lane lane : lanes.values()) {
+            out.add(lane.released);
+        }
+        return out;
     }
 
     /** Takes the waiting turns out of the lane (for /stop), leaving the owner and its running turn. */

@@ -10,10 +10,14 @@ import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.auth.Authorizer;
+import dev.herald.core.CrashPoints;
 import dev.herald.core.continuity.NoteInjector;
+import dev.herald.core.continuity.OrphanedTurns;
+import dev.herald.core.continuity.ResumeMarks;
 import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.StreamEvent;
 import dev.herald.core.session.SessionEntry;
@@ -21,8 +25,9 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
 import dev.herald.core.transcript.AgentHistory;
 import dev.herald.core.transcript.TranscriptRow;
+import dev.herald.core.turn.RunningTurn;
 import dev.herald.core.turn.TurnRecord;
-import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.Turns;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -42,14 +47,20 @@ import org.slf4j.LoggerFactory;
  *   <li>record the final reply on the turn, clear the resume mark only after a success, then send
  *       and mark sent (the outbox).</li>
  * </ol>
- * Never throws: failures end the turn with an outcome and a log line naming the session.
+ * Never throws: a failure before the start cancels the turn, a failure after it ends the turn as FAILED (the
+ * error recorded, the chat told); either way the lane goes on with the session's next message.
  */
 final class TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
+    static final String APOLOGY = "Sorry, something went wrong on my side while answering. Try again, or send /reset to start "
+            + "a fresh session.";
     static final String DANGLING_TOOL_RESULT = "[interrupted] The gateway stopped before this tool call returned a "
             + "result. It was not re-run; do not assume it succeeded.";
 
     private final Storage storage;
+    private final Turns turns;
+    private final OrphanedTurns orphans;
+    private final ResumeMarks marks;
     private final Agent agent;
     private final Authorizer authorizer;
     private final PlatformRegistry platforms;
@@ -61,9 +72,13 @@ final class TurnRunner {
     private final PendingApprovals approvals;
     private final Compactions compactions;
 
-    TurnRunner(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms, Outbox outbox,
-            SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics, PendingApprovals approvals) {
+    TurnRunner(Storage storage, Turns turns, OrphanedTurns orphans, ResumeMarks marks, Agent agent, Authorizer authorizer,
+            PlatformRegistry platforms, Outbox outbox, SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics,
+            PendingApprovals approvals) {
         this.storage = storage;
+        this.turns = turns;
+        this.orphans = orphans;
+        this.marks = marks;
         this.agent = agent;
         this.authorizer = authorizer;
         this.platforms = platforms;
@@ -81,16 +96,17 @@ final class TurnRunner {
         org.slf4j.MDC.put("session_key", turn.sessionKey().value());
         org.slf4j.MDC.put("turn_id", Long.toString(turn.id()));
         try {
-            runChecked(turn);
+            runChecked(turn, false);
         } catch (RuntimeException e) {
-            log.error("gateway - turn {} of {} failed unexpectedly; it is kept as it was for inspection", turn.id(), turn.sessionKey(), e);
+            notStarted(turn, e);
         } finally {
             org.slf4j.MDC.remove("session_key");
             org.slf4j.MDC.remove("turn_id");
         }
     }
 
-    private void runChecked(TurnRecord turn) {
+    /** Prepares and starts the turn; once it runs, any failure ends it as FAILED ({@link #failedAfterStart}). */
+    private void runChecked(TurnRecord turn, boolean healed) {
         SessionKey key = turn.sessionKey();
         Optional<PlatformAdapter> adapter = platforms.adapter(turn.source().platform());
         if (adapter.isEmpty()) {
@@ -99,7 +115,7 @@ final class TurnRunner {
         }
         if (!authorizer.isAuthorized(turn.source())) {
             log.warn("gateway - turn {} of {} not started: its sender is not authorized under the current access rules", turn.id(), key);
-            storage.turns().cancel(turn.id(), "not authorized");
+            turns.cancel(turn.id(), "not authorized");
             return;
         }
         SessionEntry entry = storage.sessions().getOrCreate(key, turn.source());
@@ -115,15 +131,85 @@ final class TurnRunner {
             cancel(turn, "empty message");
             return;
         }
-        Optional<TurnRecord> started = storage.turns().start(turn.id(), entry.sessionId(),
+        Optional<TurnRecord> started = turns.start(turn.id(), entry.sessionId(),
                 TranscriptRow.user(prepared.persistedMessage(), clock.instant()));
         if (started.isEmpty()) {
+            if (!healed && endOrphanOfLane(turn)) {
+                runChecked(turn, true); // the lane's orphan is gone (and may have marked it): prepare again
+                return;
+            }
             log.warn("gateway - turn {} of {} could not start: it is no longer waiting or another turn of the session is running",
                     turn.id(), key);
             return;
         }
-        dev.herald.core.CrashPoints.reach(dev.herald.core.CrashPoints.BEFORE_AGENT);
-        execute(started.get(), entry, transcript, prepared, adapter.get());
+        try {
+            CrashPoints.reach(CrashPoints.BEFORE_AGENT);
+            execute(started.get(), entry, transcript, prepared, adapter.get());
+        } catch (RuntimeException e) {
+            failedAfterStart(started.get(), e);
+        }
+    }
+
+    /**
+     * This process owns the turn's lane, so a RUNNING turn of the lane in the store that is not this one has no
+     * owner (its failure could not be recorded): it ends as the continuity rules say, and this turn may start.
+     */
+    private boolean endOrphanOfLane(TurnRecord turn) {
+        List<RunningTurn> orphans = turns.running().stream()
+                .filter(r -> r.key().equals(turn.sessionKey()) && r.id() != turn.id())
+                .toList();
+        return !orphans.isEmpty() && !this.orphans.end(orphans, "lane " + turn.sessionKey()).interrupted().isEmpty();
+    }
+
+    /**
+     * A failure before the turn started (reading the session, the transcript): the turn is cancelled and the chat
+     * told, so the user can send it again; if even that cannot be written, the turn stays stored and is replayed
+     * at the next start.
+     */
+    private void notStarted(TurnRecord turn, RuntimeException e) {
+        log.error("gateway - turn {} of {} failed before it started; it is cancelled and its chat is told", turn.id(),
+                turn.sessionKey(), e);
+        try {
+            if (turns.cancel(turn.id(), "could not start: " + describe(e))) {
+                apologize(turn);
+            }
+        } catch (RuntimeException again) {
+            log.error("gateway - turn {} of {} could not be cancelled either ({}); it stays stored and runs after the next start",
+                    turn.id(), turn.sessionKey(), again.toString());
+        }
+    }
+
+    /**
+     * Any failure after the turn started (a store hiccup, a bug) ends it as FAILED with the error recorded and a
+     * short apology to the chat; the lane goes on with the session's next message. A turn that had already recorded
+     * its reply keeps it (the outbox delivers it). When not even the failure can be written, the watchdog ends the
+     * turn later, and the lane's next turn ends it at once when it needs the lane.
+     */
+    private void failedAfterStart(TurnRecord turn, RuntimeException e) {
+        log.error("gateway - turn {} of {} failed after it started; it ends as failed and its chat is told", turn.id(),
+                turn.sessionKey(), e);
+        try {
+            if (turns.fail(turn.id(), "error", describe(e))) {
+                apologize(turn);
+            }
+        } catch (RuntimeException again) {
+            log.error("gateway - turn {} of {} could not be recorded as failed ({}); the watchdog ends it", turn.id(),
+                    turn.sessionKey(), again.toString());
+        }
+    }
+
+    private void apologize(TurnRecord turn) {
+        try {
+            outbox.send(turn.source().platform(), turn.source().target(), APOLOGY, MessageKind.ERROR, turn.platformMessageId(),
+                    turn.eventId());
+        } catch (RuntimeException e) {
+            log.warn("gateway - could not tell {} that its turn {} failed: {}", turn.sessionKey(), turn.id(), e.toString());
+        }
+    }
+
+    private static String describe(RuntimeException e) {
+        String text = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return text.length() <= 500 ? text : text.substring(0, 500) + "...";
     }
 
     private void execute(TurnRecord turn, SessionEntry entry, List<TranscriptRow> transcript,
@@ -132,7 +218,7 @@ final class TurnRunner {
         lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
         Capabilities caps = adapter.capabilities();
         TurnRequest request = new TurnRequest(entry.sessionId(), turn.sessionKey().value(), AgentHistory.from(transcript),
-                prepared.modelMessage(), caps.interactive(), turn.source().platform().id());
+                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), adapter.turnOptions(turn.eventId()));
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
         TurnOutcome outcome;
@@ -171,7 +257,8 @@ final class TurnRunner {
             @Override
             public void onUsage(long in, long out) {
                 storage.sessions().addUsage(turn.sessionKey(), in, out);
-                storage.turns().addUsage(turn.id(), in, out);
+                turns.addUsage(turn.id(), in, out);
+                progress(adapter, turn, new StreamEvent.Usage(in, out));
             }
 
             @Override
@@ -210,45 +297,42 @@ final class TurnRunner {
     private void finish(TurnRecord turn, TurnOutcome outcome) {
         String reply = outcome.replyText();
         boolean hasReply = reply != null && !reply.isBlank() && !(outcome instanceof TurnOutcome.Interrupted);
+        CrashPoints.reach(CrashPoints.BEFORE_RECORD);
         if (hasReply) {
             if (!outbox.record(turn, outcome.kind(), reply)) {
                 log.info("gateway - turn {} of {} was closed while it ran (stop or crash recovery); its reply is not sent",
                         turn.id(), turn.sessionKey());
                 return;
             }
-            settle(turn.sessionKey(), outcome);
-            storage.turns().find(turn.id()).ifPresent(outbox::deliver);
+            marks.settle(turn.sessionKey(), outcome);
+            turns.find(turn.id()).ifPresent(outbox::deliver);
             return;
         }
-        TurnState terminal = switch (outcome) {
-            case TurnOutcome.Interrupted i -> TurnState.INTERRUPTED;
-            case TurnOutcome.Final f -> TurnState.DELIVERED;
-            case TurnOutcome.Completed c -> TurnState.DELIVERED;
-            default -> TurnState.FAILED;
+        boolean ended = switch (outcome) {
+            case TurnOutcome.Interrupted i -> turns.interrupt(turn.id(), outcome.kind());
+            case TurnOutcome.Final f -> turns.complete(turn.id(), outcome.kind());
+            case TurnOutcome.Completed c -> turns.complete(turn.id(), outcome.kind());
+            default -> turns.fail(turn.id(), outcome.kind(), errorOf(outcome));
         };
-        if (storage.turns().finish(turn.id(), terminal, outcome.kind())) {
-            settle(turn.sessionKey(), outcome);
+        if (ended) {
+            marks.settle(turn.sessionKey(), outcome);
         }
     }
 
-    /** After a success: clear the resume mark and the stuck-loop count (spec A1, G3). */
-    private void settle(SessionKey key, TurnOutcome outcome) {
-        if (!outcome.clearsResumePending()) {
-            return;
-        }
-        storage.sessions().find(key).ifPresent(e -> {
-            if (e.resumePending()) {
-                storage.sessions().clearResumePending(key);
-            }
-            if (e.interruptedRestarts() > 0) {
-                storage.sessions().clearInterruptions(key);
-            }
-        });
+    /** What a turn that ended without a reply records as its error. */
+    private static String errorOf(TurnOutcome outcome) {
+        return switch (outcome) {
+            case TurnOutcome.Errored e -> e.detail();
+            case TurnOutcome.Failed f -> f.why();
+            case TurnOutcome.NotCompleted n -> n.why();
+            case TurnOutcome.Partial p -> p.why();
+            default -> outcome.kind();
+        };
     }
 
     private void cancel(TurnRecord turn, String why) {
         log.info("gateway - turn {} of {} cancelled: {}", turn.id(), turn.sessionKey(), why);
-        storage.turns().cancel(turn.id(), why);
+        turns.cancel(turn.id(), why);
     }
 
     /**

@@ -67,7 +67,28 @@ public record MessageEvent(
 
     /** The synthetic empty turn that resumes an interrupted session for its owner. */
     public static MessageEvent resume(SessionSource source, Instant at) {
-        return new MessageEvent(UUID.randomUUID().toString(), source, "", null, null, List.of(), Origin.RESUME, at);
+        return resume(source, at, null);
+    }
+
+    /**
+     * The synthetic empty turn that resumes an interrupted session, answering {@code continuedMessageId}: the
+     * platform message of the user whose turn was cut off (null when unknown), so the resumed answer replies
+     * to (quotes, threads under) it as the answer to that message would have.
+     */
+    public static MessageEvent resume(SessionSource source, Instant at, String continuedMessageId) {
+        return new MessageEvent(UUID.randomUUID().toString(), source, "", null, continuedMessageId, List.of(), Origin.RESUME, at);
+    }
+
+    /**
+     * The platform message a reply to this event answers: the message itself, for a resume turn the message
+     * of the turn it continues, for a scheduled job's run none (its id names the occurrence, not a message).
+     */
+    public String answersMessageId() {
+        return switch (origin) {
+            case USER -> messageId;
+            case RESUME -> replyToMessageId;
+            case SCHEDULE -> null;
+        };
     }
 
     /**
@@ -93,6 +114,27 @@ public record MessageEvent(
         }
         return sb.toString();
     }
+
+    /**
+     * The attachments named in stored text: the inverse of {@link #textWithAttachments()}, line by line. A line a
+     * user typed in that exact form is read as one too; the fetcher of the platform decides what it can fetch.
+     */
+    public static List<MediaRef> attachmentsIn(String text) {
+        if (text == null || !text.contains("[attachment: ")) {
+            return List.of();
+        }
+        List<MediaRef> out = new java.util.ArrayList<>();
+        for (String line : text.split("\n")) {
+            java.util.regex.Matcher m = ATTACHMENT_LINE.matcher(line);
+            if (m.matches()) {
+                out.add(new MediaRef(m.group(1), m.group(3), m.group(2)));
+            }
+        }
+        return out;
+    }
+
+    private static final java.util.regex.Pattern ATTACHMENT_LINE =
+            java.util.regex.Pattern.compile("\\[attachment: ([^\\s(,\\]]+)(?: \\(([^)]*)\\))?, ref (\\S+)\\]");
 
     public boolean internal() {
         return origin != Origin.USER;

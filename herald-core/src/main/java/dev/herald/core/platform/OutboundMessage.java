@@ -14,9 +14,19 @@ import java.util.Objects;
  *                         to find the waiting caller
  * @param part             1-based index of this part when a reply was split, else 1
  * @param parts            number of parts the reply was split into, else 1
+ * @param idempotencyKey   the same for every attempt to send this part of this reply, after a crash too, or null for
+ *                         messages that are not recorded; a platform that can deduplicate sends by a key (Discord's
+ *                         {@code nonce} with {@code enforce_nonce}) passes it on, so a resend is not a second message
  */
 public record OutboundMessage(
-        ChatTarget target, String text, MessageKind kind, String replyToMessageId, String correlationId, int part, int parts) {
+        ChatTarget target, String text, MessageKind kind, String replyToMessageId, String correlationId, int part, int parts,
+        String idempotencyKey) {
+
+    /** A message without an idempotency key. */
+    public OutboundMessage(ChatTarget target, String text, MessageKind kind, String replyToMessageId, String correlationId, int part,
+            int parts) {
+        this(target, text, kind, replyToMessageId, correlationId, part, parts, null);
+    }
 
     public OutboundMessage {
         Objects.requireNonNull(target, "target");

@@ -14,4 +14,8 @@ public sealed interface StreamEvent {
     /** A tool call ended: ok, error, denied (it never ran) or interrupted. */
     record ToolFinished(String callId, String toolName, dev.herald.core.agent.ToolState state) implements StreamEvent {
     }
+
+    /** The model reported the token usage of one call of the turn (platforms that answer with usage add them up). */
+    record Usage(long inputTokens, long outputTokens) implements StreamEvent {
+    }
 }

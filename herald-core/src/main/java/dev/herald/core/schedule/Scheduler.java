@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * slow job never piles turns up in its chat's queue.
  *
  * <p>Time comes from the injected clock only: {@link #tick} does one pass at the clock's "now", and tests
- * move the clock instead of sleeping. {@link #start} runs ticks on a virtual thread every {@link Settings#tick}.
+ * move the clock instead of sleeping. {@link #start} runs ticks on a virtual
+ * thread ({@code herald-scheduler}) every {@link Settings#tick}; its owner (the wiring) closes it before the gateway's stop.
  */
 public final class Scheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("schedule");
@@ -75,6 +76,8 @@ public final class Scheduler implements AutoCloseable {
     private final Clock clock;
     private final ScheduleMetrics metrics;
     private final Settings settings;
+    /** Between ticks the loop waits on this; {@link #close} opens it, so a tick in progress is never interrupted. */
+    private final java.util.concurrent.CountDownLatch stopping = new java.util.concurrent.CountDownLatch(1);
     private volatile Thread loop;
     private volatile boolean closed;
     private volatile Instant lastSweep = Instant.MIN;
@@ -100,7 +103,7 @@ public final class Scheduler implements AutoCloseable {
         }
         long active = store.list().stream().filter(Job::active).count();
         log.info("schedule - running: {} active job(s), checked every {} ms", active, settings.tick().toMillis());
-        loop = Thread.ofVirtual().name("scheduler").start(this::run);
+        loop = Thread.ofVirtual().name("herald-scheduler").start(this::run);
         return this;
     }
 
@@ -117,7 +120,9 @@ public final class Scheduler implements AutoCloseable {
                 lastFailure = problem;
             }
             try {
-                Thread.sleep(settings.tick());
+                if (stopping.await(settings.tick().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    return;
+                }
             } catch (InterruptedException e) {
                 return;
             }
@@ -293,15 +298,21 @@ public final class Scheduler implements AutoCloseable {
         return next == null ? "none (the schedule has no more times)" : local(job, next);
     }
 
-    /** Stops ticking (a tick in progress finishes). Idempotent. */
+    /**
+     * Stops ticking and waits up to 5 s for the loop to end; a tick in progress finishes (it is not interrupted, so
+     * no claim is cut off between the store and the gateway). Idempotent.
+     */
     @Override
     public void close() {
         closed = true;
+        stopping.countDown();
         Thread t = loop;
         if (t != null) {
-            t.interrupt();
             try {
-                t.join(Duration.ofSeconds(5));
+                if (!t.join(Duration.ofSeconds(5))) {
+                    log.warn("schedule - a pass over due jobs is still going 5,000 ms after the stop; left to finish (a claim it "
+                            + "makes is submitted again at the next start)");
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

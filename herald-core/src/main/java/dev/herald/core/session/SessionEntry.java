@@ -29,6 +29,8 @@ import java.util.Objects;
  *                             (the stuck-loop counter; its only home, spec E4/G3)
  * @param inputTokens          model input tokens used by this lane's current session
  * @param outputTokens         model output tokens used by this lane's current session
+ * @param title                a title its user gave the conversation (web chat rename), or null
+ * @param hiddenAt             when its user deleted the conversation from their list (the transcript is kept), or null
  */
 public record SessionEntry(
         SessionKey key,
@@ -48,7 +50,9 @@ public record SessionEntry(
         Instant lastResumeMarkedAt,
         int interruptedRestarts,
         long inputTokens,
-        long outputTokens) {
+        long outputTokens,
+        String title,
+        Instant hiddenAt) {
 
     public SessionEntry {
         Objects.requireNonNull(key, "key");
@@ -67,7 +71,12 @@ public record SessionEntry(
     public static SessionEntry fresh(SessionKey key, String sessionId, SessionSource origin, Instant now) {
         return new SessionEntry(key, sessionId, now, now, origin, origin == null ? null : origin.chatName(),
                 origin == null ? null : origin.platform(), origin == null ? ChatType.DM : origin.chatType(),
-                null, null, false, null, false, null, null, 0, 0, 0);
+                null, null, false, null, false, null, null, 0, 0, 0, null, null);
+    }
+
+    /** Deleted from its user's conversation list (kept in the store, listed by the admin page). */
+    public boolean hidden() {
+        return hiddenAt != null;
     }
 
     /** Throw this session away: the next lookup starts a fresh one. */

@@ -73,6 +73,25 @@ public interface SessionStore {
     boolean suspend(SessionKey key, SuspendReason reason);
 
     /**
+     * Lifts a suspension (an operator's Unsuspend): the lane's next message continues its current transcript
+     * instead of starting a fresh one. The stuck-loop counter is cleared with it. False when the key is unknown
+     * or the lane is not suspended.
+     */
+    boolean unsuspend(SessionKey key);
+
+    /**
+     * Gives the lane the title its user chose (a renamed web chat conversation); null or blank removes it.
+     * At most 200 characters are kept. False when the key is unknown.
+     */
+    boolean rename(SessionKey key, String title);
+
+    /**
+     * Hides the lane from its user's conversation list (a deleted web chat conversation) and records when;
+     * its transcript and turns are kept. A hidden lane stays hidden. False when the key is unknown.
+     */
+    boolean hide(SessionKey key);
+
+    /**
      * Resume-pending lanes that are not suspended, optionally only those whose origin is on
      * {@code platform}, oldest mark first. Unreadable rows are logged and skipped.
      */

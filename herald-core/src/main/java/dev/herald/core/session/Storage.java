@@ -19,9 +19,30 @@ public interface Storage extends AutoCloseable {
     /** Scheduled jobs and their occurrences. */
     dev.herald.core.schedule.ScheduleStore schedules();
 
+    /**
+     * The model profile each lane chose ({@code /model}). Stores without the table keep the choices in memory, per
+     * store instance.
+     */
+    default ModelChoiceStore modelChoices() {
+        return InMemoryChoices.of(this);
+    }
+
     /** A short description for logs: the kind and where it lives (never credentials). */
     String describe();
 
     @Override
     void close();
+
+    /** One in-memory choice store per store instance without a table of its own. */
+    final class InMemoryChoices {
+        private static final java.util.Map<Storage, ModelChoiceStore> BY_STORE =
+                java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+        private InMemoryChoices() {
+        }
+
+        static ModelChoiceStore of(Storage storage) {
+            return BY_STORE.computeIfAbsent(storage, s -> ModelChoiceStore.inMemory());
+        }
+    }
 }

@@ -20,11 +20,16 @@ import java.util.Objects;
  * @param state             the lifecycle state
  * @param sessionId         the transcript session the turn ran in; null until it starts
  * @param outcome           the outcome kind ({@code final}, {@code interrupted}, ...), or null until known
+ * @param error             what ended a FAILED turn (for the operator: log, admin page), or null
  * @param reply             the final reply recorded for delivery, or null
  * @param replyMessageId    the platform's id of the delivered reply, or null
  * @param receivedAt        when the event was stored
  * @param updatedAt         when the state last changed (or the last delivery attempt failed)
  * @param partsDelivered    how many parts of a split reply the platform confirmed (redelivery starts after them)
+ * @param sendingPart       the part (1-based) whose send was recorded as about to happen and whose answer was not
+ *                          recorded yet, else 0: after a crash, that part is in doubt (it may have reached the chat)
+ * @param partMessageIds    the platform's ids of the confirmed parts before the last (the last one's is
+ *                          {@code replyMessageId})
  * @param deliveryAttempts  failed delivery attempts so far
  * @param deliveryError     the last delivery failure, or null
  * @param inputTokens       model input tokens this turn used (all its model calls)
@@ -42,11 +47,14 @@ public record TurnRecord(
         TurnState state,
         String sessionId,
         String outcome,
+        String error,
         String reply,
         String replyMessageId,
         Instant receivedAt,
         Instant updatedAt,
         int partsDelivered,
+        int sendingPart,
+        java.util.List<String> partMessageIds,
         int deliveryAttempts,
         String deliveryError,
         long inputTokens,
@@ -61,14 +69,27 @@ public record TurnRecord(
         Objects.requireNonNull(receivedAt, "receivedAt");
         Objects.requireNonNull(updatedAt, "updatedAt");
         text = text == null ? "" : text;
+        partMessageIds = partMessageIds == null ? java.util.List.of() : java.util.List.copyOf(partMessageIds);
     }
 
-    /** A turn with no delivery history yet. */
+    /** A turn with no error and no delivery history yet. */
     public TurnRecord(long id, SessionKey sessionKey, String eventId, SessionSource source, String text, String platformMessageId,
             String replyToMessageId, MessageEvent.Origin origin, TurnState state, String sessionId, String outcome, String reply,
             String replyMessageId, Instant receivedAt, Instant updatedAt) {
-        this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, reply,
-                replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, 0);
+        this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, null,
+                reply, replyMessageId, receivedAt, updatedAt, 0, 0, null, 0, null, 0, 0);
+    }
+
+    /**
+     * The platform message this turn's reply answers: the user's message, for a resume turn the message of the
+     * turn it continues (null when unknown), for a scheduled job's run none (Herald wrote its message).
+     */
+    public String answersMessageId() {
+        return switch (origin) {
+            case USER -> platformMessageId;
+            case RESUME -> replyToMessageId;
+            case SCHEDULE -> null;
+        };
     }
 
     /** The event this turn answers, rebuilt from the record (for replay after a restart). */

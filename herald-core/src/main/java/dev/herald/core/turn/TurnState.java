@@ -4,20 +4,15 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The lifecycle of one turn, persisted as a column. Allowed moves:
+ * The lifecycle of one turn, persisted as a column. The moves allowed between states are
+ * {@link TurnTransition}'s table, the single source: {@link #canMoveTo} reads it, the store derives its
+ * compare-and-set from it, and {@code docs/turn-states.md} is generated from it.
  *
- * <pre>
- *   RECEIVED --start--> RUNNING --reply recorded--> AWAITING_DELIVERY --sent--> DELIVERED
- *   RECEIVED --cancel-> CANCELLED          RUNNING --nothing to send--> DELIVERED
- *   RUNNING  --cut off (stop, crash)--> INTERRUPTED
- *   RUNNING  --failed, nothing to send--> FAILED
- *   AWAITING_DELIVERY --the platform refused it for good (chat gone, bot blocked)--> UNDELIVERABLE
- * </pre>
- *
- * RECEIVED turns are the durable inbound queue: they survive a crash and are replayed at start-up.
- * RUNNING turns found at start-up were cut off by a crash (spec G2). AWAITING_DELIVERY turns hold a
- * reply that was generated but not confirmed sent; it is delivered from the record, never regenerated,
- * and retried until the platform takes it or refuses it for good.
+ * <p>RECEIVED turns are the durable inbound queue: they survive a crash and are replayed at start-up.
+ * RUNNING turns found at start-up, or found without a live lane while the gateway runs, were cut off
+ * (spec G2). AWAITING_DELIVERY turns hold a reply that was generated but not confirmed sent; it is
+ * delivered from the record, never regenerated, and retried until the platform takes it or refuses it
+ * for good. At most one turn per lane is RUNNING (the store enforces it with a unique index).
  */
 public enum TurnState {
     RECEIVED,
@@ -35,13 +30,13 @@ public enum TurnState {
         return TERMINAL.contains(this);
     }
 
-    /** Whether the state machine allows moving from this state to {@code next}. */
+    /** Whether the transition table allows moving from this state to {@code next}. */
     public boolean canMoveTo(TurnState next) {
-        return switch (this) {
-            case RECEIVED -> next == RUNNING || next == CANCELLED;
-            case RUNNING -> next == AWAITING_DELIVERY || next == DELIVERED || next == INTERRUPTED || next == FAILED;
-            case AWAITING_DELIVERY -> next == DELIVERED || next == UNDELIVERABLE;
-            case DELIVERED, CANCELLED, INTERRUPTED, FAILED, UNDELIVERABLE -> false;
-        };
+        return TurnTransition.between(this, next).isPresent();
+    }
+
+    /** Whether at most one turn of a lane may be in this state at a time (a move into it checks the lane). */
+    public boolean onePerLane() {
+        return this == RUNNING;
     }
 }

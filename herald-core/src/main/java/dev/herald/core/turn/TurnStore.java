@@ -1,19 +1,19 @@
 package dev.herald.core.turn;
 
-import dev.herald.core.continuity.FreshnessWindow;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionKey;
-import dev.herald.core.transcript.TranscriptRow;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Durable turns: the inbound queue, the in-flight record, and the outbox of final replies.
+ * Durable turns: the inbound queue, the in-flight record, and the outbox of final replies. These are the
+ * store's primitives; the one writer of turn state is {@link Turns}, which alone calls the methods that move
+ * a turn (an architecture test holds this).
  *
- * <p>Every state change is one conditional update (compare-and-set on the state column); a false or
- * empty result means the turn was not in the expected state and nothing changed. At most one turn per
- * session key is RUNNING at a time: {@link #start} refuses a second one.
+ * <p>Every state change is {@link #transition}: one conditional update built from a row of
+ * {@link TurnTransition}'s table (compare-and-set on the state column); false means the turn was not in the
+ * row's {@code from} state and nothing changed. At most one turn per session key is RUNNING at a time: a
+ * START is refused while another turn of the lane runs.
  */
 public interface TurnStore {
 
@@ -25,31 +25,34 @@ public interface TurnStore {
     Optional<TurnRecord> receive(SessionKey key, MessageEvent event);
 
     /**
-     * Moves a RECEIVED turn to RUNNING in session {@code sessionId} and, in the same transaction, appends
-     * {@code userRow} (when not null) to that transcript. Empty when the turn is not RECEIVED or another
-     * turn of the same session key is RUNNING.
+     * Moves the turn along {@code transition} (from its {@code from} state to its {@code to} state) and writes
+     * {@code change}'s fields, in one transaction. A START sets the transcript session and, in the same
+     * transaction, appends the user's row to it; it is refused while another turn of the same lane is RUNNING.
+     * A REFUSE counts one more delivery attempt with its error.
+     *
+     * @return true when the turn was in the {@code from} state and moved; false when nothing changed
      */
-    Optional<TurnRecord> start(long turnId, String sessionId, TranscriptRow userRow);
-
-    /** RUNNING to AWAITING_DELIVERY, recording the outcome kind and the reply to deliver. */
-    boolean recordReply(long turnId, String outcome, String reply);
-
-    /** AWAITING_DELIVERY to DELIVERED, recording the platform's id of the sent reply (may be null). */
-    boolean markDelivered(long turnId, String replyMessageId);
+    boolean transition(long turnId, TurnTransition transition, TurnChange change);
 
     /**
-     * Records that the first {@code parts} parts of a split reply were sent, so that a later attempt
-     * (after a failure or a crash) starts after them. Never moves backwards; false when the turn is not
-     * AWAITING_DELIVERY.
+     * Records, before the platform is called, that part {@code part} (1-based) of the reply is about to be sent: if
+     * no answer is recorded after it, the part is in doubt. False when the turn is not AWAITING_DELIVERY or that part
+     * was confirmed already.
      */
-    boolean markPartsDelivered(long turnId, int parts);
+    boolean recordSendIntent(long turnId, int part);
 
     /**
-     * Records a failed delivery attempt of an AWAITING_DELIVERY turn: counts it, keeps {@code error}
-     * (the platform's words, no secrets) and the time. {@code permanent} moves it to UNDELIVERABLE
-     * (the platform refused it for good); otherwise it stays for a later attempt.
+     * Records the platform's answer to part {@code part} (1-based) of a split reply that is not its last: the part is
+     * confirmed (a later attempt starts after it) and its message id kept. Never moves backwards; false when the
+     * turn is not AWAITING_DELIVERY or the part was confirmed already. The last part's answer is the DELIVER move.
      */
-    boolean recordDeliveryFailure(long turnId, String error, boolean permanent);
+    boolean recordPartSent(long turnId, int part, String messageId);
+
+    /**
+     * Records a failed delivery attempt of an AWAITING_DELIVERY turn that will be tried again: counts it, keeps
+     * {@code error} (the platform's words, no secrets) and the time. A refusal for good is the REFUSE transition.
+     */
+    boolean recordDeliveryFailure(long turnId, String error);
 
     /** Adds model token usage to the turn (each model call of a turn reports its own). */
     void addUsage(long turnId, long inputTokens, long outputTokens);
@@ -57,25 +60,20 @@ public interface TurnStore {
     /** The lane's newest turn that has started (RUNNING or later: not still waiting, not cancelled), if any. */
     Optional<TurnRecord> latestStarted(SessionKey key);
 
-    /** RUNNING to a terminal state without a reply: DELIVERED (nothing to send), INTERRUPTED or FAILED. */
-    boolean finish(long turnId, TurnState terminal, String outcome);
-
-    /** RECEIVED to CANCELLED (the turn will never run: the sender lost access, the lane was reset). */
-    boolean cancel(long turnId, String why);
-
     Optional<TurnRecord> find(long turnId);
 
     /** Turns in {@code state}, oldest first; at most {@code limit}. */
     List<TurnRecord> inState(TurnState state, int limit);
 
+    /** Every RUNNING turn with its last activity, oldest first (rows that cannot be read are logged and skipped). */
+    List<RunningTurn> running();
+
     /**
-     * The start-up sweep after an unclean stop (spec G2, B5): every RUNNING turn becomes INTERRUPTED.
-     * For each one whose lane is neither resume-pending nor suspended and whose interruption is fresh
-     * (the last transcript row of its session, else its start, within {@code window}), the lane is
-     * marked resume-pending with reason {@code restart_interrupted}, in the same transaction. Every lane
-     * that had a RUNNING turn, fresh or stale, gets one more on its stuck-loop counter (spec G3).
+     * Ends the given RUNNING turns as INTERRUPTED in one transaction; for each turn that was still RUNNING, its
+     * lane gets one more on its stuck-loop counter and, when the cut-off says so, the resume mark (unless the
+     * lane is resume-pending or suspended already). A turn no longer RUNNING is left alone.
      *
-     * @return the keys of the lanes marked by this sweep
+     * @return which turns this call interrupted and which lanes it marked
      */
-    List<SessionKey> recoverInterrupted(FreshnessWindow window, Instant now);
+    CutOff.Result interrupt(List<CutOff> cutOffs);
 }

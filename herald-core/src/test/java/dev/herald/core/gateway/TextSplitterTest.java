@@ -39,4 +39,21 @@ class TextSplitterTest {
         assertThat(parts).allMatch(p -> p.length() <= 100);
         assertThat(String.join("", parts)).isEqualTo(word);
     }
+
+    @Test
+    void measuredSplit_partsWhoseRewrittenFormIsLonger_areSplitAgainUntilTheyFit() {
+        String text = "a&b ".repeat(400); // 1,600 characters; a platform that escapes & as &amp; sends 2,800
+        java.util.function.ToIntFunction<String> escaped = s -> s.replace("&", "&amp;").length();
+
+        List<String> parts = TextSplitter.split(text, 1000, escaped);
+
+        assertThat(parts).allSatisfy(p -> assertThat(escaped.applyAsInt(p)).isLessThanOrEqualTo(1000));
+        assertThat(String.join("", parts).replace(" ", "")).isEqualTo(text.replace(" ", ""));
+        assertThat(parts).hasSizeGreaterThan(2);
+    }
+
+    @Test
+    void measuredSplit_textThatFitsOnceRewritten_isOnePart() {
+        assertThat(TextSplitter.split("**bold** ".repeat(100), 700, s -> s.replace("**", "").length())).hasSize(1);
+    }
 }

@@ -1,7 +1,7 @@
 package dev.herald.platforms.common;
 
 import dev.herald.core.platform.Admission;
-import dev.herald.core.platform.Backoff;
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;

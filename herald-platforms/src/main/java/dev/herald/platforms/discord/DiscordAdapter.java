@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * that the loop will retry); a final close such as 4004 (bad token) fails start with a message naming the
  * key to fix.
  */
-public final class DiscordAdapter implements PlatformAdapter {
+public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.platform.MediaFetcher {
     private static final Logger log = LoggerFactory.getLogger(DiscordAdapter.class);
 
     public static final Platform PLATFORM = Platform.of("discord");
@@ -47,6 +47,7 @@ public final class DiscordAdapter implements PlatformAdapter {
 
     private final DiscordSettings settings;
     private final HttpClient http;
+    private final dev.herald.platforms.common.FileDownload files;
     private final DiscordRest rest;
     private final ChannelDirectory channels;
     private final DiscordMessages messages;
@@ -59,6 +60,9 @@ public final class DiscordAdapter implements PlatformAdapter {
         this.settings = Objects.requireNonNull(settings, "settings");
         ObjectMapper json = new ObjectMapper();
         this.http = HttpClient.newBuilder().connectTimeout(settings.timing().connectTimeout()).build();
+        java.util.Set<String> fileHosts = new java.util.HashSet<>(java.util.Set.of("cdn.discordapp.com", "media.discordapp.net"));
+        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiBase())); // a self-hosted proxy, or a test's fake
+        this.files = new dev.herald.platforms.common.FileDownload("discord", fileHosts, settings.timing().connectTimeout());
         this.rest = new DiscordRest(settings, http, json);
         this.channels = new ChannelDirectory(rest::channel);
         this.messages = new DiscordMessages(settings, channels, clock);
@@ -88,12 +92,24 @@ public final class DiscordAdapter implements PlatformAdapter {
     @Override
     public SendResult send(OutboundMessage message) {
         ChatTarget t = message.target();
-        return rest.createMessage(channelOf(t), message.text(), message.replyToMessageId());
+        return rest.createMessage(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId(), message.idempotencyKey());
+    }
+
+    /** Discord counts its 2,000 characters on the Markdown it receives. */
+    @Override
+    public int formattedLength(String text) {
+        return DiscordMarkdown.render(text).length();
     }
 
     @Override
     public void typing(ChatTarget target) {
         rest.typing(channelOf(target));
+    }
+
+    /** An attachment by its CDN URL (Discord serves attachments from its CDN, signed, without credentials), size-capped. */
+    @Override
+    public Fetched fetch(dev.herald.core.platform.MessageEvent.MediaRef ref, long maxBytes) throws java.io.IOException {
+        return files.get(ref.ref(), java.util.Map.of(), maxBytes, java.time.Duration.ofSeconds(30));
     }
 
     @Override

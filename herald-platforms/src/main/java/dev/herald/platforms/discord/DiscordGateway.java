@@ -3,7 +3,7 @@ package dev.herald.platforms.discord;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.herald.core.platform.Backoff;
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.platforms.common.ConnectionLoop;
 import dev.herald.platforms.common.PlatformIds;

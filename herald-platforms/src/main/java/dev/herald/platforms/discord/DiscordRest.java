@@ -42,10 +42,18 @@ final class DiscordRest {
         this.json = json;
     }
 
-    /** Posts {@code text} in {@code channelId} (a thread's id for a thread), as a reply to {@code replyTo} when given. */
-    SendResult createMessage(String channelId, String text, String replyTo) {
+    /**
+     * Posts {@code text} in {@code channelId} (a thread's id for a thread), as a reply to {@code replyTo} when given.
+     * With a {@code nonce} (at most 25 characters) Discord is asked to enforce it: a second post with the same nonce
+     * within a few minutes returns the first message instead of creating another, so a resend is exactly once.
+     */
+    SendResult createMessage(String channelId, String text, String replyTo, String nonce) {
         ObjectNode body = json.createObjectNode();
         body.put("content", text);
+        if (nonce != null && !nonce.isEmpty() && nonce.length() <= 25) {
+            body.put("nonce", nonce);
+            body.put("enforce_nonce", true);
+        }
         // the model's text must never ping @everyone, roles or users
         body.putObject("allowed_mentions").putArray("parse");
         if (replyTo != null) {

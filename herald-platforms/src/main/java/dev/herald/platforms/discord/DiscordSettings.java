@@ -1,6 +1,6 @@
 package dev.herald.platforms.discord;
 
-import dev.herald.core.platform.Backoff;
+import dev.herald.core.retry.Backoff;
 import dev.herald.platforms.common.BaseUrl;
 import java.net.URI;
 import java.time.Duration;

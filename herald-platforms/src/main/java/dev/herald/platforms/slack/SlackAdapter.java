@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * Markdown is sent as it is; Slack's mrkdwn shows code blocks, most of the rest reads as plain text).
  * Slack has no typing indicator for bots and no reply-to besides threads.
  */
-public final class SlackAdapter implements PlatformAdapter {
+public final class SlackAdapter implements PlatformAdapter, dev.herald.core.platform.MediaFetcher {
     private static final Logger log = LoggerFactory.getLogger(SlackAdapter.class);
 
     public static final Platform PLATFORM = Platform.of("slack");
@@ -47,6 +47,7 @@ public final class SlackAdapter implements PlatformAdapter {
 
     private final SlackSettings settings;
     private final HttpClient http;
+    private final dev.herald.platforms.common.FileDownload files;
     private final SlackWebApi web;
     private final SlackMessages messages;
     private final SocketModeClient socket;
@@ -58,6 +59,9 @@ public final class SlackAdapter implements PlatformAdapter {
         this.settings = Objects.requireNonNull(settings, "settings");
         ObjectMapper json = new ObjectMapper();
         this.http = HttpClient.newBuilder().connectTimeout(settings.timing().connectTimeout()).build();
+        java.util.Set<String> fileHosts = new java.util.HashSet<>(java.util.Set.of("files.slack.com"));
+        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiBase())); // a self-hosted proxy, or a test's fake
+        this.files = new dev.herald.platforms.common.FileDownload("slack", fileHosts, settings.timing().connectTimeout());
         this.web = new SlackWebApi(settings, http, json);
         this.messages = new SlackMessages(settings, clock);
         this.socket = new SocketModeClient(settings, web, http, json, new Events());
@@ -85,7 +89,19 @@ public final class SlackAdapter implements PlatformAdapter {
 
     @Override
     public SendResult send(OutboundMessage message) {
-        return web.postMessage(message.target().chatId(), SlackMessages.escape(message.text()), message.target().threadId());
+        return web.postMessage(message.target().chatId(), SlackMrkdwn.render(message.text()), message.target().threadId());
+    }
+
+    /** Slack cuts text at its length as sent, mrkdwn and escapes included. */
+    @Override
+    public int formattedLength(String text) {
+        return SlackMrkdwn.render(text).length();
+    }
+
+    /** A file by its {@code url_private}: Slack serves it to the bot token only, so the token goes with it, to Slack's file host alone. */
+    @Override
+    public Fetched fetch(dev.herald.core.platform.MessageEvent.MediaRef ref, long maxBytes) throws java.io.IOException {
+        return files.get(ref.ref(), java.util.Map.of("Authorization", "Bearer " + settings.botToken()), maxBytes, java.time.Duration.ofSeconds(30));
     }
 
     @Override

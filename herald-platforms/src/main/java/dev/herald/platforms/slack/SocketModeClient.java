@@ -2,7 +2,7 @@ package dev.herald.platforms.slack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.herald.core.platform.Backoff;
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.platforms.common.ConnectionLoop;
 import dev.herald.platforms.common.WebSocketSession;

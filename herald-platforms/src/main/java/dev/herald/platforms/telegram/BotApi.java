@@ -25,6 +25,11 @@ final class BotApi {
             return status == 429 || status >= 500;
         }
 
+        /** Telegram refused the formatting of the text (HTTP 400 "can't parse entities"); the same text plain would pass. */
+        boolean entitiesRefused() {
+            return status == 400 && description != null && description.toLowerCase(java.util.Locale.ROOT).contains("parse entities");
+        }
+
         /** Telegram answers 401 for an unknown token and 404 for one it cannot even parse. */
         boolean unauthorized() {
             return status == 401 || status == 404;
@@ -38,11 +43,13 @@ final class BotApi {
     }
 
     private final String base;
+    private final String fileBase;
     private final JsonHttp http;
 
     BotApi(String apiBase, String token) {
         String trimmed = apiBase.endsWith("/") ? apiBase.substring(0, apiBase.length() - 1) : apiBase;
         this.base = trimmed + "/bot" + token + "/";
+        this.fileBase = trimmed + "/file/bot" + token + "/";
         this.http = new JsonHttp(Duration.ofSeconds(10), List.of(token));
     }
 
@@ -61,24 +68,31 @@ final class BotApi {
         return call("getUpdates", body, wait.plus(Duration.ofSeconds(15)));
     }
 
-    Answer sendMessage(String chatId, Long threadId, String text, Long replyTo) throws IOException {
+    /** Sends {@code text}; {@code parseMode} {@code HTML} reads it as Telegram HTML, null as plain text. */
+    Answer sendMessage(String chatId, Long threadId, String text, String parseMode, Long replyTo) throws IOException {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("chat_id", chatKey(chatId));
         if (threadId != null) {
             body.put("message_thread_id", threadId);
         }
         body.put("text", text);
+        if (parseMode != null) {
+            body.put("parse_mode", parseMode);
+        }
         if (replyTo != null) {
             body.put("reply_parameters", Map.of("message_id", replyTo, "allow_sending_without_reply", true));
         }
         return call("sendMessage", body, CALL_TIMEOUT);
     }
 
-    Answer editMessageText(String chatId, long messageId, String text) throws IOException {
+    Answer editMessageText(String chatId, long messageId, String text, String parseMode) throws IOException {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("chat_id", chatKey(chatId));
         body.put("message_id", messageId);
         body.put("text", text);
+        if (parseMode != null) {
+            body.put("parse_mode", parseMode);
+        }
         return call("editMessageText", body, CALL_TIMEOUT);
     }
 
@@ -90,6 +104,16 @@ final class BotApi {
         }
         body.put("action", action);
         return call("sendChatAction", body, Duration.ofSeconds(10));
+    }
+
+    /** Where a file is, for {@link #fileUrl}: {@code getFile}. */
+    Answer getFile(String fileId) throws IOException {
+        return call("getFile", Map.of("file_id", fileId), CALL_TIMEOUT);
+    }
+
+    /** The download address of a {@code getFile} path (it carries the token: never log or show it). */
+    String fileUrl(String filePath) {
+        return fileBase + filePath;
     }
 
     /** The failure's kind and message, with the token masked. */

@@ -10,8 +10,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Streamed replies: while a turn writes, one message per turn shows the text so far, edited at most once
- * per {@code editInterval} (Telegram rate-limits edits); the final reply replaces the draft's text, so
+ * Streamed replies: while a turn writes, one message per turn shows the text so far (as written, Markdown and
+ * all: a half-written answer is not valid Markdown yet), edited at most once per {@code editInterval} (Telegram rate-limits edits); the final reply replaces the draft's text, so
  * the chat ends with exactly one message for the answer. Everything here is best-effort: a failed draft
  * edit only delays the view, and when the final edit fails the caller sends the reply as a new message.
  */
@@ -58,8 +58,8 @@ final class StreamDrafts {
             String view = view(d.text);
             try {
                 BotApi.Answer a = d.messageId == null
-                        ? api.sendMessage(target.chatId(), TelegramAdapter.number(target.threadId()), view, null)
-                        : api.editMessageText(target.chatId(), d.messageId, view);
+                        ? api.sendMessage(target.chatId(), TelegramAdapter.number(target.threadId()), view, null, null)
+                        : api.editMessageText(target.chatId(), d.messageId, view, null);
                 if (a.ok() && d.messageId == null && a.result() != null && a.result().has("message_id")) {
                     d.messageId = a.result().get("message_id").asLong();
                 } else if (a.retryAfter() != null) {
@@ -72,8 +72,9 @@ final class StreamDrafts {
     }
 
     /**
-     * Puts the first part of a final reply into the turn's draft message, if there is one. Empty when there
-     * is no draft or the edit failed (the caller then sends a new message).
+     * Puts the first part of a final reply into the turn's draft message, if there is one: as Telegram HTML,
+     * or as plain text when Telegram refuses the HTML. Empty when there is no draft or the edit failed (the
+     * caller then sends a new message).
      */
     Optional<SendResult> finish(OutboundMessage m) {
         if (m.correlationId() == null || m.part() != 1) {
@@ -88,7 +89,10 @@ final class StreamDrafts {
                 return Optional.empty();
             }
             try {
-                BotApi.Answer a = api.editMessageText(m.target().chatId(), d.messageId, m.text());
+                BotApi.Answer a = api.editMessageText(m.target().chatId(), d.messageId, TelegramHtml.render(m.text()), "HTML");
+                if (a.entitiesRefused()) {
+                    a = api.editMessageText(m.target().chatId(), d.messageId, TelegramHtml.plain(m.text()), null);
+                }
                 boolean unchanged = a.status() == 400 && a.description() != null && a.description().contains("not modified");
                 return a.ok() || unchanged ? Optional.of(SendResult.sent(Long.toString(d.messageId))) : Optional.empty();
             } catch (IOException e) {

@@ -6,11 +6,15 @@ import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.platforms.common.FileDownload;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
 import java.io.IOException;
+import dev.herald.core.platform.MessageEvent;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -23,9 +27,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start calls {@code getMe}: a rejected token fails start with a message naming the config key; a
  * network failure lets start return with the platform backing off while the poller keeps trying.
- * Messages are sent as plain text (no parse mode), so model output never fails Telegram's entity parser.
+ * Replies are Markdown rewritten as Telegram HTML ({@link TelegramHtml}); when Telegram refuses the
+ * entities (HTTP 400 "can't parse entities") the same reply goes again as plain text, so formatting can
+ * delay a reply by one call but never lose it.
  */
-public final class TelegramAdapter implements PlatformAdapter {
+public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     public static final Platform PLATFORM = Platform.of("telegram");
     /** Telegram's limit for one message's text. */
     public static final int MAX_TEXT = 4096;
@@ -35,6 +41,7 @@ public final class TelegramAdapter implements PlatformAdapter {
     private final TelegramSettings settings;
     private final Clock clock;
     private final BotApi api;
+    private final FileDownload files;
     private final Normaliser normaliser = new Normaliser(PLATFORM);
     private final StreamDrafts drafts;
     private final AtomicBoolean typingWarned = new AtomicBoolean();
@@ -44,6 +51,8 @@ public final class TelegramAdapter implements PlatformAdapter {
         this.settings = settings;
         this.clock = clock;
         this.api = new BotApi(settings.apiBase(), settings.token());
+        this.files = new FileDownload("telegram", java.util.Set.copyOf(FileDownload.hostsOf(java.net.URI.create(settings.apiBase()))),
+                Duration.ofSeconds(10));
         this.drafts = new StreamDrafts(api, settings.editInterval());
     }
 
@@ -89,7 +98,15 @@ public final class TelegramAdapter implements PlatformAdapter {
             }
         }
         try {
-            BotApi.Answer a = api.sendMessage(m.target().chatId(), number(m.target().threadId()), m.text(), number(m.replyToMessageId()));
+            String html = TelegramHtml.render(m.text());
+            BotApi.Answer a = html.isBlank()
+                    ? api.sendMessage(m.target().chatId(), number(m.target().threadId()), m.text(), null, number(m.replyToMessageId()))
+                    : api.sendMessage(m.target().chatId(), number(m.target().threadId()), html, "HTML", number(m.replyToMessageId()));
+            if (a.entitiesRefused()) {
+                log.info("telegram - {} refused the formatted reply ({}); sending it as plain text", m.target().chatId(), a.problem());
+                a = api.sendMessage(m.target().chatId(), number(m.target().threadId()), TelegramHtml.plain(m.text()), null,
+                        number(m.replyToMessageId()));
+            }
             if (a.ok()) {
                 return SendResult.sent(a.result().path("message_id").asText(null));
             }
@@ -100,6 +117,12 @@ public final class TelegramAdapter implements PlatformAdapter {
         } catch (IOException e) {
             return SendResult.failed("sendMessage: " + api.describe(e), true);
         }
+    }
+
+    /** Telegram counts its limit on the text it shows (after the HTML is parsed), in either form a part may be sent in. */
+    @Override
+    public int formattedLength(String text) {
+        return TelegramHtml.sendLength(text);
     }
 
     @Override
@@ -119,6 +142,24 @@ public final class TelegramAdapter implements PlatformAdapter {
         if (settings.streaming() && event instanceof StreamEvent.TextDelta d) {
             drafts.delta(target, correlationId, d.text());
         }
+    }
+
+    /** A photo or file by its {@code file_id}: {@code getFile}, then the Bot API's file download, size-capped. */
+    @Override
+    public Fetched fetch(MessageEvent.MediaRef ref, long maxBytes) throws java.io.IOException {
+        BotApi.Answer where = api.getFile(ref.ref());
+        if (!where.ok()) {
+            throw new java.io.IOException("telegram - getFile failed (HTTP " + where.status() + ": " + where.description() + ")");
+        }
+        long size = where.result().path("file_size").asLong(-1);
+        if (size > maxBytes) {
+            throw new java.io.IOException("telegram - the file is " + size + " bytes, over the " + maxBytes + "-byte limit");
+        }
+        String path = where.result().path("file_path").asText("");
+        if (path.isEmpty() || path.contains("..")) {
+            throw new java.io.IOException("telegram - getFile gave no usable file_path");
+        }
+        return files.get(api.fileUrl(path), java.util.Map.of(), maxBytes, Duration.ofSeconds(30));
     }
 
     @Override

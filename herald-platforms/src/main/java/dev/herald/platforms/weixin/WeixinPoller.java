@@ -1,7 +1,7 @@
 package dev.herald.platforms.weixin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.core.platform.Backoff;
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;

@@ -40,6 +40,19 @@ class DiscordConversationTest {
     }
 
     @Test
+    void anAnswerWithEveryConstruct_isPostedInDiscordMarkdown() {
+        herald.start();
+        herald.agent.reply(dev.herald.platforms.common.Answers.everyConstruct());
+
+        discord.message("5002", "dm-1", null, "u1", "show me everything");
+
+        await().atMost(WAIT).until(() -> discord.postsTo("dm-1").size() == 1);
+        assertThat(discord.postsTo("dm-1").getFirst().content()).isEqualTo(dev.herald.platforms.common.Answers.everyConstructAs("discord.md"))
+                .contains("# Release notes", "**2.0**", "~~no~~", "[the guide](https://docs.herald.invalid/guide?a=1&b=2)",
+                        "> Quoted advice", "```java\n", "```\nPlatform | Limit");
+    }
+
+    @Test
     void identify_asksForGuildsMessagesDirectMessagesAndMessageContent() {
         herald.start();
 

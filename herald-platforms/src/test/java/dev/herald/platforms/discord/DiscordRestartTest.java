@@ -45,6 +45,7 @@ class DiscordRestartTest {
 
         await().atMost(WAIT).during(Duration.ofMillis(300)).until(() -> discord.postsTo("thread-7").size() == 2);
         assertThat(discord.postsTo("thread-7").get(1).content()).isEqualTo("picking up where we left off");
+        assertThat(discord.postsTo("thread-7").get(1).replyTo()).as("the resumed answer replies to the message it continues").isEqualTo("7001");
         assertThat(herald.agent.calls()).hasSize(1);
         assertThat(discord.postsTo("general-1")).as("the home channel hears nothing more").hasSize(1);
     }
@@ -62,6 +63,7 @@ class DiscordRestartTest {
 
         await().atMost(WAIT).during(Duration.ofMillis(300)).until(() -> discord.postsTo("dm-1").size() == 1);
         assertThat(discord.postsTo("dm-1").getFirst().content()).isEqualTo("resumed after the crash");
+        assertThat(discord.postsTo("dm-1").getFirst().replyTo()).as("the resumed answer replies to the message it continues").isEqualTo("7101");
         assertThat(herald.agent.calls()).hasSize(1);
         assertThat(discord.sent(2)).as("the new process identifies afresh").hasSize(2);
     }

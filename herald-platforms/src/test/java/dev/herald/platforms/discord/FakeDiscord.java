@@ -27,6 +27,11 @@ import java.util.function.Predicate;
  * a resume URL, GUILD_CREATE, heartbeats and ACKs, RESUME with replay of missed dispatches, RESUMED,
  * INVALID_SESSION, close 4004 for a bad token) and the REST endpoints Herald calls (create message, typing,
  * get channel, with programmable 429s). Everything it receives is recorded for assertions.
+ *
+ * <p>Create message honours {@code nonce} with {@code enforce_nonce} as Discord documents it: "if true and nonce is
+ * present, it will be checked for uniqueness in the past few minutes; if another message was created by the same author
+ * with the same nonce, that message will be returned and no new message will be created" (here: five minutes, by the
+ * fake's clock, per bot token). {@link #answerDelay} makes it answer a created message late, as a slow API would.
  */
 final class FakeDiscord implements AutoCloseable {
     static final String TOKEN = "fake-discord-bot-token-Zx9";
@@ -34,9 +39,12 @@ final class FakeDiscord implements AutoCloseable {
     static final String GUILD = "200000000000000001";
     static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One REST message post. */
-    record Post(String channelId, String content, String replyTo, String authorization, JsonNode body) {
+    /** One message created through REST. */
+    record Post(String channelId, String content, String replyTo, String authorization, JsonNode body, String id) {
     }
+
+    /** How long Discord remembers an enforced nonce here ("the past few minutes"). */
+    static final Duration NONCE_MEMORY = Duration.ofMinutes(5);
 
     final List<JsonNode> received = new CopyOnWriteArrayList<>();
     final List<Post> posts = new CopyOnWriteArrayList<>();
@@ -44,6 +52,14 @@ final class FakeDiscord implements AutoCloseable {
     final List<String> connectedPaths = new CopyOnWriteArrayList<>();
     final Deque<Double> rateLimitNext = new ConcurrentLinkedDeque<>();
     final AtomicInteger messagePostAttempts = new AtomicInteger();
+    /** Posts answered with the message an earlier post of the same nonce created. */
+    final AtomicInteger nonceReplays = new AtomicInteger();
+    /** Delay before a created message is answered (the message exists at once). */
+    volatile Duration answerDelay = Duration.ZERO;
+    private final Map<String, NonceUse> nonces = new ConcurrentHashMap<>();
+
+    private record NonceUse(String messageJson, long atNanos) {
+    }
     final Map<String, ObjectNode> channels = new ConcurrentHashMap<>();
     volatile int heartbeatInterval = 1_000;
     volatile boolean ackHeartbeats = true;
@@ -289,11 +305,34 @@ final class FakeDiscord implements AutoCloseable {
             return;
         }
         JsonNode body = JSON.readTree(ctx.body());
-        String id = Long.toString(ids.incrementAndGet());
-        posts.add(new Post(ctx.pathParam("id"), body.path("content").asText(), body.path("message_reference").path("message_id").asText(null),
-                ctx.header("Authorization"), body));
-        ctx.status(200).contentType("application/json").result(JSON.createObjectNode().put("id", id).put("channel_id", ctx.pathParam("id"))
-                .toString());
+        String nonce = body.path("nonce").asText(null);
+        String author = ctx.header("Authorization");
+        String answer;
+        synchronized (nonces) {
+            NonceUse used = nonce == null ? null : nonces.get(author + "|" + nonce);
+            if (body.path("enforce_nonce").asBoolean(false) && used != null
+                    && System.nanoTime() - used.atNanos() < NONCE_MEMORY.toNanos()) {
+                nonceReplays.incrementAndGet();
+                answer = used.messageJson();
+            } else {
+                String id = Long.toString(ids.incrementAndGet());
+                posts.add(new Post(ctx.pathParam("id"), body.path("content").asText(),
+                        body.path("message_reference").path("message_id").asText(null), author, body, id));
+                ObjectNode created = JSON.createObjectNode().put("id", id).put("channel_id", ctx.pathParam("id"));
+                if (nonce != null) {
+                    created.put("nonce", nonce);
+                }
+                answer = created.toString();
+                if (nonce != null) {
+                    nonces.put(author + "|" + nonce, new NonceUse(answer, System.nanoTime()));
+                }
+            }
+        }
+        Duration delay = answerDelay;
+        if (!delay.isZero()) {
+            Thread.sleep(delay);
+        }
+        ctx.status(200).contentType("application/json").result(answer);
     }
 
     private static void send(WsContext ctx, JsonNode payload) {

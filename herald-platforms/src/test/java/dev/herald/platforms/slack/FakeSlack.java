@@ -34,6 +34,8 @@ final class FakeSlack implements AutoCloseable {
     }
 
     final List<Post> posts = new CopyOnWriteArrayList<>();
+    /** Delay before an accepted post is answered (the message is in the channel at once). */
+    volatile java.time.Duration answerDelay = java.time.Duration.ZERO;
     final List<String> acks = new CopyOnWriteArrayList<>();
     final List<String> tickets = new CopyOnWriteArrayList<>();
     final Deque<String> postErrors = new ConcurrentLinkedDeque<>();
@@ -184,6 +186,9 @@ final class FakeSlack implements AutoCloseable {
         String messageTs = Long.toString(ts.incrementAndGet()).replaceFirst("(\\d{10})(\\d{6})", "$1.$2");
         String channel = body.path("channel").asText();
         posts.add(new Post(channel, body.path("thread_ts").asText(null), body.path("text").asText(), messageTs));
+        if (!answerDelay.isZero()) {
+            Thread.sleep(answerDelay);
+        }
         json(ctx, JSON.createObjectNode().put("ok", true).put("channel", channel).put("ts", messageTs));
     }
 

@@ -67,6 +67,18 @@ class SlackConversationTest {
     }
 
     @Test
+    void anAnswerWithEveryConstruct_isPostedInMrkdwn() {
+        herald.agent.reply(dev.herald.platforms.common.Answers.everyConstruct());
+
+        slack.deliver(slack.message("D1", "im", "U1", "1712000005.000100", null, "show me everything"));
+
+        await().atMost(WAIT).until(() -> slack.posts.size() == 1);
+        assertThat(slack.posts.getFirst().text()).isEqualTo(dev.herald.platforms.common.Answers.everyConstructAs("slack.txt"))
+                .contains("*Release notes*", "*2.0*", "_out_", "~no~", "<https://docs.herald.invalid/guide?a=1&amp;b=2|the guide>",
+                        "> Quoted advice", "```\nif (a &lt; b");
+    }
+
+    @Test
     void aChannelMessageWithoutAMention_isAcknowledgedAndIgnored() {
         String envelope = slack.deliver(slack.message("C1", "channel", "U1", "1712000004.000100", null, "just talking to people"));
 

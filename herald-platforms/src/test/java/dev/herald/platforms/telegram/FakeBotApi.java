@@ -35,6 +35,8 @@ final class FakeBotApi implements AutoCloseable {
     private final AtomicInteger nextUpdateId = new AtomicInteger(10);
     private final AtomicInteger nextMessageId = new AtomicInteger(500);
     private volatile boolean pollsFail;
+    /** Delay before a sent message is answered (it is recorded, and would be in the chat, at once). */
+    volatile java.time.Duration sendDelay = java.time.Duration.ZERO;
 
     FakeBotApi(String token) {
         this.token = token;
@@ -109,14 +111,23 @@ final class FakeBotApi implements AutoCloseable {
                 fail = 502;
             }
             if (fail != null) {
-                ObjectNode e = error(fail, fail == 429 ? "Too Many Requests: retry after 1" : "Bad Gateway");
+                ObjectNode e = error(fail, fail == 429 ? "Too Many Requests: retry after 1"
+                        : fail == 400 ? "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 0" : "Bad Gateway");
                 if (fail == 429) {
                     e.putObject("parameters").put("retry_after", 1);
                 }
                 reply(ex, fail, e);
                 return;
             }
-            reply(ex, 200, answer(method, body));
+            ObjectNode answer = answer(method, body);
+            if (method.equals("sendMessage") && !sendDelay.isZero()) {
+                try {
+                    Thread.sleep(sendDelay);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            reply(ex, 200, answer);
         }
     }
 

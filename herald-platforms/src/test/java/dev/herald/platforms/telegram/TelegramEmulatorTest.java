@@ -79,23 +79,40 @@ class TelegramEmulatorTest {
     }
 
     @Test
-    void longReply_isSplitAtTheLimitWithoutBreakingTheCodeBlock() throws Exception {
+    void longReply_isSplitAtTheLimitWithoutBreakingTheCodeBlockOrItsTags() throws Exception {
         StringBuilder code = new StringBuilder("Here is the program:\n```java\n");
         for (int i = 0; code.length() < 7000; i++) {
-            code.append("System.out.println(\"line ").append(i).append("\");\n");
+            code.append("if (a < b && line > ").append(i).append(") System.out.println(\"line ").append(i).append("\");\n");
         }
-        code.append("```\nDone.");
+        code.append("```\n**Done.**");
         h.start().agent.reply(code.toString());
 
         emulator.userSays(token, USER, "write a long program");
 
-        List<BotMessage> sent = emulator.awaitBot(token, USER, m -> m.size() >= 2 && m.get(m.size() - 1).text().endsWith("Done."), WAIT);
+        List<BotMessage> sent = emulator.awaitBot(token, USER, m -> m.size() >= 2 && m.get(m.size() - 1).text().endsWith("<b>Done.</b>"), WAIT);
         assertThat(sent).hasSizeBetween(2, 3);
         for (BotMessage m : sent) {
-            assertThat(m.text().length()).isLessThanOrEqualTo(TelegramAdapter.MAX_TEXT);
-            assertThat(countFences(m.text()) % 2).as("fences balanced in part: %s", m.text().substring(0, 40)).isZero();
+            String shown = TelegramHtml.unescape(m.text().replaceAll("<[^>]*>", ""));
+            assertThat(shown.length()).as("the text Telegram counts").isLessThanOrEqualTo(TelegramAdapter.MAX_TEXT);
+            assertThat(count(m.text(), "<pre>")).as("code block tags balanced in part: %s", m.text().substring(0, 40))
+                    .isEqualTo(count(m.text(), "</pre>")).isEqualTo(1);
+            assertThat(m.body().path("parse_mode").asText()).isEqualTo("HTML");
         }
-        assertThat(sent.get(1).text()).startsWith("```java\n");
+        assertThat(sent.get(1).text()).startsWith("<pre><code class=\"language-java\">if (a &lt; b &amp;&amp; line &gt;");
+    }
+
+    @Test
+    void answerWithEveryConstruct_reachesTelegramAsHtml() throws Exception {
+        h.start().agent.reply(dev.herald.platforms.common.Answers.everyConstruct());
+
+        emulator.userSays(token, USER, "show me everything");
+
+        BotMessage sent = emulator.awaitBot(token, USER, m -> !m.isEmpty(), WAIT).getFirst();
+        assertThat(sent.body().path("parse_mode").asText()).isEqualTo("HTML");
+        assertThat(sent.text()).isEqualTo(dev.herald.platforms.common.Answers.everyConstructAs("telegram.html"))
+                .contains("<b>Release notes</b>", "<i>out</i>", "<s>no</s>", "<code>fewer</code>", "&lt;safer&gt;",
+                        "<a href=\"https://docs.herald.invalid/guide?a=1&amp;b=2\">the guide</a>", "<blockquote>Quoted advice",
+                        "<pre><code class=\"language-java\">", "<pre>Platform | Limit");
     }
 
     @Test
@@ -177,13 +194,17 @@ class TelegramEmulatorTest {
         assertThat(texts).hasSize(2);
         assertThat(texts.get(0)).isEqualTo(StopKind.RESTART.banner());
         assertThat(texts.get(1)).startsWith("echo:");
+        String asked = h.turns().stream().filter(t -> t.origin() == dev.herald.core.platform.MessageEvent.Origin.USER).findFirst()
+                .orElseThrow().platformMessageId();
+        assertThat(emulator.botMessages(token, USER).get(1).body().path("reply_parameters").path("message_id").asText())
+                .as("the resumed answer replies to the message it continues").isEqualTo(asked.substring(asked.indexOf(':') + 1));
         assertThat(h.agent.calls()).hasSize(1);
         assertThat(h.turns(TurnState.AWAITING_DELIVERY)).isEmpty();
     }
 
-    private static int countFences(String s) {
+    private static int count(String s, String what) {
         int n = 0;
-        for (int i = s.indexOf("```"); i >= 0; i = s.indexOf("```", i + 3)) {
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + what.length())) {
             n++;
         }
         return n;

@@ -77,6 +77,23 @@ class TelegramFakeServerTest {
     }
 
     @Test
+    void formattedReplyRefusedByTelegram_isSentAgainAsPlainText_once() throws Exception {
+        h.start().agent.reply("**Done**: see `out.txt`");
+        fake.failNext("sendMessage", 400);
+
+        fake.userSays(USER, "format this");
+
+        await().atMost(WAIT).until(() -> fake.calls("sendMessage").size() == 2);
+        Thread.sleep(300);
+        List<Call> sends = fake.calls("sendMessage");
+        assertThat(sends).hasSize(2);
+        assertThat(sends.get(0).body().path("parse_mode").asText()).isEqualTo("HTML");
+        assertThat(sends.get(0).body().path("text").asText()).isEqualTo("<b>Done</b>: see <code>out.txt</code>");
+        assertThat(sends.get(1).body().has("parse_mode")).isFalse();
+        assertThat(sends.get(1).body().path("text").asText()).isEqualTo("Done: see out.txt");
+    }
+
+    @Test
     void rateLimitedSend_waitsForRetryAfter_thenDeliversOnce() throws Exception {
         h.start();
         fake.failNext("sendMessage", 429);

@@ -25,6 +25,8 @@ final class FakeILink implements AutoCloseable {
     private final String token;
     private final List<ObjectNode> inbox = new CopyOnWriteArrayList<>();
     private final List<JsonNode> sent = new CopyOnWriteArrayList<>();
+    /** Delay before a sent message is answered (it is delivered at once). */
+    volatile java.time.Duration answerDelay = java.time.Duration.ZERO;
     private final List<String> cursorsAsked = new CopyOnWriteArrayList<>();
     private final AtomicLong ids = new AtomicLong(7_000_000_000L);
     private volatile boolean pollsFail;
@@ -83,6 +85,13 @@ final class FakeILink implements AutoCloseable {
                 case "/ilink/bot/getupdates" -> updates(ex, body);
                 case "/ilink/bot/sendmessage" -> {
                     sent.add(body.path("msg"));
+                    if (!answerDelay.isZero()) {
+                        try {
+                            Thread.sleep(answerDelay);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
                     reply(ex, 200, JSON.createObjectNode().put("ret", 0));
                 }
                 default -> reply(ex, 404, JSON.createObjectNode().put("ret", -1).put("errmsg", "no such method"));

@@ -6,96 +6,172 @@ import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
+import dev.herald.core.session.SessionQuery;
 import dev.herald.core.session.SessionStore;
+import dev.herald.core.session.SuspendReason;
 import dev.herald.core.transcript.EndReason;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The session index, one row per lane: what is the same on both databases. A lane change follows the same
- * rules everywhere (a suspended lane starts a fresh transcript, a lane follows its transcript's compression
- * chain); a dialect says how it runs work ({@link Transactions}), how a lane's read-modify-write keeps other
- * writers out, how it writes a lane's row and claims a new transcript id, and the SQL of the marks, the
- * listings and the sweeps (SQLite keeps flags as 0/1 integers, PostgreSQL as booleans).
+ * The session index, one row per lane, written once for both databases. A lane change follows the same rules
+ * everywhere: a suspended lane starts a fresh transcript, a lane follows its transcript's compression chain.
+ *
+ * <p>Concurrency. A lane's read-modify-write ({@link #getOrCreate}, {@link #reset}) reads its row with the dialect's
+ * row lock (SQLite needs none: one writer); creating a lane inserts with {@code ON CONFLICT DO NOTHING} and, when
+ * another writer created it first, rolls back and runs again ({@link Dialect#lostRace}); the marks are single
+ * conditional UPDATEs; sweeps over several lanes touch them in key order. Flags are booleans in the SQL (SQLite
+ * stores them as 0 and 1) and partial indexes are declared on the bare flag, so one statement uses its index on
+ * both databases.
  */
-public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
+public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
+    /** Resume-pending lanes, oldest mark first, through the partial index sessions_resume_pending. */
+    static final String RESUME_PENDING = "SELECT " + SessionTable.READ
+            + " FROM sessions WHERE resume_pending AND NOT suspended%s ORDER BY resume_marked_at, session_key";
+    /** Marks an unsuspended lane resume-pending: parameters reason, mark time, key. */
+    static final String MARK = """
+            UPDATE sessions SET resume_pending = TRUE, resume_reason = ?, resume_marked_at = ?
+            WHERE session_key = ? AND NOT suspended""";
+    /** Lanes at the stuck-loop threshold, through the partial index sessions_interrupted. */
+    public static final String STUCK = """
+            SELECT session_key, interrupted_restarts, suspended FROM sessions
+            WHERE interrupted_restarts > 0 AND interrupted_restarts >= ?""";
+    /** Suspends one stuck lane (keeping the first reason of one suspended before) and clears its counter. */
+    public static final String SUSPEND_STUCK = """
+            UPDATE sessions SET suspended = TRUE, interrupted_restarts = 0,
+                suspend_reason = CASE WHEN suspended THEN suspend_reason ELSE 'stuck_loop' END,
+                suspended_at = CASE WHEN suspended THEN suspended_at ELSE ? END
+            WHERE session_key = ?""";
+
     private final Logger log = LoggerFactory.getLogger(getClass());
-    protected final Transactions<C> tx;
-    protected final Clock clock;
-    private final String forUpdate;
+    private final Transactions<C> tx;
+    private final Clock clock;
+    private final Dialect dialect;
     private final String newestChild;
-    private final String mark;
-    private final String whileRunning;
 
-    /**
-     * @param forUpdate   appended to the SELECTs of a lane's read-modify-write: a row lock, or empty where
-     *                    writes are serial anyway
-     * @param newestChild selects the id of a session's newest compression child ({@link TranscriptTables#tip})
-     * @param mark        marks an unsuspended lane resume-pending: parameters reason, mark time, key
-     * @param whileRunning appended to {@code mark} for {@link #markResumePendingWhileRunning}: a condition that the
-     *                    turn (one more parameter, its id) is RUNNING, holding it there until the mark commits
-     *                    where writes are not serial
-     */
-    protected JdbcSessionStore(Transactions<C> tx, Clock clock, String forUpdate, String newestChild, String mark,
-            String whileRunning) {
+    public JdbcSessionStore(Transactions<C> tx, Dialect dialect, Clock clock) {
         this.tx = tx;
+        this.dialect = dialect;
         this.clock = clock;
-        this.forUpdate = forUpdate;
-        this.newestChild = newestChild;
-        this.mark = mark;
-        this.whileRunning = whileRunning;
+        this.newestChild = TranscriptTables.newestChild(dialect);
+    }
+
+    /** The listing of resume-pending lanes, of one platform ({@code ?}) when {@code byPlatform}. */
+    public static String resumePendingQuery(boolean byPlatform) {
+        return RESUME_PENDING.formatted(byPlatform ? " AND platform = ?" : "");
+    }
+
+    /** The stuck-loop sweep's read of the lanes at the threshold, locked where the dialect locks rows. */
+    public String stuckQuery() {
+        return STUCK + dialect.lockForUpdate();
     }
 
     @Override
-    public final boolean markResumePending(SessionKey key, ResumeReason reason) {
+    public boolean markResumePending(SessionKey key, ResumeReason reason) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(reason, "reason");
-        return tx.write("session " + key, c -> c.update(mark, reason.code(), Micros.of(Micros.now(clock)), key.value()) == 1);
+        return tx.write("session " + key, c -> c.update(MARK, reason.code(), Micros.of(Micros.now(clock)), key.value()) == 1);
     }
-
-    @Override
-    public final boolean markResumePendingWhileRunning(SessionKey key, long turnId, ResumeReason reason) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(reason, "reason");
-        return tx.write("session " + key,
-                c -> c.update(mark + whileRunning, reason.code(), Micros.of(Micros.now(clock)), key.value(), turnId) == 1);
-    }
-
-    /** Creates a live transcript session with a new unique id for the lane and returns the id. */
-    protected abstract String newTranscript(C c, String key, Instant now) throws SQLException;
-
-    /** Stores the row of a lane that had none when this transaction looked. */
-    protected abstract void insertLane(C c, SessionEntry lane) throws SQLException;
-
-    /** Overwrites the whole row of a lane that this transaction found (and locked, where the dialect locks). */
-    protected abstract void replaceLane(C c, SessionEntry lane) throws SQLException;
-
-    /** Resume-pending lanes, oldest mark first, of one platform ({@code ?}) when {@code byPlatform}. */
-    protected abstract String resumePendingSql(boolean byPlatform);
-
-    /** The lanes {@link #countInterruption} counts, in the order it updates them: a key listed twice counts twice. */
-    protected abstract List<SessionKey> interruptionOrder(Collection<SessionKey> keys);
 
     /**
-     * Suspends every lane whose interruption counter reached {@code threshold} (at least 1) and clears the
-     * counter; returns the lanes it newly suspended, in key order, each reported by {@link #reportStuck}.
+     * The mark's condition that the turn is RUNNING holds the turn row where the dialect locks (PostgreSQL: FOR SHARE
+     * waits for a reply being recorded and re-reads the turn; a reply recorded later waits for the mark); with one
+     * writer the turn cannot record its reply between the check and the mark.
      */
-    protected abstract List<SessionKey> suspendStuck(C c, int threshold) throws SQLException;
+    @Override
+    public boolean markResumePendingWhileRunning(SessionKey key, long turnId, ResumeReason reason) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reason, "reason");
+        String sql = MARK + " AND EXISTS (SELECT 1 FROM turns WHERE id = ? AND session_key = sessions.session_key AND state = 'RUNNING'"
+                + dialect.lockForShare() + ")";
+        return tx.write("session " + key, c -> c.update(sql, reason.code(), Micros.of(Micros.now(clock)), key.value(), turnId) == 1);
+    }
 
     @Override
-    public final SessionEntry getOrCreate(SessionKey key, SessionSource origin) {
+    public boolean clearResumePending(SessionKey key) {
+        Objects.requireNonNull(key, "key");
+        return tx.write("session " + key, c -> c.update("""
+                UPDATE sessions SET resume_pending = FALSE, resume_reason = NULL, resume_marked_at = NULL
+                WHERE session_key = ? AND resume_pending""", key.value()) == 1);
+    }
+
+    @Override
+    public boolean suspend(SessionKey key, SuspendReason reason) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reason, "reason");
+        return tx.write("session " + key, c -> c.update("""
+                UPDATE sessions SET suspended = TRUE,
+                    suspend_reason = CASE WHEN suspended THEN suspend_reason ELSE ? END,
+                    suspended_at = CASE WHEN suspended THEN suspended_at ELSE ? END
+                WHERE session_key = ?""", reason.code(), Micros.of(Micros.now(clock)), key.value()) == 1);
+    }
+
+    @Override
+    public boolean unsuspend(SessionKey key) {
+        Objects.requireNonNull(key, "key");
+        return tx.write("session " + key, c -> c.update("""
+                UPDATE sessions SET suspended = FALSE, suspend_reason = NULL, suspended_at = NULL, interrupted_restarts = 0
+                WHERE session_key = ? AND suspended""", key.value()) == 1);
+    }
+
+    @Override
+    public List<SessionEntry> search(SessionQuery query) {
+        Search search = Search.of(query);
+        return tx.read("session search", c -> c.listReadable(search.sql(), SessionTable::decode, SessionTable::subject, search.args()));
+    }
+
+    /** A page of lanes as SQL: newest activity first, through sessions_by_updated (or sessions_suspended). */
+    public record Search(String sql, Object[] args) {
+        public static Search of(SessionQuery query) {
+            Objects.requireNonNull(query, "query");
+            StringBuilder sql = new StringBuilder("SELECT " + SessionTable.READ + " FROM sessions WHERE TRUE");
+            List<Object> args = new ArrayList<>();
+            switch (query.state()) {
+                case RESUME_PENDING -> sql.append(" AND resume_pending");
+                case SUSPENDED -> sql.append(" AND suspended");
+                case ACTIVE -> sql.append(" AND NOT suspended AND NOT resume_pending");
+                case ALL -> {
+                }
+            }
+            query.platform().ifPresent(p -> {
+                sql.append(" AND platform = ?");
+                args.add(p.id());
+            });
+            query.contains().ifPresent(text -> {
+                sql.append(" AND lower(session_key) LIKE ? ESCAPE '\\'");
+                args.add("%" + text.toLowerCase(Locale.ROOT).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+            });
+            sql.append(" ORDER BY updated_at DESC, session_key LIMIT ? OFFSET ?");
+            args.add(query.limit());
+            args.add(query.offset());
+            return new Search(sql.toString(), args.toArray());
+        }
+    }
+
+    /** Creates the lane's row; when another writer created it meanwhile, the dialect's retry rule applies. */
+    private void insertLane(C c, SessionEntry lane) throws SQLException {
+        if (!SessionRows.insertIfAbsent(c, lane)) {
+            throw dialect.lostRace().apply("session " + lane.key() + " was created by another writer meanwhile");
+        }
+    }
+
+    @Override
+    public SessionEntry getOrCreate(SessionKey key, SessionSource origin) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(origin, "origin");
         return tx.write("session " + key, c -> {
             Instant now = Micros.now(clock);
-            Optional<SessionEntry> stored = SessionTable.find(c, key, SessionTable.FIND + forUpdate);
+            Optional<SessionEntry> stored = SessionTable.find(c, key, SessionTable.FIND + dialect.lockForUpdate());
             if (stored.isEmpty()) {
                 return create(c, key, origin, now);
             }
@@ -114,18 +190,18 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
     }
 
     @Override
-    public final Optional<SessionEntry> find(SessionKey key) {
+    public Optional<SessionEntry> find(SessionKey key) {
         Objects.requireNonNull(key, "key");
         return tx.read("session " + key, c -> SessionTable.find(c, key));
     }
 
     @Override
-    public final SessionEntry reset(SessionKey key, SessionSource origin) {
+    public SessionEntry reset(SessionKey key, SessionSource origin) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(origin, "origin");
         return tx.write("session " + key, c -> {
             Instant now = Micros.now(clock);
-            Optional<String> current = c.one("SELECT session_id FROM sessions WHERE session_key = ?" + forUpdate,
+            Optional<String> current = c.one("SELECT session_id FROM sessions WHERE session_key = ?" + dialect.lockForUpdate(),
                     rs -> rs.getString(1), key.value());
             if (current.isEmpty()) {
                 return create(c, key, origin, now);
@@ -137,15 +213,15 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
 
     /** A new lane with its first live transcript. */
     private SessionEntry create(C c, SessionKey key, SessionSource origin, Instant now) throws SQLException {
-        SessionEntry fresh = fresh(key, newTranscript(c, key.value(), now), origin, now, null);
+        SessionEntry fresh = fresh(key, TranscriptTables.newSession(c, key.value(), now), origin, now, null);
         insertLane(c, fresh);
         return fresh;
     }
 
     /** Points an existing lane at a new live transcript with a clean continuity state. */
     private SessionEntry restart(C c, SessionKey key, SessionSource origin, Instant now, ResetReason autoReset) throws SQLException {
-        SessionEntry fresh = fresh(key, newTranscript(c, key.value(), now), origin, now, autoReset);
-        replaceLane(c, fresh);
+        SessionEntry fresh = fresh(key, TranscriptTables.newSession(c, key.value(), now), origin, now, autoReset);
+        SessionRows.replace(c, fresh);
         return fresh;
     }
 
@@ -156,7 +232,7 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
             return fresh;
         }
         return new SessionEntry(key, sessionId, now, now, origin, fresh.displayName(), fresh.platform(), fresh.chatType(),
-                null, null, true, autoReset, false, null, null, 0, 0, 0);
+                null, null, true, autoReset, false, null, null, 0, 0, 0, null, null);
     }
 
     /** A lane was used: points it at {@code sessionId}, bumps its time and records the latest source. */
@@ -168,19 +244,35 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
                 origin.platform().id(), origin.chatType().wire(), e.key().value());
         return new SessionEntry(e.key(), sessionId, e.createdAt(), now, origin, displayName, origin.platform(),
                 origin.chatType(), e.suspendReason(), e.suspendedAt(), e.wasAutoReset(), e.autoResetReason(), e.resumePending(),
-                e.resumeReason(), e.lastResumeMarkedAt(), e.interruptedRestarts(), e.inputTokens(), e.outputTokens());
+                e.resumeReason(), e.lastResumeMarkedAt(), e.interruptedRestarts(), e.inputTokens(), e.outputTokens(), e.title(),
+                e.hiddenAt());
     }
 
     @Override
-    public final List<SessionEntry> listResumePending(Optional<Platform> platform) {
-        String sql = resumePendingSql(platform.isPresent());
+    public final boolean rename(SessionKey key, String title) {
+        Objects.requireNonNull(key, "key");
+        String t = title == null || title.isBlank() ? null : title.strip();
+        String kept = t != null && t.length() > 200 ? t.substring(0, 200) : t;
+        return tx.write("session " + key, c -> c.update(SessionTable.RENAME, kept, key.value()) == 1);
+    }
+
+    @Override
+    public final boolean hide(SessionKey key) {
+        Objects.requireNonNull(key, "key");
+        return tx.write("session " + key, c -> c.update(SessionTable.HIDE, Micros.of(Micros.now(clock)), key.value()) == 1);
+    }
+
+    @Override
+    public List<SessionEntry> listResumePending(Optional<Platform> platform) {
+        String sql = resumePendingQuery(platform.isPresent());
         Object[] args = platform.map(p -> new Object[] {p.id()}).orElse(new Object[0]);
         return tx.read("resume-pending sessions", c -> c.listReadable(sql, SessionTable::decode, SessionTable::subject, args));
     }
 
     @Override
-    public final void countInterruption(Collection<SessionKey> keys) {
-        List<SessionKey> lanes = interruptionOrder(keys);
+    public void countInterruption(Collection<SessionKey> keys) {
+        // in key order, so that two writers counting lanes never deadlock; a key listed twice counts twice
+        List<SessionKey> lanes = keys.stream().sorted(Comparator.comparing(SessionKey::value)).toList();
         if (lanes.isEmpty()) {
             return;
         }
@@ -193,14 +285,14 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
     }
 
     @Override
-    public final void clearInterruptions(SessionKey key) {
+    public void clearInterruptions(SessionKey key) {
         Objects.requireNonNull(key, "key");
         tx.write("session " + key, c -> c.update(
                 "UPDATE sessions SET interrupted_restarts = 0 WHERE session_key = ? AND interrupted_restarts > 0", key.value()));
     }
 
     @Override
-    public final List<SessionKey> suspendStuckLoops(int threshold) {
+    public List<SessionKey> suspendStuckLoops(int threshold) {
         if (threshold < 1) {
             throw new IllegalArgumentException("store - stuck-loop threshold " + threshold + " must be at least 1");
         }
@@ -208,10 +300,31 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
     }
 
     /**
+     * Suspends every lane whose interruption counter reached {@code threshold} and clears the counter; returns the
+     * lanes it newly suspended (a lane suspended before keeps its first reason and is not reported again), in key order.
+     */
+    private List<SessionKey> suspendStuck(C c, int threshold) throws SQLException {
+        record Stuck(String key, int count, boolean suspended) {
+        }
+        List<Stuck> stuck = new ArrayList<>(c.list(stuckQuery(), rs -> new Stuck(rs.getString(1), rs.getInt(2), rs.getBoolean(3)),
+                threshold));
+        stuck.sort(Comparator.comparing(Stuck::key));
+        long now = Micros.of(Micros.now(clock));
+        List<SessionKey> keys = new ArrayList<>();
+        for (Stuck s : stuck) {
+            c.update(SUSPEND_STUCK, now, s.key());
+            if (!s.suspended()) {
+                reportStuck(s.key(), s.count(), threshold, keys);
+            }
+        }
+        return keys;
+    }
+
+    /**
      * Logs a lane the stuck-loop sweep suspended and adds its key to {@code keys}; a stored key that cannot be
      * read is logged instead of added.
      */
-    protected final void reportStuck(String key, int count, int threshold, List<SessionKey> keys) {
+    private void reportStuck(String key, int count, int threshold, List<SessionKey> keys) {
         log.warn("store - suspended session {}: {} consecutive restarts cut off its turns (threshold {}), a likely stuck loop",
                 key, count, threshold);
         try {
@@ -222,7 +335,7 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
     }
 
     @Override
-    public final void addUsage(SessionKey key, long inputTokens, long outputTokens) {
+    public void addUsage(SessionKey key, long inputTokens, long outputTokens) {
         Objects.requireNonNull(key, "key");
         if (inputTokens < 0 || outputTokens < 0) {
             throw new IllegalArgumentException("store - token usage must not be negative (" + inputTokens + " in, " + outputTokens + " out)");
@@ -233,7 +346,7 @@ public abstract class JdbcSessionStore<C extends JdbcConn> implements SessionSto
     }
 
     @Override
-    public final long count() {
+    public long count() {
         return tx.read("session count", c -> c.scalar("SELECT COUNT(*) FROM sessions"));
     }
 }

@@ -13,61 +13,52 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Transcripts, the same on both databases: appends give each session a dense {@code seq}, loads read one
- * session by its index. A dialect says how it runs work ({@link Transactions}), how it keeps appends to
- * and ends of one session apart, how it claims a session id (creating a session, starting a compression
- * child), and how it finds a session's newest compression child.
+ * Transcripts, written once for both databases: appends give each session a dense {@code seq} (appends to and ends
+ * of one session are kept apart by the dialect's append lock, or by SQLite's one writer), loads read one session by
+ * its index, and session ids are claimed by the primary key ({@code ON CONFLICT DO NOTHING}), not by a check before.
  */
-public abstract class JdbcTranscriptStore<C extends JdbcConn> implements TranscriptStore {
+public final class JdbcTranscriptStore<C extends JdbcConn> implements TranscriptStore {
     private final Transactions<C> tx;
     private final String appendGuard;
     private final String findForChange;
     private final String newestChild;
 
-    /**
-     * @param lockSession appended to a SELECT of a session's row to lock it against concurrent appends and
-     *                    ends until the transaction ends, or empty where writes are serial anyway
-     * @param newestChild selects the id of a session's newest compression child ({@link TranscriptTables#tip})
-     */
-    protected JdbcTranscriptStore(Transactions<C> tx, String lockSession, String newestChild) {
+    public JdbcTranscriptStore(Transactions<C> tx, Dialect dialect) {
         this.tx = tx;
-        this.appendGuard = TranscriptTables.SESSION_EXISTS + lockSession;
-        this.findForChange = TranscriptTables.FIND_SESSION + lockSession;
-        this.newestChild = newestChild;
+        this.appendGuard = TranscriptTables.SESSION_EXISTS + dialect.lockForAppend();
+        this.findForChange = TranscriptTables.FIND_SESSION + dialect.lockForAppend();
+        this.newestChild = TranscriptTables.newestChild(dialect);
     }
 
-    /**
-     * Inserts a live session with the caller's id; {@link IllegalStateException} when the id is taken,
-     * {@code StoreException.notFound} when the parent is set and unknown.
-     */
-    protected abstract void createSession(C c, String sessionId, String sessionKey, String parentSessionId, Instant startedAt)
-            throws SQLException;
-
-    /**
-     * Ends {@code parent} (live, or ended by compression) with {@link EndReason#COMPRESSION} and inserts the
-     * live child {@code childId} under the parent's lane, started {@code at}; {@link IllegalStateException}
-     * when the child id is taken.
-     */
-    protected abstract void startChild(C c, TranscriptSession parent, String childId, Instant at) throws SQLException;
+    /** Inserts a live session with the caller's id: the id must be unused, and the parent, when set, must exist. */
+    private static void create(JdbcConn c, String sessionId, String sessionKey, String parentSessionId, Instant startedAt)
+            throws SQLException {
+        if (parentSessionId != null && !TranscriptTables.exists(c, parentSessionId)) {
+            throw StoreException.notFound("parent transcript session " + parentSessionId + " of " + sessionId);
+        }
+        if (!TranscriptTables.insertSession(c, sessionId, sessionKey, parentSessionId, startedAt)) {
+            throw new IllegalStateException("store - transcript session " + sessionId + " already exists; pick a new id");
+        }
+    }
 
     @Override
-    public final void createSession(String sessionId, String sessionKey, String parentSessionId, Instant startedAt) {
+    public void createSession(String sessionId, String sessionKey, String parentSessionId, Instant startedAt) {
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(startedAt, "startedAt");
         tx.write("transcript session " + sessionId, c -> {
-            createSession(c, sessionId, sessionKey, parentSessionId, startedAt);
+            create(c, sessionId, sessionKey, parentSessionId, startedAt);
             return null;
         });
     }
 
     @Override
-    public final Optional<TranscriptSession> session(String sessionId) {
+    public Optional<TranscriptSession> session(String sessionId) {
         Objects.requireNonNull(sessionId, "sessionId");
         return tx.read("transcript session " + sessionId, c -> TranscriptTables.findSession(c, sessionId));
     }
 
     @Override
-    public final boolean endSession(String sessionId, EndReason reason, Instant at) {
+    public boolean endSession(String sessionId, EndReason reason, Instant at) {
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(at, "at");
@@ -75,32 +66,32 @@ public abstract class JdbcTranscriptStore<C extends JdbcConn> implements Transcr
     }
 
     @Override
-    public final TranscriptRow append(String sessionId, TranscriptRow row) {
+    public TranscriptRow append(String sessionId, TranscriptRow row) {
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(row, "row");
         return tx.write("transcript " + sessionId, c -> TranscriptTables.append(c, appendGuard, sessionId, row));
     }
 
     @Override
-    public final List<TranscriptRow> load(String sessionId) {
+    public List<TranscriptRow> load(String sessionId) {
         Objects.requireNonNull(sessionId, "sessionId");
         return tx.read("transcript " + sessionId, c -> TranscriptTables.load(c, sessionId));
     }
 
     @Override
-    public final long rowCount(String sessionId) {
+    public long rowCount(String sessionId) {
         Objects.requireNonNull(sessionId, "sessionId");
         return tx.read("transcript " + sessionId, c -> TranscriptTables.rowCount(c, sessionId));
     }
 
     @Override
-    public final String compressionTip(String sessionId) {
+    public String compressionTip(String sessionId) {
         Objects.requireNonNull(sessionId, "sessionId");
         return tx.read("transcript session " + sessionId, c -> TranscriptTables.tip(c, newestChild, sessionId));
     }
 
     @Override
-    public final TranscriptSession continueInChild(String parentSessionId, String childSessionId, Instant at) {
+    public TranscriptSession continueInChild(String parentSessionId, String childSessionId, Instant at) {
         Objects.requireNonNull(parentSessionId, "parentSessionId");
         Objects.requireNonNull(childSessionId, "childSessionId");
         Objects.requireNonNull(at, "at");
@@ -113,7 +104,10 @@ public abstract class JdbcTranscriptStore<C extends JdbcConn> implements Transcr
                 throw new IllegalStateException("store - transcript session " + parentSessionId + " already ended ("
                         + parent.endReason().code() + "); it cannot continue in " + childSessionId);
             }
-            startChild(c, parent, childSessionId, start);
+            if (!TranscriptTables.insertSession(c, childSessionId, parent.sessionKey(), parent.id(), start)) {
+                throw new IllegalStateException("store - transcript session " + childSessionId + " already exists; pick a new id");
+            }
+            TranscriptTables.end(c, parent.id(), EndReason.COMPRESSION, start);
             return new TranscriptSession(childSessionId, parent.sessionKey(), parentSessionId, start, null, null);
         });
     }

@@ -84,6 +84,23 @@ public final class Json {
         });
     }
 
+    /** A list of strings as a JSON array (platform message ids). */
+    static String strings(List<String> values) {
+        ArrayNode array = MAPPER.createArrayNode();
+        values.forEach(array::add);
+        return array.toString();
+    }
+
+    /** The strings of a JSON array; empty for null or blank (rows written before the column existed). */
+    static List<String> strings(String json) {
+        if (json == null || json.isBlank()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        parse(json).forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
     private static JsonNode parse(String json) {
         try {
             return MAPPER.readTree(json);

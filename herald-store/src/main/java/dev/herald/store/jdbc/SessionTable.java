@@ -13,9 +13,9 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * The {@code sessions} table as both dialects read it: its columns and reading a row into a
- * {@link SessionEntry}. Writing a whole row and the flags' SQL (SQLite keeps them as 0/1 integers,
- * PostgreSQL as booleans) are each dialect's {@code SessionRows} and session store.
+ * The {@code sessions} table as both databases read it: its columns and reading a row into a
+ * {@link SessionEntry} (flags read with {@code getBoolean}: PostgreSQL's booleans, SQLite's 0 and 1). Writing a
+ * whole row is {@link SessionRows}'.
  */
 public final class SessionTable {
     /** Every column of a lane's row, in the order the dialects insert them. */
@@ -24,8 +24,18 @@ public final class SessionTable {
             suspend_reason, suspended_at, was_auto_reset, auto_reset_reason, resume_pending, resume_reason, resume_marked_at,
             interrupted_restarts, input_tokens, output_tokens""";
 
+    /**
+     * The columns a lane is read with: {@link #COLUMNS} plus those its user sets and no continuity write touches
+     * (the title and the hidden mark, schema V6), so rewriting a lane's continuity state keeps them.
+     */
+    public static final String READ = COLUMNS + ", title, hidden_at";
+
     /** One lane by key. */
-    public static final String FIND = "SELECT " + COLUMNS + " FROM sessions WHERE session_key = ?";
+    public static final String FIND = "SELECT " + READ + " FROM sessions WHERE session_key = ?";
+    /** Sets or clears a lane's title. */
+    public static final String RENAME = "UPDATE sessions SET title = ? WHERE session_key = ?";
+    /** Hides a lane, keeping the first time it was hidden. */
+    public static final String HIDE = "UPDATE sessions SET hidden_at = COALESCE(hidden_at, ?) WHERE session_key = ?";
     /** One more restart cut off a turn of the lane (the stuck-loop counter). */
     public static final String COUNT_INTERRUPTION = "UPDATE sessions SET interrupted_restarts = interrupted_restarts + 1 WHERE session_key = ?";
 
@@ -56,7 +66,7 @@ public final class SessionTable {
     }
 
     /**
-     * The current row ({@link #COLUMNS}) as an entry; {@link RowDecodeException} when it holds bad data. The
+     * The current row ({@link #READ}) as an entry; {@link RowDecodeException} when it holds bad data. The
      * flags are read with {@code getBoolean}, which is {@code getInt != 0} on SQLite's integer columns.
      */
     public static SessionEntry decode(ResultSet rs) throws SQLException {
@@ -86,6 +96,8 @@ public final class SessionTable {
                 Micros.column(rs, "resume_marked_at"),
                 rs.getInt("interrupted_restarts"),
                 rs.getLong("input_tokens"),
-                rs.getLong("output_tokens"));
+                rs.getLong("output_tokens"),
+                rs.getString("title"),
+                Micros.column(rs, "hidden_at"));
     }
 }

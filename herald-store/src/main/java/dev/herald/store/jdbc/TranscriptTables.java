@@ -14,11 +14,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The {@code transcript_sessions} and {@code messages} tables: the statements that are the same in both
- * dialects, on a given connection, and reading their rows. Shared by the transcript, session and turn stores
- * so that a lane change or a turn start can touch transcripts inside its own transaction. What differs is
- * passed in (a row lock, the newest-child query) or is each dialect's {@code TranscriptSql} (inserting a
- * session, claiming an id).
+ * The {@code transcript_sessions} and {@code messages} tables: their statements on a given connection, and
+ * reading their rows. Shared by the transcript, session and turn stores so that a lane change or a turn start can
+ * touch transcripts inside its own transaction. What differs between databases comes from the {@link Dialect}
+ * (a row lock, the insertion-order column that breaks ties).
  */
 public final class TranscriptTables {
     /** Compression chains longer than this are cut (and a cycle cannot loop forever). */
@@ -39,20 +38,27 @@ public final class TranscriptTables {
             SELECT created_at FROM messages WHERE session_id = ? AND role NOT IN ('system', 'session_meta')
             ORDER BY seq DESC LIMIT 1""";
 
-    /** Inserts a live transcript session with the given id unless the id is taken; true when it inserted. */
-    @FunctionalInterface
-    public interface SessionInsert {
-        boolean insertIfUnused(String id) throws SQLException;
-    }
-
     private TranscriptTables() {
     }
 
-    /** Creates a live transcript session with a new unique id for the lane through {@code insert} and returns the id. */
-    public static String newSession(String key, Instant now, SessionInsert insert) throws SQLException {
+    /** Selects the id of a session's newest compression child, ties broken by insertion order. */
+    public static String newestChild(Dialect dialect) {
+        return "SELECT c.id FROM transcript_sessions p JOIN transcript_sessions c ON c.parent_id = p.id "
+                + "WHERE p.id = ? AND p.end_reason = 'compression' AND c.started_at >= p.ended_at "
+                + "ORDER BY c.started_at DESC, c." + dialect.insertionOrder() + " DESC LIMIT 1";
+    }
+
+    /** Inserts a live session unless the id is taken (the primary key decides, for every writer); true when it inserted. */
+    public static boolean insertSession(JdbcConn c, String id, String key, String parentId, Instant startedAt) throws SQLException {
+        return c.update("INSERT INTO transcript_sessions (id, session_key, parent_id, started_at) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (id) DO NOTHING", id, key, parentId, Micros.of(startedAt)) == 1;
+    }
+
+    /** Creates a live transcript session with a new unique id for the lane and returns the id. */
+    public static String newSession(JdbcConn c, String key, Instant now) throws SQLException {
         for (int attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
             String id = SessionIds.newId(now);
-            if (insert.insertIfUnused(id)) {
+            if (insertSession(c, id, key, null, now)) {
                 return id;
             }
         }

@@ -47,6 +47,7 @@ public final class SqliteToPostgres {
         TABLES.put("sessions", "session_key");
         TABLES.put("messages", "session_id, seq");
         TABLES.put("turns", "id");
+        TABLES.put("session_models", "session_key");
         TABLES.put("schedule_jobs", "id");
         TABLES.put("schedule_runs", "job_id, scheduled_at");
     }

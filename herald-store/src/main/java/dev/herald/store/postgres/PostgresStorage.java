@@ -2,13 +2,19 @@ package dev.herald.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.herald.core.schedule.ScheduleStore;
 import dev.herald.core.session.SessionStore;
+import dev.herald.core.session.ModelChoiceStore;
 import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
-import dev.herald.core.schedule.ScheduleStore;
+import dev.herald.store.jdbc.JdbcModelChoices;
 import dev.herald.store.jdbc.JdbcScheduleStore;
+import dev.herald.store.jdbc.Dialect;
+import dev.herald.store.jdbc.JdbcSessionStore;
+import dev.herald.store.jdbc.JdbcTranscriptStore;
+import dev.herald.store.jdbc.JdbcTurnStore;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Objects;
@@ -48,18 +54,28 @@ public final class PostgresStorage implements Storage {
 
     private final String where;
     private final PgPool pool;
-    private final PostgresSessionStore sessions;
-    private final PostgresTranscriptStore transcripts;
-    private final PostgresTurnStore turns;
+    /**
+     * Several writers and nodes: a lane's read-modify-write locks its row, a stop's mark holds the turn it checks,
+     * appends to a transcript lock its session's row (without blocking foreign-key checks), and a writer that lost a
+     * race to create a row rolls back and runs again ({@link PgPool.Retry}).
+     */
+    static final Dialect DIALECT = new Dialect("postgresql", " FOR UPDATE", " FOR SHARE", " FOR NO KEY UPDATE", "created_order",
+            PgPool.Retry::new);
+
+    private final JdbcSessionStore<PgConn> sessions;
+    private final JdbcTranscriptStore<PgConn> transcripts;
+    private final JdbcTurnStore<PgConn> turns;
+    private final JdbcModelChoices<PgConn> modelChoices;
     private final JdbcScheduleStore<PgConn> schedules;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private PostgresStorage(String where, PgPool pool, Clock clock) {
         this.where = where;
         this.pool = pool;
-        this.sessions = new PostgresSessionStore(pool, clock);
-        this.transcripts = new PostgresTranscriptStore(pool);
-        this.turns = new PostgresTurnStore(pool, clock);
+        this.sessions = new JdbcSessionStore<>(pool, DIALECT, clock);
+        this.transcripts = new JdbcTranscriptStore<>(pool, DIALECT);
+        this.turns = new JdbcTurnStore<>(pool, DIALECT, clock);
+        this.modelChoices = new JdbcModelChoices<>(pool, clock);
         this.schedules = new JdbcScheduleStore<>(pool);
     }
 
@@ -125,6 +141,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public TranscriptStore transcripts() {
         return transcripts;
+    }
+
+    @Override
+    public ModelChoiceStore modelChoices() {
+        return modelChoices;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.herald.store.sqlite;
 
+import dev.herald.store.jdbc.SessionRows;
+import dev.herald.store.jdbc.TranscriptTables;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionEntry;
@@ -70,8 +72,8 @@ public final class SqliteBulkLoader {
     private static void insertLane(SqlConn c, int n, int rows, Instant now) throws SQLException {
         SessionSource source = source(n);
         String sessionId = sessionId(n, now);
-        TranscriptSql.insertSession(c, sessionId, key(n).value(), null, now);
-        SessionRows.put(c, SessionEntry.fresh(key(n), sessionId, source, now));
+        TranscriptTables.insertSession(c, sessionId, key(n).value(), null, now);
+        SessionRows.insertIfAbsent(c, SessionEntry.fresh(key(n), sessionId, source, now));
         for (int r = 0; r < rows; r++) {
             TranscriptRow row = r % 2 == 0 ? TranscriptRow.user("message " + r + " of lane " + n, now)
                     : TranscriptRow.assistant("a reply of a realistic length to message " + (r - 1) + " in lane " + n, now);

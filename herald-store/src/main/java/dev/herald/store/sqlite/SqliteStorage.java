@@ -1,12 +1,18 @@
 package dev.herald.store.sqlite;
 
+import dev.herald.core.schedule.ScheduleStore;
 import dev.herald.core.session.SessionStore;
+import dev.herald.core.session.ModelChoiceStore;
 import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
-import dev.herald.core.schedule.ScheduleStore;
+import dev.herald.store.jdbc.JdbcModelChoices;
 import dev.herald.store.jdbc.JdbcScheduleStore;
+import dev.herald.store.jdbc.Dialect;
+import dev.herald.store.jdbc.JdbcSessionStore;
+import dev.herald.store.jdbc.JdbcTranscriptStore;
+import dev.herald.store.jdbc.JdbcTurnStore;
 import dev.herald.store.jdbc.Transactions;
 import dev.herald.store.jdbc.Work;
 import java.io.IOException;
@@ -66,9 +72,14 @@ public final class SqliteStorage implements Storage {
     private final SqliteWriter writer;
     private final ReadPool readers;
     private final Checkpointer checkpointer;
-    private final SqliteSessionStore sessions;
-    private final SqliteTranscriptStore transcripts;
-    private final SqliteTurnStore turns;
+    /** One writer: no row locks, and no writer ever loses a race to create a row. */
+    static final Dialect DIALECT = new Dialect("sqlite", "", "", "", "rowid",
+            why -> new IllegalStateException("store - " + why + ", which the single writer rules out"));
+
+    private final JdbcSessionStore<SqlConn> sessions;
+    private final JdbcTranscriptStore<SqlConn> transcripts;
+    private final JdbcTurnStore<SqlConn> turns;
+    private final JdbcModelChoices<SqlConn> modelChoices;
     private final JdbcScheduleStore<SqlConn> schedules;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -80,9 +91,10 @@ public final class SqliteStorage implements Storage {
         this.readers = readers;
         this.checkpointer = checkpointer;
         Transactions<SqlConn> tx = new Calls(writer, readers);
-        this.sessions = new SqliteSessionStore(tx, clock);
-        this.transcripts = new SqliteTranscriptStore(tx);
-        this.turns = new SqliteTurnStore(tx, clock);
+        this.sessions = new JdbcSessionStore<>(tx, DIALECT, clock);
+        this.transcripts = new JdbcTranscriptStore<>(tx, DIALECT);
+        this.turns = new JdbcTurnStore<>(tx, DIALECT, clock);
+        this.modelChoices = new JdbcModelChoices<>(tx, clock);
         this.schedules = new JdbcScheduleStore<>(tx);
     }
 
@@ -221,6 +233,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public TranscriptStore transcripts() {
         return transcripts;
+    }
+
+    @Override
+    public ModelChoiceStore modelChoices() {
+        return modelChoices;
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.herald.store.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
@@ -108,6 +108,6 @@ public abstract class CorruptRowContract extends StorageContract {
         breakTurnSource(turn.id());
         breakSessionOrigin(lane.key());
 
-        assertThat(turns().recoverInterrupted(FreshnessWindow.defaults(), clock.instant())).containsExactly(lane.key());
+        assertThat(recoverInterrupted(Freshness.defaults())).containsExactly(lane.key());
     }
 }

@@ -14,7 +14,6 @@ import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnRecord;
-import dev.herald.core.turn.TurnState;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -243,7 +242,7 @@ public abstract class ScheduleStoreContract extends StorageContract {
         schedules().markSubmitted("i", at, at);
         SessionEntry lane = sessions().getOrCreate(turn.sessionKey(), turn.source());
         turns().start(turn.id(), lane.sessionId(), TranscriptRow.user(turn.text(), clock.instant()));
-        turns().finish(turn.id(), TurnState.INTERRUPTED, "interrupted");
+        turns().interrupt(turn.id(), "interrupted");
 
         assertThat(schedules().settle(clock.instant())).extracting(JobRun::outcome).containsExactly("interrupted");
     }
@@ -315,6 +314,6 @@ public abstract class ScheduleStoreContract extends StorageContract {
         SessionEntry lane = sessions().getOrCreate(turn.sessionKey(), turn.source());
         turns().start(turn.id(), lane.sessionId(), TranscriptRow.user(turn.text(), clock.instant())).orElseThrow();
         turns().recordReply(turn.id(), "final", "hello");
-        turns().markDelivered(turn.id(), "m-1");
+        turns().delivered(turn.id(), "m-1");
     }
 }

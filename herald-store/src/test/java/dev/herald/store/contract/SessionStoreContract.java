@@ -492,4 +492,85 @@ public abstract class SessionStoreContract extends StorageContract {
     private static dev.herald.core.session.SessionQuery query(dev.herald.core.session.SessionQuery.State state, String text) {
         return new dev.herald.core.session.SessionQuery(state, Optional.empty(), Optional.ofNullable(text), 50, 0);
     }
+
+    @Test
+    void rename_knownLane_storesTheTitle_andAResetKeepsIt() {
+        SessionEntry first = lane("1");
+
+        assertThat(sessions().rename(first.key(), "  Trip to Lisbon  ")).isTrue();
+        sessions().reset(first.key(), first.origin());
+
+        assertThat(sessions().find(first.key()).orElseThrow().title()).isEqualTo("Trip to Lisbon");
+        assertThat(sessions().rename(first.key(), " ")).isTrue();
+        assertThat(sessions().find(first.key()).orElseThrow().title()).isNull();
+    }
+
+    @Test
+    void rename_longTitle_keepsTheFirst200Characters() {
+        SessionEntry first = lane("1");
+
+        sessions().rename(first.key(), "x".repeat(300));
+
+        assertThat(sessions().find(first.key()).orElseThrow().title()).hasSize(200);
+    }
+
+    @Test
+    void rename_unknownKey_isFalseAndCreatesNothing() {
+        SessionKey unknown = keyOf(dm("nobody"));
+
+        assertThat(sessions().rename(unknown, "title")).isFalse();
+        assertThat(sessions().find(unknown)).isEmpty();
+    }
+
+    @Test
+    void hide_knownLane_recordsTheFirstTime_keepsTheTranscript_andSearchStillFindsIt() {
+        SessionEntry first = lane("1");
+        transcripts().append(first.sessionId(), dev.herald.core.transcript.TranscriptRow.user("keep me", clock.instant()));
+        Instant hiddenAt = clock.instant();
+
+        assertThat(sessions().hide(first.key())).isTrue();
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(sessions().hide(first.key())).isTrue();
+
+        SessionEntry hidden = sessions().find(first.key()).orElseThrow();
+        assertThat(hidden.hidden()).isTrue();
+        assertThat(hidden.hiddenAt()).isEqualTo(hiddenAt);
+        assertThat(transcripts().load(first.sessionId())).extracting(dev.herald.core.transcript.TranscriptRow::content).containsExactly("keep me");
+        assertThat(sessions().search(dev.herald.core.session.SessionQuery.all(10))).extracting(SessionEntry::key).contains(first.key());
+        assertThat(sessions().hide(keyOf(dm("nobody")))).isFalse();
+    }
+
+    @Test
+    void unsuspend_suspendedLane_nextLookupContinuesTheSameTranscript() {
+        SessionEntry first = lane("1");
+        sessions().countInterruption(List.of(first.key()));
+        sessions().suspend(first.key(), SuspendReason.OPERATOR);
+
+        assertThat(sessions().unsuspend(first.key())).isTrue();
+
+        SessionEntry again = sessions().getOrCreate(first.key(), first.origin());
+        assertThat(again.suspended()).isFalse();
+        assertThat(again.suspendedAt()).isNull();
+        assertThat(again.interruptedRestarts()).isZero();
+        assertThat(again.sessionId()).isEqualTo(first.sessionId());
+        assertThat(sessions().unsuspend(first.key())).as("not suspended any more").isFalse();
+    }
+
+    @Test
+    void modelChoice_chosenThenReopened_isKeptPerLaneAndClearedBackToTheDefault() {
+        SessionKey alice = keyOf(dm("alice"));
+        SessionKey bob = keyOf(dm("bob"));
+        assertThat(storage.modelChoices().chosen(alice)).isEmpty();
+
+        storage.modelChoices().choose(alice, "fast");
+        storage.modelChoices().choose(alice, "vision");
+        storage.modelChoices().choose(bob, "fast");
+        reopen();
+
+        assertThat(storage.modelChoices().chosen(alice)).contains("vision");
+        assertThat(storage.modelChoices().chosen(bob)).contains("fast");
+        storage.modelChoices().choose(alice, null);
+        assertThat(storage.modelChoices().chosen(alice)).isEmpty();
+        assertThat(storage.modelChoices().chosen(bob)).contains("fast");
+    }
 }

@@ -8,7 +8,10 @@ import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.SessionStore;
 import dev.herald.core.session.Storage;
 import dev.herald.core.transcript.TranscriptStore;
+import dev.herald.core.continuity.Freshness;
+import dev.herald.core.continuity.OrphanedTurns;
 import dev.herald.core.turn.TurnStore;
+import dev.herald.core.turn.Turns;
 import dev.herald.testkit.MutableClock;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -60,8 +63,22 @@ public abstract class StorageContract {
         return storage.transcripts();
     }
 
-    protected final TurnStore turns() {
+    /** The store's turns through their one writer, as the gateway uses them. */
+    protected final Turns turns() {
+        return new Turns(storage.turns());
+    }
+
+    /** The store's turn primitives themselves. */
+    protected final TurnStore turnStore() {
         return storage.turns();
+    }
+
+    /**
+     * The start-up sweep after an unclean stop: every RUNNING turn ends as the continuity rules say (spec G2);
+     * returns the lanes it marked resume-pending.
+     */
+    protected final java.util.List<SessionKey> recoverInterrupted(Freshness window) {
+        return new OrphanedTurns(turns(), window, clock).end(turns().running(), "start-up sweep").marked();
     }
 
     protected static SessionSource dm(String chatId) {

@@ -3,7 +3,7 @@ package dev.herald.store.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.herald.core.continuity.FreshnessWindow;
+import dev.herald.core.continuity.Freshness;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
@@ -11,16 +11,20 @@ import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.SuspendReason;
 import dev.herald.core.transcript.Role;
 import dev.herald.core.transcript.TranscriptRow;
+import dev.herald.core.turn.TurnChange;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.TurnTransition;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The behaviour of {@link dev.herald.core.turn.TurnStore}, for every store implementation. */
 public abstract class TurnStoreContract extends StorageContract {
-    private static final FreshnessWindow HOUR = FreshnessWindow.ofSeconds(3600);
+    private static final Freshness HOUR = Freshness.ofSeconds(3600);
 
     private TurnRecord received(String chatId, String text, String messageId) {
         SessionSource source = dm(chatId);
@@ -133,7 +137,7 @@ public abstract class TurnStoreContract extends StorageContract {
     void start_afterTheRunningTurnFinished_runsTheNextOne() {
         TurnRecord first = running("1");
         TurnRecord second = received("1", "second", null);
-        turns().finish(first.id(), TurnState.DELIVERED, "final");
+        turns().complete(first.id(), "final");
 
         assertThat(turns().start(second.id(), first.sessionId(), null)).isPresent();
     }
@@ -160,15 +164,15 @@ public abstract class TurnStoreContract extends StorageContract {
     void replyAndDelivery_moveThroughTheOutbox() {
         TurnRecord turn = running("1");
 
-        assertThat(turns().markDelivered(turn.id(), "x")).isFalse();
+        assertThat(turns().delivered(turn.id(), "x")).isFalse();
         assertThat(turns().recordReply(turn.id(), "final", "the answer")).isTrue();
         assertThat(turns().recordReply(turn.id(), "final", "again")).isFalse();
         TurnRecord awaiting = turns().find(turn.id()).orElseThrow();
         assertThat(awaiting.state()).isEqualTo(TurnState.AWAITING_DELIVERY);
         assertThat(awaiting.reply()).isEqualTo("the answer");
         assertThat(awaiting.outcome()).isEqualTo("final");
-        assertThat(turns().markDelivered(turn.id(), "sent-9")).isTrue();
-        assertThat(turns().markDelivered(turn.id(), "sent-10")).isFalse();
+        assertThat(turns().delivered(turn.id(), "sent-9")).isTrue();
+        assertThat(turns().delivered(turn.id(), "sent-10")).isFalse();
         TurnRecord delivered = turns().find(turn.id()).orElseThrow();
         assertThat(delivered.state()).isEqualTo(TurnState.DELIVERED);
         assertThat(delivered.replyMessageId()).isEqualTo("sent-9");
@@ -177,14 +181,14 @@ public abstract class TurnStoreContract extends StorageContract {
     @Test
     void deliveryProgress_partsOnlyMoveForward_andFailuresAreCountedWithTheirError() {
         TurnRecord turn = running("1");
-        assertThat(turns().markPartsDelivered(turn.id(), 1)).as("not awaiting delivery yet").isFalse();
+        assertThat(turns().recordPartSent(turn.id(), 1, "m-1")).as("not awaiting delivery yet").isFalse();
         turns().recordReply(turn.id(), "final", "a long answer");
 
-        assertThat(turns().markPartsDelivered(turn.id(), 2)).isTrue();
-        assertThat(turns().markPartsDelivered(turn.id(), 1)).as("never backwards").isFalse();
+        assertThat(turns().recordPartSent(turn.id(), 2, "m-2")).isTrue();
+        assertThat(turns().recordPartSent(turn.id(), 1, "m-1")).as("never backwards").isFalse();
         clock.advance(Duration.ofSeconds(7));
-        assertThat(turns().recordDeliveryFailure(turn.id(), "429 too many requests", false)).isTrue();
-        assertThat(turns().recordDeliveryFailure(turn.id(), "502 bad gateway", false)).isTrue();
+        assertThat(turns().recordDeliveryFailure(turn.id(), "429 too many requests")).isTrue();
+        assertThat(turns().recordDeliveryFailure(turn.id(), "502 bad gateway")).isTrue();
 
         TurnRecord stored = turns().find(turn.id()).orElseThrow();
         assertThat(stored.state()).isEqualTo(TurnState.AWAITING_DELIVERY);
@@ -192,28 +196,54 @@ public abstract class TurnStoreContract extends StorageContract {
         assertThat(stored.deliveryAttempts()).isEqualTo(2);
         assertThat(stored.deliveryError()).isEqualTo("502 bad gateway");
         assertThat(stored.updatedAt()).isEqualTo(clock.instant());
-        assertThat(turns().markDelivered(turn.id(), "m-9")).isTrue();
-        assertThat(turns().recordDeliveryFailure(turn.id(), "late", false)).as("a delivered reply has no failures").isFalse();
+        assertThat(turns().delivered(turn.id(), "m-9")).isTrue();
+        assertThat(turns().recordDeliveryFailure(turn.id(), "late")).as("a delivered reply has no failures").isFalse();
+    }
+
+    @Test
+    void sendIntents_markAPartInDoubtUntilItsAnswerIsRecorded_andTheAnswersKeepTheirMessageIds() {
+        TurnRecord turn = running("1");
+        assertThat(turns().recordSendIntent(turn.id(), 1)).as("not awaiting delivery yet").isFalse();
+        turns().recordReply(turn.id(), "final", "three parts");
+
+        assertThat(turns().recordSendIntent(turn.id(), 1)).isTrue();
+        assertThat(turns().find(turn.id()).orElseThrow()).extracting(TurnRecord::sendingPart, TurnRecord::partsDelivered)
+                .as("part 1 handed to the platform, no answer yet: in doubt").containsExactly(1, 0);
+        assertThat(turns().recordPartSent(turn.id(), 1, "m-1")).isTrue();
+        assertThat(turns().recordSendIntent(turn.id(), 1)).as("a confirmed part is never sent again").isFalse();
+        assertThat(turns().recordSendIntent(turn.id(), 2)).isTrue();
+        reopen(); // a crash while part 2 is on its way
+        TurnRecord afterCrash = turns().find(turn.id()).orElseThrow();
+        assertThat(afterCrash.sendingPart()).isEqualTo(2);
+        assertThat(afterCrash.partsDelivered()).isEqualTo(1);
+        assertThat(afterCrash.partMessageIds()).containsExactly("m-1");
+
+        assertThat(turns().recordPartSent(turn.id(), 2, "m-2")).isTrue();
+        assertThat(turns().delivered(turn.id(), "m-3")).isTrue();
+        TurnRecord delivered = turns().find(turn.id()).orElseThrow();
+        assertThat(delivered.partMessageIds()).containsExactly("m-1", "m-2");
+        assertThat(delivered.replyMessageId()).isEqualTo("m-3");
+        assertThat(delivered.sendingPart()).isZero();
     }
 
     @Test
     void permanentDeliveryFailure_makesTheTurnUndeliverable_andLatestStartedShowsIt_notTheQueuedOne() {
         TurnRecord first = running("1");
         turns().recordReply(first.id(), "final", "first answer");
-        turns().markDelivered(first.id(), "m-1");
+        turns().delivered(first.id(), "m-1");
         TurnRecord second = running("1");
         turns().recordReply(second.id(), "final", "second answer");
         received("1", "still queued", null);
         running("2");
 
-        assertThat(turns().recordDeliveryFailure(second.id(), "403 bot was blocked by the user", true)).isTrue();
+        assertThat(turns().refused(second.id(), "403 bot was blocked by the user")).isTrue();
 
         TurnRecord latest = turns().latestStarted(first.sessionKey()).orElseThrow();
         assertThat(latest.id()).isEqualTo(second.id());
         assertThat(latest.state()).isEqualTo(TurnState.UNDELIVERABLE);
         assertThat(latest.deliveryError()).isEqualTo("403 bot was blocked by the user");
         assertThat(turns().inState(TurnState.AWAITING_DELIVERY, 10)).isEmpty();
-        assertThat(turns().markDelivered(second.id(), "m-2")).isFalse();
+        assertThat(turns().delivered(second.id(), "m-2")).isFalse();
         assertThat(turns().latestStarted(keyOf(dm("2")))).get().extracting(TurnRecord::state).isEqualTo(TurnState.RUNNING);
         assertThat(turns().latestStarted(keyOf(dm("3")))).isEmpty();
     }
@@ -251,18 +281,72 @@ public abstract class TurnStoreContract extends StorageContract {
     void finish_runningTurn_endsItOnce() {
         TurnRecord turn = running("1");
 
-        assertThat(turns().finish(turn.id(), TurnState.FAILED, "error")).isTrue();
-        assertThat(turns().finish(turn.id(), TurnState.DELIVERED, "final")).isFalse();
-        assertThat(turns().find(turn.id()).orElseThrow()).extracting(TurnRecord::state, TurnRecord::outcome)
-                .containsExactly(TurnState.FAILED, "error");
+        assertThat(turns().fail(turn.id(), "error", "IllegalStateException: boom")).isTrue();
+        assertThat(turns().complete(turn.id(), "final")).isFalse();
+        assertThat(turns().find(turn.id()).orElseThrow()).extracting(TurnRecord::state, TurnRecord::outcome, TurnRecord::error)
+                .containsExactly(TurnState.FAILED, "error", "IllegalStateException: boom");
     }
 
     @Test
-    void finish_nonTerminalState_isRejected() {
-        TurnRecord turn = running("1");
+    void finish_interruptedAndCompleted_endARunningTurn() {
+        TurnRecord cut = running("1");
+        TurnRecord done = running("2");
 
-        assertThatThrownBy(() -> turns().finish(turn.id(), TurnState.AWAITING_DELIVERY, "x")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> turns().finish(turn.id(), TurnState.CANCELLED, "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(turns().interrupt(cut.id(), "interrupted")).isTrue();
+        assertThat(turns().complete(done.id(), "completed")).isTrue();
+
+        assertThat(turns().find(cut.id()).orElseThrow().state()).isEqualTo(TurnState.INTERRUPTED);
+        assertThat(turns().find(done.id()).orElseThrow().state()).isEqualTo(TurnState.DELIVERED);
+        assertThat(turns().interrupt(done.id(), "interrupted")).as("a finished turn is not cut off").isFalse();
+    }
+
+    /**
+     * The store's conditional update agrees with the transition table: every row of the table moves a turn that
+     * is in the row's from-state to its to-state, and leaves a turn in any other state as it was.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TurnTransition.class)
+    void transition_movesOnlyFromTheRowsFromState(TurnTransition transition) {
+        int chat = 0;
+        for (TurnState state : TurnState.values()) {
+            TurnRecord turn = inState(String.valueOf(++chat), state);
+            TurnChange change = new TurnChange(turn.sessionId() != null ? turn.sessionId() : lane(String.valueOf(chat)).sessionId(),
+                    null, "x", null, null, null, null);
+
+            boolean moved = turnStore().transition(turn.id(), transition, change);
+
+            assertThat(moved).as("%s from %s", transition, state).isEqualTo(state == transition.from());
+            assertThat(turns().find(turn.id()).orElseThrow().state()).as("%s from %s", transition, state)
+                    .isEqualTo(moved ? transition.to() : state);
+        }
+    }
+
+    /** A turn of chat {@code chatId} driven to {@code state} along the table. */
+    private TurnRecord inState(String chatId, TurnState state) {
+        if (state == TurnState.RECEIVED) {
+            return received(chatId, "waiting", null);
+        }
+        if (state == TurnState.CANCELLED) {
+            TurnRecord t = received(chatId, "cancelled", null);
+            turns().cancel(t.id(), "test");
+            return t;
+        }
+        TurnRecord t = running(chatId);
+        switch (state) {
+            case RUNNING -> {
+            }
+            case AWAITING_DELIVERY -> turns().recordReply(t.id(), "final", "reply");
+            case DELIVERED -> turns().complete(t.id(), "completed");
+            case INTERRUPTED -> turns().interrupt(t.id(), "interrupted");
+            case FAILED -> turns().fail(t.id(), "error", "test");
+            case UNDELIVERABLE -> {
+                turns().recordReply(t.id(), "final", "reply");
+                turns().refused(t.id(), "403");
+            }
+            default -> throw new AssertionError(state);
+        }
+        assertThat(turns().find(t.id()).orElseThrow().state()).isEqualTo(state);
+        return turns().find(t.id()).orElseThrow();
     }
 
     @Test
@@ -309,7 +393,7 @@ public abstract class TurnStoreContract extends StorageContract {
         reopen(); // the crash
         clock.advance(Duration.ofMinutes(10));
 
-        List<dev.herald.core.session.SessionKey> marked = turns().recoverInterrupted(HOUR, clock.instant());
+        List<dev.herald.core.session.SessionKey> marked = recoverInterrupted(HOUR);
 
         assertThat(marked).containsExactly(turn.sessionKey());
         assertThat(turns().find(turn.id()).orElseThrow().state()).isEqualTo(TurnState.INTERRUPTED);
@@ -326,7 +410,7 @@ public abstract class TurnStoreContract extends StorageContract {
         TurnRecord turn = running("1");
         clock.advance(Duration.ofHours(2));
 
-        assertThat(turns().recoverInterrupted(HOUR, clock.instant())).isEmpty();
+        assertThat(recoverInterrupted(HOUR)).isEmpty();
 
         assertThat(turns().find(turn.id()).orElseThrow().state()).isEqualTo(TurnState.INTERRUPTED);
         SessionEntry lane = sessions().find(turn.sessionKey()).orElseThrow();
@@ -341,7 +425,7 @@ public abstract class TurnStoreContract extends StorageContract {
         transcripts().append(turn.sessionId(), TranscriptRow.tool("c1", "search", "result", clock.instant()));
         clock.advance(Duration.ofMinutes(5));
 
-        assertThat(turns().recoverInterrupted(HOUR, clock.instant())).containsExactly(turn.sessionKey());
+        assertThat(recoverInterrupted(HOUR)).containsExactly(turn.sessionKey());
     }
 
     @Test
@@ -351,7 +435,7 @@ public abstract class TurnStoreContract extends StorageContract {
         transcripts().append(turn.sessionId(), TranscriptRow.system("gateway note", clock.instant()));
         transcripts().append(turn.sessionId(), TranscriptRow.meta("{}", clock.instant()));
 
-        assertThat(turns().recoverInterrupted(HOUR, clock.instant())).isEmpty();
+        assertThat(recoverInterrupted(HOUR)).isEmpty();
     }
 
     @Test
@@ -360,7 +444,7 @@ public abstract class TurnStoreContract extends StorageContract {
         transcripts().append(turn.sessionId(), new TranscriptRow(0, Role.ASSISTANT, "legacy", List.of(), null, null, null));
         clock.advance(Duration.ofDays(3));
 
-        assertThat(turns().recoverInterrupted(HOUR, clock.instant())).containsExactly(turn.sessionKey());
+        assertThat(recoverInterrupted(HOUR)).containsExactly(turn.sessionKey());
     }
 
     @Test
@@ -370,7 +454,7 @@ public abstract class TurnStoreContract extends StorageContract {
         turns().start(turn.id(), lane.sessionId(), null);
         clock.advance(Duration.ofMinutes(59));
 
-        assertThat(turns().recoverInterrupted(HOUR, clock.instant())).containsExactly(lane.key());
+        assertThat(recoverInterrupted(HOUR)).containsExactly(lane.key());
     }
 
     @Test
@@ -378,7 +462,7 @@ public abstract class TurnStoreContract extends StorageContract {
         TurnRecord turn = running("1");
         clock.advance(Duration.ofDays(30));
 
-        assertThat(turns().recoverInterrupted(FreshnessWindow.ofSeconds(0), clock.instant())).containsExactly(turn.sessionKey());
+        assertThat(recoverInterrupted(Freshness.ofSeconds(0))).containsExactly(turn.sessionKey());
     }
 
     @Test
@@ -388,7 +472,7 @@ public abstract class TurnStoreContract extends StorageContract {
         var markedAt = clock.instant();
         clock.advance(Duration.ofMinutes(1));
 
-        assertThat(turns().recoverInterrupted(HOUR, clock.instant())).isEmpty();
+        assertThat(recoverInterrupted(HOUR)).isEmpty();
 
         SessionEntry lane = sessions().find(turn.sessionKey()).orElseThrow();
         assertThat(lane.resumeReason()).isEqualTo(ResumeReason.SHUTDOWN_TIMEOUT);
@@ -401,7 +485,7 @@ public abstract class TurnStoreContract extends StorageContract {
         TurnRecord turn = running("1");
         sessions().suspend(turn.sessionKey(), SuspendReason.OPERATOR);
 
-        assertThat(turns().recoverInterrupted(HOUR, clock.instant())).isEmpty();
+        assertThat(recoverInterrupted(HOUR)).isEmpty();
 
         SessionEntry lane = sessions().find(turn.sessionKey()).orElseThrow();
         assertThat(lane.resumePending()).isFalse();
@@ -415,7 +499,7 @@ public abstract class TurnStoreContract extends StorageContract {
         TurnRecord awaiting = running("2");
         turns().recordReply(awaiting.id(), "final", "reply");
 
-        assertThat(turns().recoverInterrupted(HOUR, clock.instant())).isEmpty();
+        assertThat(recoverInterrupted(HOUR)).isEmpty();
 
         assertThat(turns().find(waiting.id()).orElseThrow().state()).isEqualTo(TurnState.RECEIVED);
         assertThat(turns().find(awaiting.id()).orElseThrow().state()).isEqualTo(TurnState.AWAITING_DELIVERY);
@@ -425,7 +509,7 @@ public abstract class TurnStoreContract extends StorageContract {
     @Test
     void recoverInterrupted_thenTheLaneCanStartAgain() {
         TurnRecord turn = running("1");
-        turns().recoverInterrupted(HOUR, clock.instant());
+        recoverInterrupted(HOUR);
         TurnRecord resume = turns().receive(turn.sessionKey(), MessageEvent.resume(dm("1"), clock.instant())).orElseThrow();
 
         Optional<TurnRecord> started = turns().start(resume.id(), turn.sessionId(), null);
@@ -438,7 +522,7 @@ public abstract class TurnStoreContract extends StorageContract {
         for (int crash = 1; crash <= 3; crash++) {
             running("1");
             reopen();
-            turns().recoverInterrupted(HOUR, clock.instant());
+            recoverInterrupted(HOUR);
             assertThat(sessions().find(keyOf(dm("1"))).orElseThrow().interruptedRestarts()).isEqualTo(crash);
         }
         assertThat(sessions().suspendStuckLoops(3)).containsExactly(keyOf(dm("1")));

@@ -9,6 +9,7 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.transcript.ToolCall;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.Turns;
 import java.time.Clock;
 import java.util.List;
 
@@ -24,13 +25,13 @@ final class Conversation {
         SessionEntry lane = storage.sessions().getOrCreate(key, source);
         TurnRecord turn = storage.turns().receive(key, MessageEvent.text(source, question, "m-" + chat + "-" + question.hashCode(),
                 clock.instant())).orElseThrow();
-        storage.turns().start(turn.id(), lane.sessionId(), TranscriptRow.user(question, clock.instant())).orElseThrow();
+        new Turns(storage.turns()).start(turn.id(), lane.sessionId(), TranscriptRow.user(question, clock.instant())).orElseThrow();
         storage.transcripts().append(lane.sessionId(), TranscriptRow.assistantToolCalls(null,
                 List.of(new ToolCall("call-1", "read_file", "{\"path\":\"notes.txt\"}")), clock.instant()));
         storage.transcripts().append(lane.sessionId(), TranscriptRow.tool("call-1", "read_file", "line one\nline \"two\"", clock.instant()));
         storage.transcripts().append(lane.sessionId(), TranscriptRow.assistant(answer, clock.instant()));
-        storage.turns().recordReply(turn.id(), "final", answer);
-        storage.turns().markDelivered(turn.id(), "r-1");
+        new Turns(storage.turns()).recordReply(turn.id(), "final", answer);
+        new Turns(storage.turns()).delivered(turn.id(), "r-1");
         return lane;
     }
 }

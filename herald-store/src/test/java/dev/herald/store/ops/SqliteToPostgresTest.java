@@ -7,6 +7,7 @@ import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnState;
+import dev.herald.store.postgres.PostgresOwner;
 import dev.herald.store.postgres.PostgresStorage;
 import dev.herald.store.postgres.TestDatabase;
 import dev.herald.store.sqlite.SqliteStorage;
@@ -31,6 +32,7 @@ class SqliteToPostgresTest {
             Conversation.write(s, "alice", "first question", "first answer", clock);
             SessionEntry bob = Conversation.write(s, "bob", "bob asks", "bob is answered", clock);
             s.sessions().suspend(bob.key(), dev.herald.core.session.SuspendReason.OPERATOR);
+            s.modelChoices().choose(bob.key(), "fast");
         }
         return db;
     }
@@ -46,12 +48,14 @@ class SqliteToPostgresTest {
                 SqliteToPostgres.TableCount::target).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("transcript_sessions", 2L, 2L), org.assertj.core.groups.Tuple.tuple("sessions", 2L, 2L),
                 org.assertj.core.groups.Tuple.tuple("messages", 8L, 8L), org.assertj.core.groups.Tuple.tuple("turns", 2L, 2L),
+                org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L),
                 org.assertj.core.groups.Tuple.tuple("schedule_jobs", 0L, 0L), org.assertj.core.groups.Tuple.tuple("schedule_runs", 0L, 0L));
         try (SqliteStorage from = SqliteStorage.open(db, clock); PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
             for (SessionEntry lane : from.sessions().search(dev.herald.core.session.SessionQuery.all(10))) {
                 SessionEntry copied = to.sessions().find(lane.key()).orElseThrow();
                 assertThat(copied.sessionId()).isEqualTo(lane.sessionId());
                 assertThat(copied.suspended()).isEqualTo(lane.suspended());
+                assertThat(to.modelChoices().chosen(lane.key())).isEqualTo(from.modelChoices().chosen(lane.key()));
                 assertThat(to.transcripts().load(lane.sessionId())).isEqualTo(from.transcripts().load(lane.sessionId()));
             }
             assertThat(to.turns().inState(TurnState.DELIVERED, 10)).extracting(t -> t.id() + ":" + t.reply())
@@ -119,7 +123,8 @@ class SqliteToPostgresTest {
     @Test
     void copy_intoADatabaseARunningGatewayClaims_isRefused() {
         Path db = sqliteWithTwoConversations();
-        try (dev.herald.store.postgres.PostgresOwner gateway = dev.herald.store.postgres.PostgresOwner.claim(pg.options())) {
+        try (PostgresStorage gateway = PostgresStorage.open(pg.options(), clock);
+                PostgresOwner claim = PostgresOwner.claim(pg.options())) {
 
             assertThatThrownBy(() -> SqliteToPostgres.copy(db, pg.options(), clock)).isInstanceOf(StoreException.class)
                     .hasMessageContaining("claimed by a running Herald gateway");

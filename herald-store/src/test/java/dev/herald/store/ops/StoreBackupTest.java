@@ -32,9 +32,9 @@ class StoreBackupTest {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger written = new AtomicInteger();
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-                for (int n = 1; !stop.get(); n++) {
-                    live.transcripts().append(lane.sessionId(), TranscriptRow.user("busy " + n, clock.instant()));
-                    written.incrementAndGet(); // counted once committed: the backup below starts after 20 committed rows
+                while (!stop.get()) {
+                    live.transcripts().append(lane.sessionId(), TranscriptRow.user("busy " + (written.get() + 1), clock.instant()));
+                    written.incrementAndGet(); // counted once committed: the backup below starts after 20 commits
                 }
             });
             while (written.get() < 20) {

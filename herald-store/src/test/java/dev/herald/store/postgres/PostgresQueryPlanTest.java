@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionQuery;
+import dev.herald.store.jdbc.JdbcSessionStore;
+import dev.herald.store.jdbc.JdbcTurnStore;
 import dev.herald.store.jdbc.SessionTable;
 import dev.herald.store.jdbc.TranscriptTables;
 import dev.herald.testkit.MutableClock;
@@ -30,27 +32,28 @@ class PostgresQueryPlanTest {
     final TestDatabase db = new TestDatabase();
 
     static Stream<Arguments> statements() {
-        PostgresSessionStore.Search all = PostgresSessionStore.Search.of(SessionQuery.all(50));
-        PostgresSessionStore.Search suspended = PostgresSessionStore.Search.of(
+        JdbcSessionStore.Search all = JdbcSessionStore.Search.of(SessionQuery.all(50));
+        JdbcSessionStore.Search suspended = JdbcSessionStore.Search.of(
                 new SessionQuery(SessionQuery.State.SUSPENDED, Optional.of(Platform.of("loopback")), Optional.empty(), 50, 100));
         return Stream.of(
-                Arguments.of("stuck lanes", PostgresSessionStore.STUCK, new Object[] {3}, "sessions_interrupted"),
-                Arguments.of("suspend stuck lane", PostgresSessionStore.SUSPEND_STUCK, new Object[] {1L, "k"}, "sessions_pkey"),
+                Arguments.of("stuck lanes", JdbcSessionStore.STUCK + PostgresStorage.DIALECT.lockForUpdate(), new Object[] {3}, "sessions_interrupted"),
+                Arguments.of("suspend stuck lane", JdbcSessionStore.SUSPEND_STUCK, new Object[] {1L, "k"}, "sessions_pkey"),
                 Arguments.of("count interruption", SessionTable.COUNT_INTERRUPTION, new Object[] {"k"}, "sessions_pkey"),
-                Arguments.of("resume-pending lanes", PostgresSessionStore.resumePendingQuery(false), new Object[0], "sessions_resume_pending"),
-                Arguments.of("resume-pending lanes of a platform", PostgresSessionStore.resumePendingQuery(true), new Object[] {"loopback"},
+                Arguments.of("resume-pending lanes", JdbcSessionStore.resumePendingQuery(false), new Object[0], "sessions_resume_pending"),
+                Arguments.of("resume-pending lanes of a platform", JdbcSessionStore.resumePendingQuery(true), new Object[] {"loopback"},
                         "sessions_resume_pending"),
                 Arguments.of("search all", all.sql(), all.args(), "sessions_by_updated"),
                 Arguments.of("search suspended", suspended.sql(), suspended.args(), "sessions_suspended"),
                 Arguments.of("lane by key", SessionTable.FIND + " FOR UPDATE", new Object[] {"k"}, "sessions_pkey"),
-                Arguments.of("running turns", PostgresTurnStore.RUNNING, new Object[0], "turns_by_state"),
-                Arguments.of("turns in a state", PostgresTurnStore.IN_STATE, new Object[] {"RECEIVED", 10}, "turns_by_state"),
-                Arguments.of("latest started turn", PostgresTurnStore.LATEST_STARTED, new Object[] {"k"}, "turns_by_lane"),
-                Arguments.of("start a turn", PostgresTurnStore.START, new Object[] {"s", 1L, 1L, 7L}, "turns_one_running_per_lane"),
-                Arguments.of("turn by id", PostgresTurnStore.FIND, new Object[] {7L}, "turns_pkey"),
-                Arguments.of("newest compression child", TranscriptSql.NEWEST_COMPRESSION_CHILD, new Object[] {"s"},
+                Arguments.of("running turns", JdbcTurnStore.RUNNING, new Object[0], "turns_by_state"),
+                Arguments.of("turns in a state", JdbcTurnStore.IN_STATE, new Object[] {"RECEIVED", 10}, "turns_by_state"),
+                Arguments.of("latest started turn", JdbcTurnStore.LATEST_STARTED, new Object[] {"k"}, "turns_by_lane"),
+                Arguments.of("start a turn", JdbcTurnStore.START, new Object[] {1L, "s", 1L, null, null, null, null, null, 0, 7L},
+                        "turns_one_running_per_lane"),
+                Arguments.of("turn by id", JdbcTurnStore.FIND, new Object[] {7L}, "turns_pkey"),
+                Arguments.of("newest compression child", TranscriptTables.newestChild(PostgresStorage.DIALECT), new Object[] {"s"},
                         "transcript_sessions_by_parent"),
-                Arguments.of("lock a transcript", TranscriptSql.LOCK_SESSION, new Object[] {"s"}, "transcript_sessions_pkey"),
+                Arguments.of("lock a transcript", TranscriptTables.SESSION_EXISTS + PostgresStorage.DIALECT.lockForAppend(), new Object[] {"s"}, "transcript_sessions_pkey"),
                 Arguments.of("next seq", TranscriptTables.NEXT_SEQ, new Object[] {"s"}, "messages_pkey"),
                 Arguments.of("load a transcript", TranscriptTables.LOAD, new Object[] {"s"}, "messages_pkey"),
                 Arguments.of("last activity", TranscriptTables.LAST_ACTIVITY, new Object[] {"s"}, "messages_pkey"));

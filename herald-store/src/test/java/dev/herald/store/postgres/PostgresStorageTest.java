@@ -13,6 +13,7 @@ import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.Turns;
 import dev.herald.testkit.MutableClock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -108,7 +109,7 @@ class PostgresStorageTest {
                 queued.add(a.turns().receive(lane.key(), MessageEvent.text(source, "m" + i, "m" + i, clock.instant())).orElseThrow());
             }
 
-            List<Optional<TurnRecord>> started = Together.run(16, i -> (i % 2 == 0 ? a : b).turns()
+            List<Optional<TurnRecord>> started = Together.run(16, i -> new Turns((i % 2 == 0 ? a : b).turns())
                     .start(queued.get(i).id(), lane.sessionId(), TranscriptRow.user("m" + i, clock.instant())));
 
             assertThat(started.stream().filter(Optional::isPresent).count()).isEqualTo(1);

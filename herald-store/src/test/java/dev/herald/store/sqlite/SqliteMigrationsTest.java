@@ -81,14 +81,18 @@ class SqliteMigrationsTest {
             key = storage.sessions().getOrCreate(
                     new SessionKey("agent:main:loopback:dm:old"), SessionSource.dm(Platform.of("loopback"), "old", "u-old")).key();
         }
-        // the database as version 2 left it: no reason columns, no delivery columns, no scheduled jobs, a suspended lane
+        // the database as version 2 left it: no reason, delivery, title or hidden columns, no scheduled jobs, a suspended lane
         RawSql.update(dir, "UPDATE sessions SET suspended = 1 WHERE session_key = ?", key.value());
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN suspend_reason");
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN suspended_at");
+        RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN title");
+        RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN hidden_at");
         RawSql.update(dir, "DROP INDEX turns_by_lane");
-        for (String column : new String[] {"parts_delivered", "delivery_attempts", "delivery_error", "input_tokens", "output_tokens"}) {
+        for (String column : new String[] {"parts_delivered", "delivery_attempts", "delivery_error", "input_tokens", "output_tokens", "error",
+                "sending_part", "part_message_ids"}) {
             RawSql.update(dir, "ALTER TABLE turns DROP COLUMN " + column);
         }
+        RawSql.update(dir, "DROP TABLE session_models");
         RawSql.update(dir, "DROP TABLE schedule_runs");
         RawSql.update(dir, "DROP TABLE schedule_jobs");
         RawSql.update(dir, "DELETE FROM schema_version WHERE version >= 3");
@@ -98,6 +102,8 @@ class SqliteMigrationsTest {
             assertThat(entry.suspended()).isTrue();
             assertThat(entry.suspendReason()).isEqualTo(SuspendReason.UNRECORDED);
             assertThat(entry.suspendedAt()).isNull();
+            assertThat(entry.title()).isNull();
+            assertThat(entry.hidden()).isFalse();
         }
     }
 

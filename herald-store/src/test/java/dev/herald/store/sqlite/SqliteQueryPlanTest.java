@@ -2,6 +2,9 @@ package dev.herald.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.core.session.SessionQuery;
+import dev.herald.store.jdbc.JdbcSessionStore;
+import dev.herald.store.jdbc.JdbcTurnStore;
 import dev.herald.store.jdbc.SessionTable;
 import dev.herald.store.jdbc.TranscriptTables;
 import dev.herald.testkit.MutableClock;
@@ -12,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,15 +30,18 @@ class SqliteQueryPlanTest {
 
     static List<String> statements() {
         return List.of(
-            SqliteSessionStore.STUCK,
-            SqliteSessionStore.SUSPEND_STUCK,
-            SqliteSessionStore.resumePendingQuery(false),
-            SqliteSessionStore.resumePendingQuery(true),
-            SqliteTurnStore.RUNNING,
-            SqliteTurnStore.IN_STATE,
-            SqliteTurnStore.LATEST_STARTED,
-            SqliteTurnStore.START,
-            TranscriptSql.NEWEST_COMPRESSION_CHILD,
+            JdbcSessionStore.STUCK + SqliteStorage.DIALECT.lockForUpdate(),
+            JdbcSessionStore.SUSPEND_STUCK,
+            JdbcSessionStore.resumePendingQuery(false),
+            JdbcSessionStore.resumePendingQuery(true),
+            JdbcSessionStore.Search.of(new SessionQuery(SessionQuery.State.SUSPENDED, Optional.empty(), Optional.empty(), 50, 0)).sql(),
+            JdbcSessionStore.Search.of(new SessionQuery(SessionQuery.State.RESUME_PENDING, Optional.empty(), Optional.empty(), 50, 0)).sql(),
+            JdbcSessionStore.Search.of(SessionQuery.all(50)).sql(),
+            JdbcTurnStore.RUNNING,
+            JdbcTurnStore.IN_STATE,
+            JdbcTurnStore.LATEST_STARTED,
+            JdbcTurnStore.START,
+            TranscriptTables.newestChild(SqliteStorage.DIALECT),
             TranscriptTables.NEXT_SEQ,
             TranscriptTables.LAST_ACTIVITY,
             "SELECT " + SessionTable.COLUMNS + " FROM sessions WHERE session_key = ?");

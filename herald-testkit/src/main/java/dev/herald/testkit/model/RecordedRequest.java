@@ -55,10 +55,20 @@ public record RecordedRequest(String method, String path, Map<String, List<Strin
         List<Message> messages = new ArrayList<>();
         for (JsonNode m : json.path("messages")) {
             JsonNode content = m.get("content");
-            messages.add(new Message(m.path("role").asText(), content == null || content.isNull() ? null : content.asText(),
+            messages.add(new Message(m.path("role").asText(), content == null || content.isNull() ? null : text(content),
                     m.path("tool_call_id").asText(null), m.get("tool_calls")));
         }
         return messages;
+    }
+
+    /** A content string, or the text parts of a content array joined. */
+    private static String text(JsonNode content) {
+        if (!content.isArray()) {
+            return content.asText();
+        }
+        StringBuilder sb = new StringBuilder();
+        content.forEach(p -> sb.append(p.path("text").asText("")));
+        return sb.toString();
     }
 
     /** The content of the last user message, or "" when there is none. */
@@ -70,6 +80,28 @@ public record RecordedRequest(String method, String path, Map<String, List<Strin
             }
         }
         return "";
+    }
+
+    /** The {@code url}s of every {@code image_url} part of every message, in order. */
+    public List<String> imageUrls() {
+        List<String> urls = new ArrayList<>();
+        for (JsonNode m : json.path("messages")) {
+            for (JsonNode part : m.path("content")) {
+                if ("image_url".equals(part.path("type").asText())) {
+                    urls.add(part.path("image_url").path("url").asText());
+                }
+            }
+        }
+        return urls;
+    }
+
+    /** The names of the tools offered, in order. */
+    public List<String> toolNames() {
+        List<String> names = new ArrayList<>();
+        for (JsonNode t : json.path("tools")) {
+            names.add(t.path("function").path("name").asText());
+        }
+        return names;
     }
 
     /** The {@code tools} array as sent; a missing node when none. */

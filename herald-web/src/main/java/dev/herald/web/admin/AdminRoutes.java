@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /admin/api/sessions?state=all|running|resume_pending|suspended|idle&q=TEXT&platform=ID&limit=N&offset=N}:
  *       sessions, newest activity first.</li>
  *   <li>{@code GET /admin/api/transcript?key=KEY}: the current transcript of one session.</li>
- *   <li>{@code POST /admin/api/sessions/suspend|clear-resume|resume-now} {@code {"key": KEY}} and
+ *   <li>{@code POST /admin/api/sessions/suspend|unsuspend|clear-resume|resume-now} {@code {"key": KEY}} and
  *       {@code POST /admin/api/restart}: the operator's actions.</li>
  * </ul>
  * Reads need what every data endpoint needs ({@link WebGuard#read}); actions are writes (same-origin rule).
@@ -80,6 +80,7 @@ public final class AdminRoutes implements Routes {
         routes.post("/admin/api/sessions/suspend", guard.write(ctx -> act(ctx, "suspend", gateway::suspend)));
         routes.post("/admin/api/sessions/clear-resume", guard.write(ctx -> act(ctx, "clear-resume", gateway::clearResumeMark)));
         routes.post("/admin/api/sessions/resume-now", guard.write(ctx -> act(ctx, "resume-now", gateway::resumeNow)));
+        routes.post("/admin/api/sessions/unsuspend", guard.write(ctx -> act(ctx, "unsuspend", gateway.storage().sessions()::unsuspend)));
         routes.post("/admin/api/restart", guard.write(this::restart));
     }
 
@@ -197,6 +198,7 @@ public final class AdminRoutes implements Routes {
         return switch (action) {
             case "clear-resume" -> "the session has no resume mark";
             case "resume-now" -> "the session cannot be resumed now (not resume-pending, its lane is busy, or the gateway is not running)";
+            case "unsuspend" -> "the session is not suspended";
             default -> "the session could not be suspended";
         };
     }

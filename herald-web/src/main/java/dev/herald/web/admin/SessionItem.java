@@ -14,6 +14,7 @@ import java.time.Instant;
  * @param suspendReason     why it is suspended (stop_command, stuck_loop, operator, unrecorded), or null
  * @param suspendDetail     the same for people, or null
  * @param suspendedAgeSeconds how long ago it was suspended, or null (not suspended, or not recorded)
+ * @param hidden            its web chat user deleted it from their list (the transcript is kept)
  */
 public record SessionItem(
         String key,
@@ -35,7 +36,8 @@ public record SessionItem(
         long inputTokens,
         long outputTokens,
         String createdAt,
-        String updatedAt) {
+        String updatedAt,
+        boolean hidden) {
 
     static SessionItem of(SessionEntry e, boolean running, Instant now) {
         String state = running ? "running" : e.suspended() ? "suspended" : e.resumePending() ? "resume_pending" : "idle";
@@ -45,7 +47,7 @@ public record SessionItem(
                 e.sessionId(),
                 e.platform() == null ? null : e.platform().id(),
                 e.origin() == null ? null : e.origin().chatId(),
-                e.origin() != null && e.origin().chatName() != null ? e.origin().chatName() : e.displayName(),
+                e.title() != null ? e.title() : e.origin() != null && e.origin().chatName() != null ? e.origin().chatName() : e.displayName(),
                 state,
                 running,
                 e.resumePending(),
@@ -60,6 +62,7 @@ public record SessionItem(
                 e.inputTokens(),
                 e.outputTokens(),
                 e.createdAt().toString(),
-                e.updatedAt().toString());
+                e.updatedAt().toString(),
+                e.hidden());
     }
 }

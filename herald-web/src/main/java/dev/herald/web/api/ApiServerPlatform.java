@@ -1,12 +1,16 @@
 package dev.herald.web.api;
 
 import dev.herald.core.agent.Agent;
+import dev.herald.core.agent.ChatMessage;
+import dev.herald.core.agent.ImagePart;
+import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
@@ -14,6 +18,7 @@ import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
 import dev.herald.core.session.SessionSource;
+import dev.herald.web.MediaStore;
 import dev.herald.web.Routes;
 import dev.herald.web.WebServer;
 import dev.herald.web.access.SessionRevocations;
@@ -24,6 +29,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -34,8 +40,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The OpenAI-compatible API server as a Herald platform ({@code api_server}): {@code GET /v1/models} and
- * {@code POST /v1/chat/completions}, streamed or not, on the shared {@link WebServer}.
+ * The OpenAI-compatible API server as a Herald platform ({@code api_server}): {@code GET /v1/models},
+ * {@code POST /v1/chat/completions} and the text subset of {@code POST /v1/responses}, streamed or not, on the shared
+ * {@link WebServer}.
+ *
+ * <p>Honest compatibility: the {@code model} field names a model profile ({@link ModelNames}; unknown is a 400), every
+ * other field is honoured or refused with a 400 naming it ({@link RequestFields}), model parameters reach the model as
+ * {@link TurnOptions} (session turns get them through {@link #turnOptions} while their request waits), and a stateless
+ * request's own {@code tools} run at the client: a call ends the response with {@code finish_reason: tool_calls} and
+ * the next request, carrying the results, continues ({@link ToolRounds} keeps Herald's own rounds of that turn).
  *
  * <p>Two modes. <b>Stateless</b> (no session header): the body carries the whole history; this adapter
  * runs the injected {@link Agent} itself on a virtual thread ({@link StatelessTurn}) and stores nothing.
@@ -69,7 +82,7 @@ import org.slf4j.LoggerFactory;
  * ApiServerPlatform(settings, agent, web)} (adds the routes), {@code web.start()}, then the gateway calls
  * {@code api.start(sink)} like any adapter's; at shutdown {@code api.close()}, then {@code web.close()}.
  */
-public final class ApiServerPlatform implements PlatformAdapter {
+public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     private static final Logger log = LoggerFactory.getLogger(ApiServerPlatform.class);
 
     /** The platform id, {@code api_server}. */
@@ -92,8 +105,10 @@ public final class ApiServerPlatform implements PlatformAdapter {
      * @param requestTimeout how long a request waits for its reply (600 s by default); then 504
      * @param modelId        the model id advertised by {@code /v1/models} and echoed in responses ({@code herald})
      */
-    public record Settings(String host, int port, String apiKey, long maxBodyBytes, Duration requestTimeout, String modelId) {
+    public record Settings(String host, int port, String apiKey, long maxBodyBytes, Duration requestTimeout, String modelId,
+            long maxImageBytes) {
         public static final long DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+        public static final long DEFAULT_MAX_IMAGE_BYTES = 5L * 1024 * 1024;
         public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(600);
         public static final String DEFAULT_MODEL_ID = "herald";
 
@@ -109,6 +124,17 @@ public final class ApiServerPlatform implements PlatformAdapter {
                 throw new IllegalArgumentException("api_server - request timeout must be positive, was " + requestTimeout);
             }
             new WebServer.Settings(host, port); // validates host and port with the same messages
+            if (maxImageBytes < 1) {
+                throw new IllegalArgumentException("api_server - max image bytes must be positive, was " + maxImageBytes);
+            }
+        }
+
+        public Settings(String host, int port, String apiKey, long maxBodyBytes, Duration requestTimeout, String modelId) {
+            this(host, port, apiKey, maxBodyBytes, requestTimeout, modelId, DEFAULT_MAX_IMAGE_BYTES);
+        }
+
+        public Settings withMaxImageBytes(long bytes) {
+            return new Settings(host, port, apiKey, maxBodyBytes, requestTimeout, modelId, bytes);
         }
 
         /** Loopback, port 8642, no key, 1 MiB bodies, 600 s timeout, model {@code herald}. */
@@ -117,19 +143,19 @@ public final class ApiServerPlatform implements PlatformAdapter {
         }
 
         public Settings withPort(int newPort) {
-            return new Settings(host, newPort, apiKey, maxBodyBytes, requestTimeout, modelId);
+            return new Settings(host, newPort, apiKey, maxBodyBytes, requestTimeout, modelId, maxImageBytes);
         }
 
         public Settings withApiKey(String key) {
-            return new Settings(host, port, key, maxBodyBytes, requestTimeout, modelId);
+            return new Settings(host, port, key, maxBodyBytes, requestTimeout, modelId, maxImageBytes);
         }
 
         public Settings withMaxBodyBytes(long bytes) {
-            return new Settings(host, port, apiKey, bytes, requestTimeout, modelId);
+            return new Settings(host, port, apiKey, bytes, requestTimeout, modelId, maxImageBytes);
         }
 
         public Settings withRequestTimeout(Duration timeout) {
-            return new Settings(host, port, apiKey, maxBodyBytes, timeout, modelId);
+            return new Settings(host, port, apiKey, maxBodyBytes, timeout, modelId, maxImageBytes);
         }
 
         /** Where the {@link WebServer} hosting these routes should listen (the app may share one server). */
@@ -157,6 +183,11 @@ public final class ApiServerPlatform implements PlatformAdapter {
     private final Map<String, ReplyExchange> waiting = new ConcurrentHashMap<>();
     /** Every request waiting in either mode, so close() can answer them all. */
     private final Set<ReplyExchange> open = ConcurrentHashMap.newKeySet();
+    /** What session-mode requests asked of their turn, by event id, while they wait ({@link #turnOptions}). */
+    private final Map<String, TurnOptions> optionsByEvent = new ConcurrentHashMap<>();
+    private final ToolRounds rounds = new ToolRounds();
+    private final ModelNames models;
+    private volatile MediaStore media = MediaStore.inMemory();
 
     /**
      * Creates the adapter and adds its routes to {@code server}, which must not have started yet (the app
@@ -178,6 +209,7 @@ public final class ApiServerPlatform implements PlatformAdapter {
         this.guard = new RequestGuard(new WebAccess(settings.apiKey(), clock, server.authThrottle(), SessionRevocations.inMemory()),
                 settings.maxBodyBytes());
         this.writer = new CompletionWriter(settings.modelId(), heartbeat);
+        this.models = new ModelNames(settings.modelId(), agent);
         if (settings.apiKey() == null && !isLoopback(server.settings().host())) {
             log.warn("api_server - no API key while listening on {}: only clients on this machine are served; set a key to serve "
                     + "other machines", server.settings().host());
@@ -211,7 +243,7 @@ public final class ApiServerPlatform implements PlatformAdapter {
         if (!state.compareAndSet(State.NEW, State.RUNNING)) {
             throw new IllegalStateException("api_server - start() called while " + state.get().name().toLowerCase());
         }
-        inbound.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "serving /v1/chat/completions and /v1/models");
+        inbound.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "serving /v1/chat/completions, /v1/responses and /v1/models");
         log.info("api_server - accepting requests (model {}, key {})", settings.modelId(), settings.apiKey() == null ? "none" : "required");
     }
 
@@ -247,12 +279,38 @@ public final class ApiServerPlatform implements PlatformAdapter {
 
     @Override
     public void progress(ChatTarget target, String correlationId, StreamEvent event) {
-        if (correlationId != null && event instanceof StreamEvent.TextDelta delta) {
-            ReplyExchange exchange = waiting.get(correlationId);
-            if (exchange != null) {
-                exchange.delta(delta.text());
-            }
+        ReplyExchange exchange = correlationId == null ? null : waiting.get(correlationId);
+        if (exchange == null) {
+            return;
         }
+        if (event instanceof StreamEvent.TextDelta delta) {
+            exchange.delta(delta.text());
+        } else if (event instanceof StreamEvent.Usage usage) {
+            exchange.addUsage(usage.inputTokens(), usage.outputTokens());
+        }
+    }
+
+    @Override
+    public TurnOptions turnOptions(String correlationId) {
+        TurnOptions o = correlationId == null ? null : optionsByEvent.get(correlationId);
+        return o == null ? TurnOptions.NONE : o;
+    }
+
+    /** Keeps the images API sessions send in {@code store} (the app passes one under Herald's home). */
+    public void useMediaStore(MediaStore store) {
+        this.media = Objects.requireNonNull(store, "store");
+    }
+
+    /** The bytes of an image an API session sent ({@code upload:<id>}), for a vision model. */
+    @Override
+    public Fetched fetch(MessageEvent.MediaRef ref, long maxBytes) throws java.io.IOException {
+        byte[] bytes = media.get(ref.ref()).orElseThrow(() -> new java.io.IOException(
+                "api_server - image " + ref.ref() + " is not kept (any more); the model gets the reference only"));
+        if (bytes.length > maxBytes) {
+            throw new java.io.IOException("api_server - image " + ref.ref() + " is " + bytes.length + " bytes, over the " + maxBytes
+                    + "-byte limit");
+        }
+        return new Fetched(bytes, ref.mimeType());
     }
 
     @Override
@@ -278,6 +336,7 @@ public final class ApiServerPlatform implements PlatformAdapter {
     private void register(RoutesConfig routes) {
         routes.get("/v1/models", ctx -> guarded(ctx, this::models));
         routes.post("/v1/chat/completions", ctx -> guarded(ctx, this::chatCompletions));
+        routes.post("/v1/responses", ctx -> guarded(ctx, this::responses));
     }
 
     private void guarded(Context ctx, Consumer<Context> handler) {
@@ -298,36 +357,61 @@ public final class ApiServerPlatform implements PlatformAdapter {
     }
 
     private void models(Context ctx) {
-        CompletionWriter.json(ctx, 200, OpenAiWire.models(settings.modelId(), clock.instant().getEpochSecond()));
+        CompletionWriter.json(ctx, 200, OpenAiWire.models(models.ids(), clock.instant().getEpochSecond()));
     }
 
     private void chatCompletions(Context ctx) {
-        long t0 = System.nanoTime();
         RequestGuard.requireJson(ctx);
         String session = RequestGuard.sessionName(ctx);
         String requestId = RequestGuard.requestId(ctx);
-        ChatRequest request = ChatRequest.parse(guard.readBody(ctx));
+        ChatRequest request = ChatRequest.parse(guard.readBody(ctx), settings.maxImageBytes());
+        complete(ctx, request, session, requestId, writer::respond, "chatcmpl-");
+    }
+
+    private void responses(Context ctx) {
+        RequestGuard.requireJson(ctx);
+        String session = RequestGuard.sessionName(ctx);
+        String requestId = RequestGuard.requestId(ctx);
+        ResponsesRequest request = ResponsesRequest.parse(guard.readBody(ctx), settings.maxImageBytes());
+        ResponsesWriter responder = new ResponsesWriter(writer, request);
+        complete(ctx, request.chat(), session, requestId, responder::respond, "resp_");
+    }
+
+    /** Writes one response from an exchange: chat completions or the Responses API. */
+    @FunctionalInterface
+    interface Responder {
+        Ending respond(Context ctx, ReplyExchange exchange, ChatRequest request, Wait wait);
+    }
+
+    private void complete(Context ctx, ChatRequest request, String session, String requestId, Responder responder, String idPrefix) {
+        long t0 = System.nanoTime();
+        String profile = models.profile(request.model());
+        boolean images = !request.images().isEmpty() || request.history().stream().anyMatch(ChatMessage::hasImages);
+        if (images && (session == null || profile != null)) {
+            // a session naming no model uses its own choice: a text-only one keeps the attachment line and says so once
+            models.requireVision(profile);
+        }
         long deadline = t0 + settings.requestTimeout().toNanos();
         Ending ending = session == null
-                ? stateless(ctx, request, deadline)
-                : durable(ctx, request, session, requestId, deadline);
+                ? stateless(ctx, request, profile, deadline, responder, idPrefix)
+                : durable(ctx, request, profile, session, requestId, deadline, responder, idPrefix);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         if (ending == Ending.REPLIED) {
-            log.debug("api_server - completion {} ({}, stream={}, {} ms)", ending, session == null ? "stateless" : "session " + session,
+            log.debug("api_server - {} {} ({}, stream={}, {} ms)", ctx.path(), ending, session == null ? "stateless" : "session " + session,
                     request.stream(), ms);
         } else {
-            log.info("api_server - completion {} ({}, stream={}, {} ms)", ending, session == null ? "stateless" : "session " + session,
+            log.info("api_server - {} {} ({}, stream={}, {} ms)", ctx.path(), ending, session == null ? "stateless" : "session " + session,
                     request.stream(), ms);
         }
     }
 
-    private Ending stateless(Context ctx, ChatRequest request, long deadline) {
-        ReplyExchange exchange = StatelessTurn.start(agent, request, PLATFORM.id());
+    private Ending stateless(Context ctx, ChatRequest request, String profile, long deadline, Responder responder, String idPrefix) {
+        ReplyExchange exchange = StatelessTurn.start(agent, request, request.options(profile), PLATFORM.id(), rounds, idPrefix);
         track(exchange);
         try {
             String timeout = "no reply within " + human(settings.requestTimeout())
                     + " (api_server request timeout); the turn was stopped, retry or raise the timeout";
-            Ending ending = writer.respond(ctx, exchange, request, new Wait(deadline, timeout));
+            Ending ending = responder.respond(ctx, exchange, request, new Wait(deadline, timeout));
             switch (ending) {
                 case DISCONNECTED -> exchange.interrupt("client disconnected");
                 case TIMED_OUT -> exchange.interrupt("request timed out after " + human(settings.requestTimeout()));
@@ -340,15 +424,22 @@ public final class ApiServerPlatform implements PlatformAdapter {
         }
     }
 
-    private Ending durable(Context ctx, ChatRequest request, String session, String requestId, long deadline) {
+    private Ending durable(Context ctx, ChatRequest request, String profile, String session, String requestId, long deadline,
+            Responder responder, String idPrefix) {
+        if (!request.tools().isEmpty()) {
+            throw ApiError.badRequest("'tools' (tools the client runs) work in stateless requests only: the client holds that "
+                    + "conversation; a durable session (X-Herald-Session-Id) runs Herald's own tools. Leave out the header or the tools",
+                    "tools");
+        }
         InboundSink inbound = sink;
         String user = RequestGuard.userName(ctx, USER_ID);
         String chat = chatOf(user, session);
         SessionSource source = new SessionSource(PLATFORM, chat, ChatType.DM, user, null, null, null);
-        MessageEvent event = MessageEvent.text(source, request.userMessage(), requestId == null ? null : chat + ":" + requestId,
-                clock.instant());
-        ReplyExchange exchange = new ReplyExchange("chatcmpl-" + event.eventId(), null);
+        MessageEvent event = new MessageEvent(java.util.UUID.randomUUID().toString(), source, request.userMessage(),
+                requestId == null ? null : chat + ":" + requestId, null, storedImages(request), MessageEvent.Origin.USER, clock.instant());
+        ReplyExchange exchange = new ReplyExchange(idPrefix + event.eventId(), null);
         waiting.put(event.eventId(), exchange);
+        optionsByEvent.put(event.eventId(), new TurnOptions(profile, request.parameters(), List.of(), List.of()));
         track(exchange);
         try {
             Wait wait;
@@ -360,11 +451,30 @@ public final class ApiServerPlatform implements PlatformAdapter {
                 wait = new Wait(deadline, "no reply within " + human(settings.requestTimeout()) + " (api_server request "
                         + "timeout); the turn continues and its reply will be in session '" + session + "'");
             }
-            return writer.respond(ctx, exchange, request, wait);
+            return responder.respond(ctx, exchange, request, wait);
         } finally {
             waiting.remove(event.eventId());
+            optionsByEvent.remove(event.eventId());
             open.remove(exchange);
         }
+    }
+
+    /** A session's images are kept in the media store; the transcript holds their reference, as for a photo from a chat. */
+    private List<MessageEvent.MediaRef> storedImages(ChatRequest request) {
+        if (request.continuation()) {
+            throw ApiError.badRequest("a durable session (X-Herald-Session-Id) takes one new user message per request; tool results "
+                    + "of client tools belong to stateless requests", "messages");
+        }
+        List<MessageEvent.MediaRef> refs = new java.util.ArrayList<>();
+        for (ImagePart image : request.images()) {
+            try {
+                refs.add(new MessageEvent.MediaRef("image", media.put(java.util.Base64.getDecoder().decode(image.base64())), image.mimeType()));
+            } catch (java.io.IOException e) {
+                log.warn("api_server - could not keep an image of a session request: {}", e.toString());
+                throw ApiError.internal("the image could not be kept (" + e.getClass().getSimpleName() + "); see the server log");
+            }
+        }
+        return refs;
     }
 
     /**

@@ -42,15 +42,25 @@ final class CompletionWriter {
         this.liveHeartbeatNanos = Math.min(heartbeatNanos, LIVE_HEARTBEAT.toNanos());
     }
 
+    /** The advertised model id, for responses to requests that named none. */
+    String model() {
+        return model;
+    }
+
+    long heartbeatNanos() {
+        return heartbeatNanos;
+    }
+
     /** Waits for the exchange's signals and writes the response; blocking, on the request's virtual thread. */
     Ending respond(Context ctx, ReplyExchange exchange, ChatRequest request, Wait wait) {
         long created = System.currentTimeMillis() / 1000;
+        String model = request.model() == null ? this.model : request.model();
         return request.stream()
-                ? stream(ctx.res(), exchange, request.includeUsage(), created, wait)
-                : whole(ctx, exchange, created, wait);
+                ? stream(ctx.res(), exchange, request.includeUsage(), created, wait, model)
+                : whole(ctx, exchange, created, wait, model);
     }
 
-    private Ending whole(Context ctx, ReplyExchange exchange, long created, Wait wait) {
+    private Ending whole(Context ctx, ReplyExchange exchange, long created, Wait wait, String model) {
         try {
             while (true) {
                 long left = millisLeft(wait);
@@ -60,7 +70,8 @@ final class CompletionWriter {
                 }
                 Signal signal = exchange.next(left);
                 if (signal instanceof Signal.Done done) {
-                    json(ctx, 200, OpenAiWire.completion(exchange.completionId(), created, model, done.text(), done.finishReason(), done.usage()));
+                    json(ctx, 200, OpenAiWire.completion(exchange.completionId(), created, model, done.text(), done.finishReason(),
+                            done.usage(), done.toolCalls()));
                     return Ending.REPLIED;
                 }
                 if (signal instanceof Signal.Failed failed) {
@@ -74,7 +85,7 @@ final class CompletionWriter {
         }
     }
 
-    private Ending stream(HttpServletResponse res, ReplyExchange exchange, boolean includeUsage, long created, Wait wait) {
+    private Ending stream(HttpServletResponse res, ReplyExchange exchange, boolean includeUsage, long created, Wait wait, String model) {
         EventStream sse = new EventStream(res);
         StringBuilder streamed = new StringBuilder();
         long nextBeat = System.nanoTime() + heartbeatNanos;
@@ -102,7 +113,11 @@ final class CompletionWriter {
                     if (!rest.isEmpty()) {
                         sse.data(OpenAiWire.chunk(id, created, model, rest, streamed.isEmpty(), null));
                     }
-                    sse.data(OpenAiWire.chunk(id, created, model, null, streamed.isEmpty() && rest.isEmpty(), done.finishReason()));
+                    if (!done.toolCalls().isEmpty()) {
+                        sse.data(OpenAiWire.toolCallsChunk(id, created, model, done.toolCalls(), streamed.isEmpty() && rest.isEmpty()));
+                    }
+                    sse.data(OpenAiWire.chunk(id, created, model, null, streamed.isEmpty() && rest.isEmpty() && done.toolCalls().isEmpty(),
+                            done.finishReason()));
                     if (includeUsage) {
                         sse.data(OpenAiWire.usageChunk(id, created, model, done.usage() == null ? Usage.NONE : done.usage()));
                     }
@@ -151,12 +166,27 @@ final class CompletionWriter {
     }
 
     /** The raw event stream; headers are committed on the first write. */
-    private static final class EventStream {
+    static final class EventStream {
         private final HttpServletResponse res;
         private OutputStream out;
 
+        /** True once the status line and headers went out (an error can no longer change the status). */
+        boolean committed() {
+            return out != null;
+        }
+
         EventStream(HttpServletResponse res) {
             this.res = res;
+        }
+
+        /** One {@code event:} line and its data (the Responses API names its events). */
+        void event(String name, byte[] json) throws IOException {
+            OutputStream o = open();
+            o.write(("event: " + name + "\n").getBytes(StandardCharsets.US_ASCII));
+            o.write("data: ".getBytes(StandardCharsets.US_ASCII));
+            o.write(json);
+            o.write("\n\n".getBytes(StandardCharsets.US_ASCII));
+            o.flush();
         }
 
         void data(byte[] json) throws IOException {

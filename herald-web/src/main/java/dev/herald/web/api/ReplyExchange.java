@@ -2,10 +2,13 @@ package dev.herald.web.api;
 
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.transcript.ToolCall;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The meeting point of one waiting HTTP request and the turn that answers it. Producers (the stateless
@@ -20,7 +23,11 @@ final class ReplyExchange {
         record Delta(String text) implements Signal {
         }
 
-        record Done(String text, String finishReason, Usage usage) implements Signal {
+        /** The reply; {@code toolCalls} are calls of the client's own tools (finish reason {@code tool_calls}). */
+        record Done(String text, String finishReason, Usage usage, List<ToolCall> toolCalls) implements Signal {
+            public Done {
+                toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+            }
         }
 
         record Failed(ApiError error) implements Signal {
@@ -31,6 +38,7 @@ final class ReplyExchange {
     private final Interrupt interrupt;
     private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
     private final AtomicBoolean ended = new AtomicBoolean();
+    private final AtomicReference<Usage> usage = new AtomicReference<>(Usage.NONE);
     private String[] parts;
     private int partsReceived;
 
@@ -54,9 +62,19 @@ final class ReplyExchange {
         }
     }
 
-    /** Ends the exchange with a reply; false when it had already ended. */
+    /** Ends the exchange with a reply; false when it had already ended. A null usage means the usage added so far. */
     boolean finish(String text, String finishReason, Usage usage) {
-        return end(new Signal.Done(text == null ? "" : text, finishReason, usage));
+        return end(new Signal.Done(text == null ? "" : text, finishReason, usage == null ? this.usage.get() : usage, List.of()));
+    }
+
+    /** Ends the exchange with calls of the client's tools; false when it had already ended. */
+    boolean finishWithToolCalls(String text, List<ToolCall> calls, Usage usage) {
+        return end(new Signal.Done(text == null ? "" : text, "tool_calls", usage, calls));
+    }
+
+    /** Adds the usage of one model call (session turns report it as they run). */
+    void addUsage(long in, long out) {
+        usage.updateAndGet(u -> u.plus(in, out));
     }
 
     /** Ends the exchange with an error; false when it had already ended. */

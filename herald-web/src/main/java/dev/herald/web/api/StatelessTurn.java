@@ -6,7 +6,10 @@ import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.agent.TurnOptions;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -31,20 +34,33 @@ final class StatelessTurn implements TurnListener, Runnable {
     private final ReplyExchange exchange;
     private final Interrupt interrupt;
     private final AtomicReference<Usage> usage = new AtomicReference<>(Usage.NONE);
+    private final ToolRounds rounds;
+    private final List<ChatMessage> recorded = new CopyOnWriteArrayList<>();
 
-    private StatelessTurn(Agent agent, TurnRequest request, ReplyExchange exchange, Interrupt interrupt) {
+    private StatelessTurn(Agent agent, TurnRequest request, ReplyExchange exchange, Interrupt interrupt, ToolRounds rounds) {
         this.agent = agent;
         this.request = request;
         this.exchange = exchange;
         this.interrupt = interrupt;
+        this.rounds = rounds;
     }
 
     /** Starts the turn on a new virtual thread; its reply arrives through the returned exchange. */
     static ReplyExchange start(Agent agent, ChatRequest chat, String platformId) {
+        return start(agent, chat, chat.options(null), platformId, new ToolRounds(), "chatcmpl-");
+    }
+
+    /**
+     * Starts the turn with {@code options}; the client's history gets back the tool rounds {@code rounds} kept for it,
+     * and a turn that ends with client tool calls leaves its own rounds there.
+     */
+    static ReplyExchange start(Agent agent, ChatRequest chat, TurnOptions options, String platformId, ToolRounds rounds, String idPrefix) {
         Interrupt interrupt = new Interrupt();
-        ReplyExchange exchange = new ReplyExchange("chatcmpl-" + UUID.randomUUID(), interrupt);
-        TurnRequest request = new TurnRequest(UUID.randomUUID().toString(), null, chat.history(), chat.userMessage(), false, platformId);
-        Thread.ofVirtual().name("api_server-turn-" + exchange.completionId()).start(new StatelessTurn(agent, request, exchange, interrupt));
+        ReplyExchange exchange = new ReplyExchange(idPrefix + UUID.randomUUID(), interrupt);
+        List<ChatMessage> history = chat.continuation() ? rounds.restore(chat.history()) : chat.history();
+        TurnRequest request = new TurnRequest(UUID.randomUUID().toString(), null, history, chat.userMessage(), false, platformId, options);
+        Thread.ofVirtual().name("api_server-turn-" + exchange.completionId())
+                .start(new StatelessTurn(agent, request, exchange, interrupt, rounds));
         return exchange;
     }
 
@@ -72,13 +88,18 @@ final class StatelessTurn implements TurnListener, Runnable {
             case TurnOutcome.Failed f -> exchange.fail(ApiError.badGateway("the agent gave up: " + f.why()));
             case TurnOutcome.Partial p -> exchange.fail(ApiError.badGateway("the turn broke off: " + p.why()));
             case TurnOutcome.Errored e -> exchange.fail(ApiError.badGateway(e.error()));
+            case TurnOutcome.ToolCallsRequested t -> {
+                rounds.remember(t.calls(), recorded.isEmpty() ? List.of() : recorded.subList(0, recorded.size() - 1));
+                exchange.finishWithToolCalls(t.content(), t.calls(), used);
+            }
             case null -> exchange.fail(ApiError.internal("the agent returned no outcome; see the server log"));
         }
     }
 
     @Override
     public void onMessage(ChatMessage message) {
-        // stateless: nothing is stored; the final reply comes with the outcome
+        // stateless: nothing is stored; the final reply comes with the outcome. Kept for a client tool round trip.
+        recorded.add(message);
     }
 
     @Override

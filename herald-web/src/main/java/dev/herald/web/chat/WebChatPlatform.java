@@ -9,6 +9,7 @@ import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
+import dev.herald.web.MediaStore;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
@@ -21,6 +22,7 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionQuery;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
+import dev.herald.core.transcript.TranscriptSession;
 import dev.herald.core.turn.TurnState;
 import dev.herald.web.Routes;
 import dev.herald.web.TranscriptView;
@@ -56,8 +58,14 @@ import org.slf4j.LoggerFactory;
  *       {@code tool}, {@code reply}, {@code error}, {@code command}, {@code notice} and {@code prompt}
  *       frames for one conversation, with a comment line every {@value #HEARTBEAT_MS} ms.</li>
  *   <li>{@code GET /chat/api/transcript?c=ID&after=SEQ}: the stored rows after {@code SEQ} of the
- *       conversation's current session, and its session id.</li>
- *   <li>{@code GET /chat/api/conversations}: the web chat conversations the store knows.</li>
+ *       conversation's current session, its session id, and the session it continues after a compression
+ *       ({@code continues}, whose copied rows are marked {@code carried}).</li>
+ *   <li>{@code GET /chat/api/conversations}: the web chat conversations the store knows, with their
+ *       title and whether their user deleted them ({@code hidden}).</li>
+ *   <li>{@code POST /chat/api/rename} {@code {conversation, title}} and {@code POST /chat/api/delete}
+ *       {@code {conversation}}: the user's title, and deleting a conversation from the list (the store hides
+ *       it; its transcript is kept for the admin). A conversation not stored yet answers {@code local}: the
+ *       page keeps its title and sends it with the first message.</li>
  * </ul>
  *
  * <p>Delivery. The transcript is the source of truth: a final reply is stored before it is sent, so
@@ -68,7 +76,7 @@ import org.slf4j.LoggerFactory;
  * <p>Lifecycle: NEW (streams and reads work; sends answer 503 "starting") → RUNNING (after the gateway
  * calls {@link #start}) → CLOSED (every stream ends; sends answer 503 "stopping").
  */
-public final class WebChatPlatform implements PlatformAdapter {
+public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.platform.MediaFetcher {
     private static final Logger log = LoggerFactory.getLogger(WebChatPlatform.class);
 
     /** The platform id, {@code webchat}. */
@@ -79,8 +87,12 @@ public final class WebChatPlatform implements PlatformAdapter {
     private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false, true, 100_000);
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{6,64}");
     private static final int MAX_TEXT = 32_000;
+    private static final int MAX_ATTACHMENTS = 4;
+    private volatile MediaStore media = MediaStore.inMemory();
+    private volatile long maxImageBytes = 5L * 1024 * 1024;
     private static final int MAX_ROWS = 500;
     private static final int MAX_TOOL_TEXT = 400;
+    private static final int MAX_TITLE = 200;
 
     private enum State { NEW, RUNNING, CLOSED }
 
@@ -152,6 +164,9 @@ public final class WebChatPlatform implements PlatformAdapter {
 
     @Override
     public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        if (event instanceof StreamEvent.Usage) {
+            return; // the page does not show token counts
+        }
         ObjectNode frame = WebJson.MAPPER.createObjectNode();
         if (correlationId != null) {
             frame.put("turn", correlationId);
@@ -162,6 +177,9 @@ public final class WebChatPlatform implements PlatformAdapter {
                     .put("name", t.toolName()).put("summary", t.summary()).put("state", "running");
             case StreamEvent.ToolFinished t -> frame.put("type", "tool").put("phase", "finished").put("call", t.callId())
                     .put("name", t.toolName()).put("state", t.state().wire()).put("ok", t.state() == ToolState.OK);
+            case StreamEvent.Usage u -> {
+                return;
+            }
         }
         streams.publish(target.chatId(), encode(frame));
     }
@@ -196,6 +214,67 @@ public final class WebChatPlatform implements PlatformAdapter {
         routes.get("/chat/api/transcript", guard.read(this::transcript));
         routes.get("/chat/api/stream", guard.read(this::stream));
         routes.post("/chat/api/send", guard.write(this::sendFromPage));
+        routes.post("/chat/api/rename", guard.write(this::rename));
+        routes.post("/chat/api/delete", guard.write(this::delete));
+        routes.post("/chat/api/upload", guard.write(this::upload));
+    }
+
+    /**
+     * {@code POST /chat/api/upload}, the image itself as the body: kept in the media store, answered with its reference
+     * for the next {@code send}'s {@code attachments}. Only PNG, JPEG, GIF and WebP (checked on the bytes), at most
+     * {@link #maxImageBytes} bytes.
+     */
+    private void upload(Context ctx) throws java.io.IOException {
+        byte[] bytes;
+        try (java.io.InputStream in = ctx.req().getInputStream()) {
+            bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxImageBytes + 1));
+        }
+        if (bytes.length > maxImageBytes) {
+            throw new BadRequest(413, "the image is over the " + maxImageBytes + "-byte limit (model.max_image_bytes); send a smaller one");
+        }
+        String type = dev.herald.core.agent.ImagePart.sniff(bytes)
+                .orElseThrow(() -> new BadRequest(415, "only PNG, JPEG, GIF and WebP images can be sent"));
+        String ref = media.put(bytes);
+        WebJson.write(ctx, 200, Map.of("ref", ref, "type", type, "bytes", bytes.length));
+    }
+
+    /** The images a {@code send} names ({@code attachments: [{ref}]}), each one this store keeps. */
+    private List<MessageEvent.MediaRef> attachments(JsonNode list) {
+        if (list == null || list.isNull() || list.isMissingNode()) {
+            return List.of();
+        }
+        if (!list.isArray() || list.size() > MAX_ATTACHMENTS) {
+            throw new BadRequest(400, "attachments must be a list of at most " + MAX_ATTACHMENTS + " uploaded images");
+        }
+        List<MessageEvent.MediaRef> refs = new java.util.ArrayList<>();
+        for (JsonNode a : list) {
+            String ref = a.path("ref").asText("");
+            byte[] bytes;
+            try {
+                bytes = media.get(ref).orElseThrow(() -> new BadRequest(400, "attachment " + shortTitle(ref) + " was not uploaded here; "
+                        + "upload it again"));
+            } catch (java.io.IOException e) {
+                throw new BadRequest(500, "the upload could not be read (" + e.getClass().getSimpleName() + ")");
+            }
+            refs.add(new MessageEvent.MediaRef("image", ref, dev.herald.core.agent.ImagePart.sniff(bytes).orElse(null)));
+        }
+        return refs;
+    }
+
+    /** Keeps uploaded images in {@code store} (the app passes one under Herald's home), up to {@code limit} bytes each. */
+    public void useMediaStore(MediaStore store, long limit) {
+        this.media = java.util.Objects.requireNonNull(store, "store");
+        this.maxImageBytes = limit;
+    }
+
+    /** An uploaded image ({@code upload:<id>}), for a vision model. */
+    @Override
+    public Fetched fetch(MessageEvent.MediaRef ref, long maxBytes) throws java.io.IOException {
+        byte[] bytes = media.get(ref.ref()).orElseThrow(() -> new java.io.IOException("webchat - upload " + ref.ref() + " is not kept"));
+        if (bytes.length > maxBytes) {
+            throw new java.io.IOException("webchat - upload " + ref.ref() + " is " + bytes.length + " bytes, over the " + maxBytes + "-byte limit");
+        }
+        return new Fetched(bytes, ref.mimeType());
     }
 
     private void sendFromPage(Context ctx) {
@@ -203,8 +282,9 @@ public final class WebChatPlatform implements PlatformAdapter {
         String conversation = id(body.path("conversation").asText(null), "conversation");
         String clientId = id(body.path("clientId").asText(null), "clientId");
         String text = body.path("text").asText("");
-        if (text.isBlank() || text.length() > MAX_TEXT) {
-            throw new BadRequest(400, "text must be 1-" + MAX_TEXT + " characters, was " + text.length());
+        List<MessageEvent.MediaRef> images = attachments(body.get("attachments"));
+        if (text.isBlank() && images.isEmpty() || text.length() > MAX_TEXT) {
+            throw new BadRequest(400, "text must be 1-" + MAX_TEXT + " characters (or empty with attachments), was " + text.length());
         }
         String title = shortTitle(body.path("title").asText(""));
         InboundSink inbound = sink;
@@ -221,7 +301,8 @@ public final class WebChatPlatform implements PlatformAdapter {
             }
         }
         SessionSource source = new SessionSource(PLATFORM, conversation, ChatType.DM, USER_ID, "you", null, title);
-        MessageEvent event = MessageEvent.text(source, text, conversation + ":" + clientId, clock.instant());
+        MessageEvent event = new MessageEvent(java.util.UUID.randomUUID().toString(), source, text, conversation + ":" + clientId, null,
+                images, MessageEvent.Origin.USER, clock.instant());
         Admission admission = inbound.accept(event);
         switch (admission) {
             case ACCEPTED, ANSWERED, DUPLICATE -> WebJson.write(ctx, 200, Map.of("status", admission.name().toLowerCase(),
@@ -230,6 +311,23 @@ public final class WebChatPlatform implements PlatformAdapter {
                     + "(check the authorization settings)");
             case REJECTED_STOPPING -> retryLater(ctx, "stopping", "Herald is stopping; the message is kept and sent again after it restarts");
         }
+    }
+
+    private void rename(Context ctx) {
+        JsonNode body = WebJson.body(ctx);
+        String conversation = id(body.path("conversation").asText(null), "conversation");
+        String title = body.path("title").asText("").strip();
+        if (title.length() > MAX_TITLE) {
+            throw new BadRequest(400, "title must be at most " + MAX_TITLE + " characters, was " + title.length());
+        }
+        boolean stored = storage.sessions().rename(keyOf(conversation), title.isEmpty() ? null : title);
+        WebJson.write(ctx, 200, Map.of("status", stored ? "renamed" : "local", "title", title));
+    }
+
+    private void delete(Context ctx) {
+        String conversation = id(WebJson.body(ctx).path("conversation").asText(null), "conversation");
+        boolean stored = storage.sessions().hide(keyOf(conversation));
+        WebJson.write(ctx, 200, Map.of("status", stored ? "hidden" : "local"));
     }
 
     private static void retryLater(Context ctx, String status, String message) {
@@ -252,8 +350,12 @@ public final class WebChatPlatform implements PlatformAdapter {
             return;
         }
         String sessionId = storage.transcripts().compressionTip(entry.get().sessionId());
+        Optional<TranscriptSession> session = storage.transcripts().session(sessionId);
+        String continues = session.map(TranscriptSession::parentSessionId).orElse(null);
         out.put("sessionId", sessionId);
-        out.put("rows", TranscriptView.rows(storage.transcripts().load(sessionId), after, MAX_ROWS, MAX_TOOL_TEXT));
+        out.put("continues", continues);
+        out.put("rows", TranscriptView.rows(storage.transcripts().load(sessionId), after, MAX_ROWS, MAX_TOOL_TEXT,
+                continues == null ? null : session.get().startedAt()));
         out.put("running", running(key));
         out.put("resumePending", entry.get().resumePending());
         WebJson.write(ctx, 200, out);
@@ -272,9 +374,10 @@ public final class WebChatPlatform implements PlatformAdapter {
             }
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("id", e.origin().chatId());
-            c.put("title", e.origin().chatName() != null ? e.origin().chatName() : e.displayName());
+            c.put("title", e.title() != null ? e.title() : e.origin().chatName() != null ? e.origin().chatName() : e.displayName());
             c.put("updatedAt", e.updatedAt().toString());
             c.put("resumePending", e.resumePending());
+            c.put("hidden", e.hidden());
             out.add(c);
         }
         WebJson.write(ctx, 200, Map.of("conversations", out));

@@ -56,6 +56,11 @@ public final class MeteredAgent implements Agent {
         return agent.modelName();
     }
 
+    @Override
+    public List<dev.herald.core.agent.ModelOption> models() {
+        return agent.models();
+    }
+
     /** Forwards everything to the gateway's listener and times the model calls in between. */
     private final class Metered implements TurnListener {
         private final TurnListener delegate;

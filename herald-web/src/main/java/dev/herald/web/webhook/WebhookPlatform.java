@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.Destination;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.MessageKind;
@@ -27,7 +29,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,10 +49,10 @@ import org.slf4j.LoggerFactory;
  * without a turn. A prompt that would read as a slash command is prefixed so that a payload can never
  * drive /stop, /new or /restart.
  *
- * <p>The turn's reply comes back through {@link #send} and goes where the route says: the log, or a chat
- * on another platform reached through the {@code peers} lookup (in the app: the gateway's platform
- * registry), split to that platform's limit and retried on its rate limits. Notices (restart banners) are
- * logged, not forwarded. Secrets and signatures are never logged.
+ * <p>The turn's reply goes where the route says: to the log (through {@link #send}), or to a chat on another
+ * platform, which the route names through {@link #relaysRepliesTo}; the gateway's outbox then sends it there
+ * itself, split to that platform's limit, tracked part by part and retried like any reply. Notices (restart
+ * banners) are logged, not forwarded. Secrets and signatures are never logged.
  *
  * <p>Lifecycle: NEW (routes answer 503) → RUNNING (after the gateway calls {@link #start}) → CLOSED.
  */
@@ -85,21 +86,13 @@ public final class WebhookPlatform implements PlatformAdapter {
 
     private final Settings settings;
     private final Map<String, WebhookRoute> routes = new LinkedHashMap<>();
-    private final Function<Platform, Optional<PlatformAdapter>> peers;
     private final Clock clock;
-    private final ForwardSender forwarder = new ForwardSender();
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     private volatile InboundSink sink;
 
-    /**
-     * Creates the platform and adds its route to {@code server} (which must not have started yet).
-     *
-     * @param peers finds another running platform's adapter for forwarded replies; consulted at send time,
-     *              so it may close over a registry built after this adapter
-     */
-    public WebhookPlatform(Settings settings, WebServer server, Function<Platform, Optional<PlatformAdapter>> peers, Clock clock) {
+    /** Creates the platform and adds its route to {@code server} (which must not have started yet). */
+    public WebhookPlatform(Settings settings, WebServer server, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.peers = Objects.requireNonNull(peers, "peers");
         this.clock = Objects.requireNonNull(clock, "clock");
         for (WebhookRoute r : settings.routes()) {
             if (routes.putIfAbsent(r.name(), r) != null) {
@@ -129,6 +122,15 @@ public final class WebhookPlatform implements PlatformAdapter {
         inbound.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "serving " + routes.size() + " route(s) at /webhooks/<route>");
     }
 
+    /** A route that delivers to another platform's chat: the outbox sends its replies there, split and tracked. */
+    @Override
+    public Optional<Destination> relaysRepliesTo(ChatTarget chat) {
+        WebhookRoute route = routes.get(chat.chatId());
+        return route != null && route.deliver() instanceof Delivery.Forward to
+                ? Optional.of(new Destination(to.platform(), to.target())) : Optional.empty();
+    }
+
+    /** What reaches the route itself is logged: replies of {@code log} routes, and notices and command answers. */
     @Override
     public SendResult send(OutboundMessage message) {
         WebhookRoute route = routes.get(message.target().chatId());
@@ -138,18 +140,9 @@ public final class WebhookPlatform implements PlatformAdapter {
             return SendResult.sent(null);
         }
         boolean result = message.kind() == MessageKind.REPLY || message.kind() == MessageKind.ERROR;
-        if (!result || route.deliver() instanceof Delivery.Log) {
-            log.info("webhook - route {} {} ({} chars): {}", route.name(), result ? "reply" : message.kind().name().toLowerCase(java.util.Locale.ROOT),
-                    message.text().length(), preview(message.text()));
-            return SendResult.sent(null);
-        }
-        Delivery.Forward to = (Delivery.Forward) route.deliver();
-        Optional<PlatformAdapter> target = peers.apply(to.platform());
-        if (target.isEmpty()) {
-            return SendResult.failed("webhook - route " + route.name() + " delivers to " + to + ", but platform " + to.platform()
-                    + " is not running; reply kept for redelivery", true);
-        }
-        return forwarder.forward(target.get(), to, message);
+        log.info("webhook - route {} {} ({} chars): {}", route.name(), result ? "reply" : message.kind().name().toLowerCase(java.util.Locale.ROOT),
+                message.text().length(), preview(message.text()));
+        return SendResult.sent(null);
     }
 
     @Override

@@ -6,8 +6,14 @@
   const $ = (id) => document.getElementById(id);
   const REFRESH_MS = 5000;
 
-  function flash(text) {
+  /** A message under the header; a load failure's message goes away by itself once loading works again. */
+  function flash(text, fromLoad = false) {
     $("flash").textContent = text;
+    $("flash").dataset.load = fromLoad ? "1" : "";
+  }
+
+  function loaded() {
+    if ($("flash").dataset.load) flash("");
   }
 
   function duration(seconds) {
@@ -20,8 +26,10 @@
     if (!res.ok) {
       $("gateway-state").className = "pill bad";
       $("gateway-state").textContent = res.status === 0 ? "unreachable" : "error " + res.status;
+      flash(res.status === 0 ? "Herald cannot be reached; retrying every " + REFRESH_MS / 1000 + " s." : "Status could not be loaded (" + res.status + ").", true);
       return;
     }
+    loaded();
     const s = res.data;
     $("gateway-state").className = "pill " + s.state;
     $("gateway-state").textContent = s.state + (s.restoring ? " (restoring)" : "");
@@ -59,7 +67,7 @@
       b("Transcript", () => showTranscript(s.key)),
       b("Resume now", () => act("resume-now", s.key), s.resumePending && !s.running),
       b("Clear resume mark", () => act("clear-resume", s.key), s.resumePending),
-      b("Suspend", () => act("suspend", s.key), !s.suspended));
+      s.suspended ? b("Unsuspend", () => act("unsuspend", s.key)) : b("Suspend", () => act("suspend", s.key)));
   }
 
   async function loadSessions() {
@@ -67,11 +75,13 @@
     const state = $("state-filter").value;
     const res = await api("/admin/api/sessions?state=" + encodeURIComponent(state) + "&q=" + encodeURIComponent(q));
     if (!res.ok) {
-      flash("Sessions could not be loaded: " + ((res.data && res.data.error) || res.status));
+      flash("Sessions could not be loaded: " + ((res.data && res.data.error) || res.status), true);
       return;
     }
+    loaded();
     const rows = res.data.sessions.map((s) => el("tr", { dataset: { key: s.key } },
-      el("td", {}, el("div", {}, s.title || s.chatId || "(untitled)"), el("div", { class: "key" }, s.key)),
+      el("td", {}, el("div", {}, s.title || s.chatId || "(untitled)", s.hidden ? el("span", { class: "reason" }, "deleted from the chat list (transcript kept)") : null),
+        el("div", { class: "key" }, s.key)),
       stateCell(s),
       el("td", {}, Herald.since(s.updatedAt)),
       actionsCell(s)));
@@ -94,12 +104,23 @@
     const download = (format, label) => el("a", { class: "download", href: "/admin/api/export?key=" + encodeURIComponent(key)
       + "&format=" + format, download: "" }, label);
     $("transcript-downloads").replaceChildren(download("markdown", "Download (Markdown)"), " ", download("jsonl", "Download (JSON lines)"));
-    $("transcript").replaceChildren(...(res.data.rows.length ? res.data.rows.map((r) => el("div", { class: "row " + r.role },
-      el("span", { class: "role" }, r.role + (r.toolName ? " · " + r.toolName : "") + " · #" + r.seq),
-      r.text || "",
-      (r.tools || []).map((t) => el("div", {}, el("code", {}, t.name + " " + t.args))))) : [el("p", { class: "empty" }, "No messages yet.")]));
+    $("transcript").replaceChildren(...(res.data.rows.length ? res.data.rows.map(transcriptRow) : [el("p", { class: "empty" }, "No messages yet.")]));
     $("transcript-panel").hidden = false;
     $("transcript").focus();
+  }
+
+  /** One row; a row the gateway wrote (a resumed turn, a compression summary) is a system event, not a user message. */
+  function transcriptRow(r) {
+    if (r.event) {
+      const what = r.event === "summary" ? "earlier messages summarized to fit the model's context"
+        : "turn resumed after a gateway restart or crash";
+      return el("div", { class: "row event" }, el("span", { class: "role" }, "system event · #" + r.seq), what,
+        el("details", {}, el("summary", {}, "note sent to the model"), el("pre", {}, r.text)));
+    }
+    return el("div", { class: "row " + r.role },
+      el("span", { class: "role" }, r.role + (r.toolName ? " · " + r.toolName : "") + " · #" + r.seq),
+      r.text || "",
+      (r.tools || []).map((t) => el("div", {}, el("code", {}, t.name + " " + t.args))));
   }
 
   $("transcript-close").addEventListener("click", () => ($("transcript-panel").hidden = true));

@@ -6,6 +6,11 @@
  * whenever its event stream (re)connects or a reply arrives. Streamed deltas are drafts, replaced by the
  * stored row. Messages typed while disconnected wait in localStorage with a client id and are sent once
  * connected; the server drops a repeat of the same id, so a retry never delivers twice.
+ *
+ * Answers are Markdown, rendered in the page (markdown.js: marked + DOMPurify) from the stored text, and a
+ * streamed draft is rendered again at most once per frame as deltas arrive. A session change (/new, a
+ * suspension, a compression) draws no divider: a compressed continuation's copied rows are skipped when
+ * the rows they copy are on screen.
  */
 "use strict";
 
@@ -43,15 +48,23 @@
   let view = null;
 
   function resetView(id) {
-    view = { id, sessionId: null, lastSeq: 0, drafts: new Map(), tools: new Map(), turns: new Set(), syncing: null, again: false };
+    view = { id, sessionId: null, lastSeq: 0, drafts: new Map(), tools: new Map(), turns: new Set(), syncing: null, again: false,
+      continuing: false, stopping: false };
     messages.replaceChildren();
     const c = conversation(id);
     $("title").textContent = (c && c.title) || "New conversation";
     setWorking(false);
+    updateEmpty();
+  }
+
+  /** The empty state shows while the conversation has nothing on screen. */
+  function updateEmpty() {
+    $("empty").hidden = messages.childElementCount > 0;
   }
 
   function scrollDown() {
     messages.scrollTop = messages.scrollHeight;
+    updateEmpty();
   }
 
   function setWorking(on) {
@@ -60,9 +73,49 @@
 
   function bubble(role, text, extra = {}) {
     const who = { user: "You", assistant: "Herald", command: "Herald", error: "Error" }[role] || role;
-    return el("div", { class: "msg " + role + (extra.cls ? " " + extra.cls : ""), dataset: extra.dataset || {} },
+    const markdown = role === "assistant" || role === "command";
+    const node = el("div", { class: "msg " + role + (extra.cls ? " " + extra.cls : ""), dataset: extra.dataset || {} },
       el("div", { class: "who" }, who),
-      el("div", { class: "text" }, text));
+      el("div", { class: "text" + (markdown ? " md" : "") }, markdown ? HeraldMarkdown.render(text) : text));
+    node.raw = text;
+    return node;
+  }
+
+  /** A stored answer: rendered, with Copy and (on the newest answer) Regenerate. */
+  function answerBubble(text, seq) {
+    const b = bubble("assistant", text, { dataset: { seq } });
+    b.append(el("div", { class: "msg-actions" },
+      el("button", { type: "button", class: "copy-answer", onclick: (e) => HeraldMarkdown.copy(b.raw, e.currentTarget) }, "Copy"),
+      el("button", { type: "button", class: "regenerate", title: "Ask again: your last message is sent once more as a new turn",
+        onclick: () => regenerate(b) }, "Regenerate")));
+    return b;
+  }
+
+  /** Marks the newest stored answer, the one Regenerate belongs to. */
+  function markLastAnswer() {
+    const answers = messages.querySelectorAll(".msg.assistant:not(.draft)");
+    answers.forEach((a, i) => a.classList.toggle("last-answer", i === answers.length - 1));
+  }
+
+  /** Sends the message the answer replied to again, as a new turn. */
+  function regenerate(answer) {
+    let node = answer.previousElementSibling;
+    while (node && !(node.matches(".msg.user") && !node.classList.contains("pending"))) node = node.previousElementSibling;
+    if (!node) {
+      systemLine("There is no message of yours to ask again in this session.", "notice");
+      return;
+    }
+    submit(node.raw || node.querySelector(".text").textContent);
+  }
+
+  /** Renders a draft's text again, at most once per animation frame. */
+  function renderDraft(d) {
+    if (d.pending) return;
+    d.pending = requestAnimationFrame(() => {
+      d.pending = 0;
+      d.querySelector(".text").replaceChildren(HeraldMarkdown.render(d.raw));
+      if (nearBottom) scrollDown();
+    });
   }
 
   function systemLine(text, cls) {
@@ -85,7 +138,9 @@
   function renderRow(row) {
     if (row.role === "system" || row.role === "session_meta") return;
     if (row.role === "user" && row.note) {
-      place(el("div", { class: "sys resume" }, "↻ The gateway restarted during this turn; Herald picks it up where it was cut off."));
+      place(row.event === "summary"
+        ? el("div", { class: "sys summary" }, "Earlier messages were summarized to fit the model's context.")
+        : el("div", { class: "sys resume" }, "↻ The gateway restarted during this turn; Herald picks it up where it was cut off."));
       return;
     }
     if (row.role === "user") {
@@ -103,8 +158,16 @@
     if (row.role === "assistant") {
       for (const t of row.tools || []) place(toolLine(t.name, t.args, t.id));
       if (row.text && row.text.trim()) {
-        if (!(row.tools || []).length) clearDrafts();
-        place(bubble("assistant", row.text, { dataset: { seq: row.seq } }));
+        const answer = answerBubble(row.text, row.seq);
+        const stopped = messages.querySelector(".msg.draft.stopped");
+        if (stopped) {
+          stopped.replaceWith(answer); // the partial answer of a stopped turn stays before the "Stopped" notice
+          clearDrafts();
+        } else {
+          if (!(row.tools || []).length) clearDrafts();
+          place(answer);
+        }
+        markLastAnswer();
       }
       return;
     }
@@ -155,16 +218,18 @@
         if (v !== view || !res.ok) break;
         const data = res.data;
         if (data.sessionId && v.sessionId && data.sessionId !== v.sessionId) {
+          // a new session (/new, a suspension) or a compressed continuation: no divider; a continuation's
+          // copied rows and its summary are already on screen as the rows they copy
+          v.continuing = data.continues === v.sessionId;
           v.sessionId = data.sessionId;
           v.lastSeq = 0;
-          systemLine("— new session —", "divider");
           v.again = true;
           continue;
         }
         v.sessionId = data.sessionId || v.sessionId;
         for (const row of data.rows) {
           if (row.seq > v.lastSeq) {
-            renderRow(row);
+            if (!(v.continuing && (row.carried || row.event === "summary"))) renderRow(row);
             v.lastSeq = row.seq;
           }
         }
@@ -187,6 +252,38 @@
     return d;
   }
 
+  let nearBottom = true;
+  messages.addEventListener("scroll", () => {
+    nearBottom = messages.scrollHeight - messages.scrollTop - messages.clientHeight < 80;
+  });
+
+  /**
+   * The turn's draft keeps what was streamed, without the cursor: the turn was stopped. The stopped turn stores its
+   * partial answer a moment after the "Stopped" notice, and no frame follows it, so the transcript is read again
+   * (every half second, at most ten times) until that row has replaced the draft.
+   */
+  function stopDrafts() {
+    let kept = false;
+    for (const d of view.drafts.values()) {
+      if (d.raw && d.raw.trim()) {
+        d.classList.add("stopped");
+        kept = true;
+      } else {
+        d.remove();
+      }
+    }
+    if (kept) {
+      const v = view;
+      let tries = 0;
+      const again = () => {
+        if (v !== view || !messages.querySelector(".msg.draft.stopped") || ++tries > 10) return;
+        sync();
+        setTimeout(again, 500);
+      };
+      setTimeout(again, 500);
+    }
+  }
+
   function clearDrafts() {
     for (const d of view.drafts.values()) d.remove();
     view.drafts.clear();
@@ -207,10 +304,13 @@
       case "hello":
         connected();
         return;
-      case "delta":
+      case "delta": {
         setWorking(false);
-        draft(frame.turn).querySelector(".text").append(frame.text);
-        break;
+        const d = draft(frame.turn);
+        d.raw += frame.text;
+        renderDraft(d);
+        return;
+      }
       case "tool": {
         // the call's line from the transcript when it is shown already, else a live one in the turn's draft
         const state = frame.state || (frame.phase === "finished" ? (frame.ok ? "ok" : "error") : "running");
@@ -232,7 +332,7 @@
         dropDraft(frame.turn);
         setWorking(false);
         sync();
-        refreshConversations();
+        sidebar.refresh();
         return;
       case "error":
         dropDraft(frame.turn);
@@ -242,6 +342,10 @@
         break;
       case "command":
         answerPrompts();
+        if (view.stopping) {
+          view.stopping = false;
+          stopDrafts();
+        }
         messages.append(bubble("command", frame.text));
         sync();
         break;
@@ -352,7 +456,9 @@
 
   // ---- sending --------------------------------------------------------------------------------
   function pendingBubble(msg) {
-    const b = bubble("user", msg.text, { cls: "pending", dataset: { client: msg.clientId, text: msg.text } });
+    const shown = msg.text || (msg.attachments ? "[image]" : "");
+    const b = bubble("user", shown, { cls: "pending", dataset: { client: msg.clientId, text: msg.text } });
+    $("empty").hidden = true;
     b.append(el("div", { class: "state" }, isConnected ? "sending…" : "queued: sent when Herald is back"));
     if (!isConnected) b.classList.add("queued");
     messages.append(b);
@@ -378,9 +484,11 @@
     }
     c.updatedAt = new Date().toISOString();
     const msg = { clientId: Herald.randomId("m"), conversation: view.id, text, title: c.title };
+    if (attached.length) msg.attachments = attached.splice(0).map((a) => ({ ref: a.ref }));
+    showAttached();
     store.outbox.push(msg);
     save();
-    renderConversations();
+    sidebar.render();
     pendingBubble(msg);
     if (isConnected) flushOutbox();
   }
@@ -426,6 +534,7 @@
       systemLine("Herald is not connected; " + command + " was not sent.", "notice");
       return false;
     }
+    if (command.trim().toLowerCase() === "/stop") view.stopping = true;
     api("/chat/api/send", { method: "POST", body: { conversation: view.id, clientId: Herald.randomId("k"), text: command } })
       .then((res) => {
         if (!res.ok) systemLine(command + " failed: " + ((res.data && res.data.error) || res.status), "notice");
@@ -433,39 +542,17 @@
     return true;
   }
 
-  // ---- the conversation list ------------------------------------------------------------------
-  function renderConversations() {
-    const list = $("conversations");
-    list.replaceChildren(...store.conversations.map((c) => el("li", {},
-      el("button", {
-        type: "button", class: "conversation", "aria-current": c.id === view.id ? "page" : null,
-        onclick: () => open(c.id),
-      }, el("span", { class: "conv-title" }, c.title || "New conversation"),
-      el("span", { class: "conv-time" }, Herald.since(c.updatedAt))))));
-  }
-
-  async function refreshConversations() {
-    const res = await api("/chat/api/conversations");
-    if (!res.ok) return;
-    for (const s of res.data.conversations) {
-      const c = conversation(s.id);
-      if (c) {
-        c.updatedAt = s.updatedAt;
-        if (!c.title && s.title) c.title = s.title;
-      } else {
-        store.conversations.push({ id: s.id, title: s.title || "", updatedAt: s.updatedAt });
-      }
-    }
-    store.conversations.sort((a, b) => (b.updatedAt || "").localeCompare(a.updatedAt || ""));
-    save();
-    renderConversations();
-  }
+  // ---- the conversation list (chat-sidebar.js) ------------------------------------------------
+  const sidebar = HeraldSidebar({
+    store, save, conversation, newConversation, notice: (text) => systemLine(text, "notice"),
+    current: () => view.id, open: (id) => open(id),
+  });
 
   function open(id) {
     store.current = id;
     save();
     resetView(id);
-    renderConversations();
+    sidebar.render();
     for (const m of store.outbox) if (m.conversation === id) pendingBubble(m);
     isConnected = false;
     setConnection("connecting", "connecting…");
@@ -479,9 +566,9 @@
     e.preventDefault();
     const box = $("composer-text");
     const text = box.value.trim();
-    if (!text) return;
+    if (!text && !attached.length) return;
     box.value = "";
-    if (text.startsWith("/") && !store.outbox.length) {
+    if (text.startsWith("/") && !store.outbox.length && !attached.length) {
       sendCommand(text);
     } else {
       submit(text);
@@ -493,7 +580,31 @@
       $("composer").requestSubmit();
     }
   });
-  $("new-conversation").addEventListener("click", () => open(newConversation().id));
+  document.querySelectorAll(".suggestion").forEach((b) => b.addEventListener("click", () => submit(b.textContent)));
+  // ---- images: uploaded when chosen, sent as references with the next message ----------------
+  const attached = [];
+  function showAttached() {
+    $("composer-attachments").textContent = attached.map((a) => a.name).join(", ");
+  }
+  $("composer-image").addEventListener("change", async (e) => {
+    for (const file of Array.from(e.target.files || []).slice(0, 4 - attached.length)) {
+      let res;
+      try {
+        res = await fetch("/chat/api/upload", { method: "POST", credentials: "same-origin", body: file,
+          headers: { "X-Herald-Csrf": "1", "Content-Type": file.type || "application/octet-stream", Accept: "application/json" } });
+      } catch (err) {
+        res = null;
+      }
+      const data = res ? await res.json().catch(() => null) : null;
+      if (res && res.ok && data && data.ref) {
+        attached.push({ ref: data.ref, name: file.name });
+      } else {
+        systemLine("Image not attached: " + ((data && data.error) || "Herald cannot be reached"), "error");
+      }
+    }
+    e.target.value = "";
+    showAttached();
+  });
   $("cmd-new").addEventListener("click", () => sendCommand("/new"));
   $("cmd-stop").addEventListener("click", () => sendCommand("/stop"));
 
@@ -502,6 +613,6 @@
     const start = store.current && conversation(store.current) ? store.current
       : (store.conversations[0] && store.conversations[0].id) || newConversation().id;
     open(start);
-    refreshConversations();
+    sidebar.refresh();
   })();
 })();

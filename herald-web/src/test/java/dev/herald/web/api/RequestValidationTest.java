@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -74,6 +75,20 @@ class RequestValidationTest {
 
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(error(r).path("message").asText()).contains("messages[0].content[0]").contains("image_url");
+    }
+
+    @Test
+    void unknownV1Path_is404InOpenAiShape_whateverTheMethod() throws Exception {
+        fx = ApiFixture.start(ScriptedAgent.replying("x"));
+
+        for (HttpResponse<String> r : List.of(fx.get("/v1/embeddings"), fx.send(fx.request("/v1/embeddings")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"input\":\"x\"}")).build()), fx.get("/v1/files/abc"))) {
+            assertThat(r.statusCode()).as(r.uri().toString()).isEqualTo(404);
+            assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+            assertThat(error(r).path("type").asText()).isEqualTo("invalid_request_error");
+            assertThat(error(r).path("code").asText()).isEqualTo("not_found");
+            assertThat(error(r).path("message").asText()).isNotBlank();
+        }
     }
 
     @Test

@@ -47,7 +47,7 @@ class StatelessCompletionTest {
     void completion_nonStreaming_returnsReplyWithUsageAndRunsAgentOnHistory() throws Exception {
         fx = ApiFixture.start(ScriptedAgent.replying("Hello", ", world"));
         String request = """
-                {"model":"anything","messages":[
+                {"model":"herald","messages":[
                   {"role":"system","content":"Be brief."},
                   {"role":"user","content":"first question"},
                   {"role":"assistant","content":"first answer"},

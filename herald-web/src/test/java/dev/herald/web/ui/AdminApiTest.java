@@ -91,6 +91,43 @@ class AdminApiTest {
     }
 
     @Test
+    void unsuspend_suspendedSession_continuesItsTranscript_andANotSuspendedOneAnswers409() {
+        try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
+            fx.chat("conv-unsusp", "m-u-0001", "before");
+            fx.awaitReply("conv-unsusp", "echo: before");
+            fx.awaitIdle();
+            SessionKey key = fx.key("conv-unsusp");
+            String session = fx.storage.sessions().find(key).orElseThrow().sessionId();
+            String body = "{\"key\":\"" + key.value() + "\"}";
+            assertThat(fx.post("/admin/api/sessions/unsuspend", body).statusCode()).as("not suspended").isEqualTo(409);
+            fx.post("/admin/api/sessions/suspend", body);
+
+            assertThat(fx.post("/admin/api/sessions/unsuspend", body).statusCode()).isEqualTo(200);
+            fx.chat("conv-unsusp", "m-u-0002", "after");
+
+            JsonNode t = fx.awaitReply("conv-unsusp", "echo: after");
+            assertThat(t.path("sessionId").asText()).as("the same transcript goes on").isEqualTo(session);
+            assertThat(t.path("rows")).extracting(r -> r.path("text").asText()).contains("before", "after");
+        }
+    }
+
+    @Test
+    void transcript_resumedTurnsNote_isASystemEventNotAUserMessage() {
+        try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
+            fx.chat("conv-event", "m-e-0001", "hello");
+            fx.awaitReply("conv-event", "echo: hello");
+            SessionKey key = fx.key("conv-event");
+            fx.storage.transcripts().append(fx.storage.sessions().find(key).orElseThrow().sessionId(), dev.herald.core.transcript.TranscriptRow
+                    .user(dev.herald.core.continuity.RecoveryNotes.resumeNote(null, "", true), java.time.Instant.now()));
+
+            JsonNode rows = WebUiFixture.json(fx.get("/admin/api/transcript?key=" + key.value())).path("rows");
+
+            assertThat(rows.path(0).path("event").isNull()).isTrue();
+            assertThat(rows.path(2).path("event").asText()).isEqualTo("resumed");
+        }
+    }
+
+    @Test
     void running_listsTheSessionWithAHeldTurn_resumeNow_runsOneResumeTurn() {
         ScriptedAgent agent = new ScriptedAgent();
         ScriptedAgent.Hold hold = agent.hold("done at last");

@@ -41,6 +41,54 @@ class WebChatApiTest {
     }
 
     @Test
+    void transcript_afterACompression_marksTheCopiedRowsAndTheSummary_andNamesTheSessionItContinues() {
+        try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
+            fx.chat("conv-compress", "m-c-0001", "one");
+            fx.awaitReply("conv-compress", "echo: one");
+            fx.awaitIdle();
+            String parent = fx.storage.sessions().find(fx.key("conv-compress")).orElseThrow().sessionId();
+            java.time.Instant at = java.time.Instant.now();
+            fx.storage.transcripts().continueInChild(parent, "child-of-conv-compress", at);
+            fx.storage.transcripts().append("child-of-conv-compress", dev.herald.core.transcript.TranscriptRow.user(
+                    "[System note: The earlier conversation was summarized to fit the model's context. Summary:]\n\nthey said one", at));
+            fx.storage.transcripts().append("child-of-conv-compress", dev.herald.core.transcript.TranscriptRow.user("one", at));
+            fx.storage.transcripts().append("child-of-conv-compress", dev.herald.core.transcript.TranscriptRow.assistant("new answer",
+                    at.plusMillis(5)));
+
+            JsonNode t = WebUiFixture.json(fx.get("/chat/api/transcript?c=conv-compress"));
+
+            assertThat(t.path("sessionId").asText()).isEqualTo("child-of-conv-compress");
+            assertThat(t.path("continues").asText()).isEqualTo(parent);
+            JsonNode rows = t.path("rows");
+            assertThat(rows.path(0).path("event").asText()).isEqualTo("summary");
+            assertThat(rows.path(1).path("carried").asBoolean()).as("the copied message").isTrue();
+            assertThat(rows.path(2).path("carried").asBoolean()).as("written after the compression").isFalse();
+        }
+    }
+
+    @Test
+    void renameAndDelete_storeTheTitleAndHideTheConversation_whichTheListThenMarks() {
+        try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
+            assertThat(WebUiFixture.json(fx.post("/chat/api/rename", "{\"conversation\":\"conv-later\",\"title\":\"Not yet\"}"))
+                    .path("status").asText()).as("not stored yet: the page keeps the title").isEqualTo("local");
+            fx.chat("conv-named", "m-n-0001", "hello");
+            fx.awaitReply("conv-named", "echo: hello");
+
+            assertThat(WebUiFixture.json(fx.post("/chat/api/rename", "{\"conversation\":\"conv-named\",\"title\":\"Trip plans\"}"))
+                    .path("status").asText()).isEqualTo("renamed");
+            assertThat(WebUiFixture.json(fx.post("/chat/api/delete", "{\"conversation\":\"conv-named\"}")).path("status").asText())
+                    .isEqualTo("hidden");
+
+            JsonNode listed = WebUiFixture.json(fx.get("/chat/api/conversations")).path("conversations").path(0);
+            assertThat(listed.path("title").asText()).isEqualTo("Trip plans");
+            assertThat(listed.path("hidden").asBoolean()).isTrue();
+            assertThat(fx.post("/chat/api/rename", "{\"conversation\":\"conv-named\",\"title\":\"" + "x".repeat(201) + "\"}").statusCode())
+                    .isEqualTo(400);
+            assertThat(fx.post("/chat/api/delete", "{\"conversation\":\"no\"}").statusCode()).isEqualTo(400);
+        }
+    }
+
+    @Test
     void send_sameClientIdTwice_deliveredOnce_secondIsDuplicate() {
         BrowserAgent agent = new BrowserAgent();
         try (WebUiFixture fx = WebUiFixture.start(dir, agent)) {

@@ -29,7 +29,7 @@ class WebChatBrowserTest {
     Path dir;
 
     @Test
-    void chatAndAdmin_streamToolApprovalThenClearResumeMark_inChromium() throws Exception {
+    void chatAndAdmin_streamToolApprovalThenClearResumeMarkAndUnsuspend_inChromium() throws Exception {
         BrowserAgent agent = new BrowserAgent();
         try (WebUiFixture fx = WebUiFixture.start(dir, agent)) {
             String conversation;
@@ -48,19 +48,25 @@ class WebChatBrowserTest {
 
             SessionKey key = SessionKey.of(dev.herald.core.session.SessionSource.dm(WebChatPlatform.PLATFORM, conversation, "web"));
             assertThat(fx.storage.sessions().markResumePending(key, ResumeReason.RESTART_TIMEOUT)).isTrue();
+            // a resumed turn's row, as the gateway writes it: the model's note, not something the user typed
+            fx.storage.transcripts().append(fx.storage.sessions().find(key).orElseThrow().sessionId(), dev.herald.core.transcript.TranscriptRow.user(
+                    dev.herald.core.continuity.RecoveryNotes.resumeNote(ResumeReason.RESTART_TIMEOUT, "", true), java.time.Instant.now()));
             Map<String, String> env = new java.util.HashMap<>(env(fx));
             env.put("HERALD_CONVERSATION", conversation);
             try (BrowserScript admin = BrowserScript.start(NODE_DIR, "browser/admin.mjs", env)) {
+                admin.awaitStep("unreachable-then-back", STEP);
                 assertThat(admin.awaitStep("listed", STEP).path("text").asText()).contains("restart_timeout");
+                assertThat(admin.awaitStep("transcript", STEP).path("event").asText()).contains("turn resumed");
                 JsonNode downloaded = admin.awaitStep("downloaded", STEP);
                 assertThat(downloaded.path("name").asText()).startsWith("herald-agent_main_webchat_dm_").endsWith(".md");
-                // the chat ended with New session: the transcript on show (and downloaded) is that new, empty one
                 assertThat(downloaded.path("markdown").asText()).startsWith("# Herald conversation: " + key.value() + "\n")
                         .contains("## " + key.value() + " · session " + fx.storage.sessions().find(key).orElseThrow().sessionId());
                 admin.awaitStep("cleared", STEP);
+                admin.awaitStep("unsuspended", STEP);
                 admin.awaitDone(STEP);
             }
             assertThat(fx.storage.sessions().find(key).orElseThrow().resumePending()).isFalse();
+            assertThat(fx.storage.sessions().find(key).orElseThrow().suspended()).isFalse();
             assertThat(Files.size(SHOTS.resolve("admin.png"))).isGreaterThan(10_000);
         }
     }

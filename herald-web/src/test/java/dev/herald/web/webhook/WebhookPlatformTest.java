@@ -83,7 +83,7 @@ class WebhookPlatformTest {
                 new WebhookRoute("raw", null, SignatureStyle.NONE, "", new Delivery.Log()),
                 new WebhookRoute("saas", STANDARD_SECRET, SignatureStyle.STANDARD, "Event: {type}", new Delivery.Log()),
                 new WebhookRoute("comments", null, SignatureStyle.NONE, "{comment}", new Delivery.Log()))),
-                web, p -> registry.get().adapter(p), clock);
+                web, clock);
         registry.set(new PlatformRegistry(List.of(webhook, ops), List.of()));
         Allowlists access = new Allowlists(Map.of(WebhookPlatform.PLATFORM, AccessPolicy.allowAll()), false);
         gateway = new Gateway(storage, agent, access, registry.get(), GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(200)),
@@ -191,6 +191,31 @@ class WebhookPlatformTest {
             assertThat(s.text().length()).isLessThanOrEqualTo(100);
         });
         assertThat(turns()).singleElement().extracting(TurnRecord::state).isEqualTo(TurnState.DELIVERED);
+    }
+
+    @Test
+    void aForwardedReplyWhoseSecondPartFails_isSentOnFromThatPartWhenTheTargetReconnects_andNoPartArrivesTwice() throws Exception {
+        String mr = "{\"object_kind\":\"merge_request\",\"object_attributes\":{\"title\":\"Big change\"}}";
+        String reply = ("Reviewed. " + "Looks fine. ".repeat(20)).strip();
+        agent.reply(reply);
+        java.util.concurrent.atomic.AtomicBoolean secondPartFails = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ops.onSend(m -> secondPartFails.get() && m.part() == 2 ? dev.herald.core.platform.SendResult.failed("502 Bad Gateway", true)
+                : dev.herald.core.platform.SendResult.sent("ops-" + m.part()));
+
+        assertThat(post("gitlab", mr, "X-Gitlab-Token", GITLAB_TOKEN).statusCode()).isEqualTo(202);
+        await().atMost(WAIT).until(() -> turns().getFirst().deliveryAttempts() >= 1);
+        assertThat(turns().getFirst().partsDelivered()).as("the first part went out and is recorded").isEqualTo(1);
+        assertThat(turns().getFirst().deliveryError()).startsWith("part 2 of ");
+
+        secondPartFails.set(false);
+        ops.disconnect();
+        ops.reconnect(); // the target platform is back: the redelivery worker sends its waiting replies, the relayed one included
+
+        await().atMost(WAIT).until(() -> turns().getFirst().state() == TurnState.DELIVERED);
+        assertThat(ops.sent()).extracting(s -> s.message().part()).as("each part once, in order").containsExactly(1, 2, 3);
+        assertThat(ops.sent().stream().map(s -> s.text()).reduce("", String::concat).replace(" ", ""))
+                .isEqualTo(reply.replace(" ", ""));
+        assertThat(agent.calls()).as("delivered from the record, not generated again").hasSize(1);
     }
 
     @Test

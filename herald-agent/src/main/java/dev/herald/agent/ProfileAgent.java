@@ -1,0 +1,126 @@
+package dev.herald.agent;
+
+import dev.herald.agent.model.ModelClient;
+import dev.herald.agent.tool.ToolRegistry;
+import dev.herald.core.agent.Agent;
+import dev.herald.core.agent.ChatMessage;
+import dev.herald.core.agent.Compaction;
+import dev.herald.core.agent.Interrupt;
+import dev.herald.core.agent.ModelOption;
+import dev.herald.core.agent.TurnListener;
+import dev.herald.core.agent.TurnRequest;
+import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.session.ModelChoiceStore;
+import dev.herald.core.session.SessionKey;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent over named model profiles ({@code model:} is {@value #DEFAULT}, {@code models.<name>} the others): each
+ * turn runs on one profile's {@link ModelAgent}, chosen in this order: the profile the turn's caller named
+ * ({@link dev.herald.core.agent.TurnOptions#profile()}, the API's {@code model}), the one its lane chose with
+ * {@code /model} ({@link ModelChoiceStore}), the default. A stored choice that is no longer configured falls back to
+ * the default with a log line. The profiles share the tools and the "approve always" memory.
+ */
+public final class ProfileAgent implements Agent {
+    private static final Logger log = LoggerFactory.getLogger(ProfileAgent.class);
+    /** The name of the profile {@code model:} configures. */
+    public static final String DEFAULT = "default";
+
+    /** One named model: its client and how the agent uses it. */
+    public record Profile(String name, ModelClient client, AgentSettings settings) {
+        public Profile {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(client, "client");
+            Objects.requireNonNull(settings, "settings");
+        }
+    }
+
+    private final Map<String, ModelAgent> agents = new LinkedHashMap<>();
+    private final ModelAgent fallback;
+    private final ModelChoiceStore choices;
+    private final List<ModelOption> options;
+
+    /**
+     * @param profiles the profiles, the default first; names unique
+     * @param fetchers a platform's media fetcher by id, for vision profiles
+     * @param choices  the lanes' {@code /model} choices
+     */
+    public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
+            ModelChoiceStore choices) {
+        if (profiles.isEmpty()) {
+            throw new IllegalArgumentException("at least one model profile is needed");
+        }
+        Approvals approvals = new Approvals();
+        List<ModelOption> list = new ArrayList<>();
+        for (Profile p : profiles) {
+            if (agents.putIfAbsent(p.name(), new ModelAgent(p.client(), p.settings(), tools, fetchers, approvals)) != null) {
+                throw new IllegalArgumentException("model profile '" + p.name() + "' is configured twice");
+            }
+            list.add(new ModelOption(p.name(), p.client().modelName(), p.settings().vision()));
+        }
+        this.fallback = agents.get(profiles.getFirst().name());
+        this.choices = Objects.requireNonNull(choices, "choices");
+        this.options = List.copyOf(list);
+    }
+
+    @Override
+    public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
+        String named = request.options().profile();
+        if (named != null) {
+            ModelAgent agent = agents.get(named);
+            if (agent == null) {
+                String why = "model - no model profile is named '" + named + "' (configured: " + String.join(", ", agents.keySet()) + ")";
+                log.warn("{}", why);
+                return new TurnOutcome.Errored(why);
+            }
+            return agent.runTurn(request, listener, interrupt);
+        }
+        return forLane(request.sessionKey()).runTurn(request, listener, interrupt);
+    }
+
+    private ModelAgent forLane(String sessionKey) {
+        if (sessionKey == null || agents.size() == 1) {
+            return fallback;
+        }
+        Optional<String> chosen = choices.chosen(new SessionKey(sessionKey));
+        if (chosen.isEmpty()) {
+            return fallback;
+        }
+        ModelAgent agent = agents.get(chosen.get());
+        if (agent == null) {
+            log.warn("model - {} chose model profile '{}', which is no longer configured; using {}", sessionKey, chosen.get(), DEFAULT);
+            return fallback;
+        }
+        return agent;
+    }
+
+    @Override
+    public List<ModelOption> models() {
+        return options;
+    }
+
+    @Override
+    public Optional<Compaction> compact(List<ChatMessage> history, Interrupt interrupt) {
+        return fallback.compact(history, interrupt);
+    }
+
+    @Override
+    public String describe() {
+        return fallback.describe() + (agents.size() > 1 ? " (+" + (agents.size() - 1) + " more model profiles: "
+                + String.join(", ", agents.keySet().stream().skip(1).toList()) + ")" : "");
+    }
+
+    @Override
+    public String modelName() {
+        return fallback.modelName();
+    }
+}

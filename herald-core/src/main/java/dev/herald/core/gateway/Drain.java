@@ -1,0 +1,159 @@
+package dev.herald.core.gateway;
+
+import dev.herald.core.continuity.ResumeMarks;
+import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.Turns;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stop sequence of a gateway that no longer takes turns (spec E1-E4, G3).
+ *
+ * <p>Design. The one promise that matters is "mark before interrupt" (E1): every session whose turn is still
+ * running is resume-pending on disk before anything is cut off, so neither a kill -9 during the drain nor the next
+ * start's sweep can lose it. The order is therefore:
+ * <ol>
+ *   <li><b>Announce</b>: the stop banner goes to active chats and home channels concurrently, each bounded in time;
+ *       the drain does not wait for it here, so a hanging platform never delays the marks.</li>
+ *   <li><b>Mark</b> every lane whose turn is RUNNING in the store, in one conditional statement per lane (a turn
+ *       recording its reply at that moment is either marked first or not at all).</li>
+ *   <li><b>Wait</b> up to the drain timeout on the lanes' completion futures (no polling).</li>
+ *   <li>If turns still run: mark again (a turn that started meanwhile), <b>count</b> each cut-off lane once for the
+ *       stuck-loop rule, <b>interrupt</b> them, wait the interrupt grace, and record as INTERRUPTED any turn that
+ *       ignored its interrupt. A turn that only sends its recorded reply is not cut off: the outbox finishes it.</li>
+ *   <li><b>Clear</b> the marks this stop set on lanes whose turns ended by themselves: they are not to be resumed.</li>
+ *   <li>Let the notices finish (up to their bound), close the adapters, and report what was cut off; a stop that cut
+ *       nothing off is clean, and the clean-stop marker is written.</li>
+ * </ol>
+ * Background workers are stopped by the caller before this runs, so nothing else moves turns meanwhile.
+ */
+final class Drain {
+    private static final Logger log = LoggerFactory.getLogger(Drain.class);
+
+    private final SessionLanes lanes;
+    private final Turns turns;
+    private final ResumeMarks marks;
+    private final ShutdownNotices notices;
+    private final PlatformRegistry platforms;
+    private final GatewaySettings settings;
+
+    Drain(SessionLanes lanes, Turns turns, ResumeMarks marks, ShutdownNotices notices, PlatformRegistry platforms,
+            GatewaySettings settings) {
+        this.lanes = lanes;
+        this.turns = turns;
+        this.marks = marks;
+        this.notices = notices;
+        this.platforms = platforms;
+        this.settings = settings;
+    }
+
+    /** Runs the sequence and returns what it cut off. */
+    StopReport run(StopKind kind, boolean requestedInChat) {
+        long t0 = System.nanoTime();
+        log.info("gateway - {} requested; draining up to {} s", kind.name().toLowerCase(java.util.Locale.ROOT),
+                settings.drainTimeout().toSeconds());
+        ShutdownNotices.Sending told = notices.announce(kind, requestedInChat);
+        List<SessionKey> marked = new ArrayList<>(markRunning(kind));
+        List<SessionKey> cutOff = new ArrayList<>();
+        if (!awaitLanes(settings.drainTimeout())) {
+            cutOff.addAll(cutOffStillRunning(kind, marked));
+        }
+        for (SessionKey k : new LinkedHashSet<>(marked)) {
+            if (lanes.active(k).isEmpty()) {
+                marks.clearIfEndedByItself(k);
+            }
+        }
+        told.await(remaining(t0, settings.noticeTimeout()));
+        closeAdapters();
+        StopReport report = new StopReport(kind, cutOff, Duration.ofNanos(System.nanoTime() - t0));
+        log.info("gateway - stopped in {} ms ({} turn(s) cut off)", report.took().toMillis(), cutOff.size());
+        return report;
+    }
+
+    /** The drain timed out: what is still RUNNING is marked again, counted once and interrupted. Returns those lanes. */
+    private List<SessionKey> cutOffStillRunning(StopKind kind, List<SessionKey> marked) {
+        List<ActiveTurn> still = lanes.activeTurns();
+        if (still.isEmpty()) {
+            return List.of();
+        }
+        // a turn whose reply is recorded is only sending it: it is not cut off (the outbox finishes the delivery)
+        List<ActiveTurn> running = still.stream()
+                .filter(t -> turns.find(t.turnId()).map(r -> r.state() == TurnState.RUNNING).orElse(false))
+                .toList();
+        log.warn("gateway - drain timed out after {} s with {} active turn(s); interrupting the {} still running",
+                settings.drainTimeout().toSeconds(), still.size(), running.size());
+        marked.addAll(markRunning(kind));
+        List<SessionKey> cutOff = running.stream().map(ActiveTurn::key).toList();
+        marks.countCutOff(cutOff);
+        for (ActiveTurn t : running) {
+            t.interrupt().raise(kind.interruptReason());
+        }
+        if (!awaitLanes(settings.interruptGrace())) {
+            for (ActiveTurn t : lanes.activeTurns()) {
+                if (turns.interrupt(t.turnId(), "interrupted")) {
+                    log.warn("gateway - turn {} of {} did not end within {} ms of its interrupt; recorded as interrupted",
+                            t.turnId(), t.key(), settings.interruptGrace().toMillis());
+                }
+            }
+        }
+        return cutOff;
+    }
+
+    /** Marks the lanes whose turns still run (E1); returns those this call newly marked. */
+    private List<SessionKey> markRunning(StopKind kind) {
+        List<SessionKey> newlyMarked = new ArrayList<>();
+        for (ActiveTurn t : lanes.activeTurns()) {
+            if (marks.markWhileRunning(t.key(), t.turnId(), kind.resumeReason())) {
+                newlyMarked.add(t.key());
+            }
+        }
+        return newlyMarked;
+    }
+
+    /** Waits until every lane claimed now is handed back, at most {@code max}; true when they all were. */
+    private boolean awaitLanes(Duration max) {
+        List<CompletableFuture<Void>> releases = lanes.releases();
+        if (releases.isEmpty()) {
+            return true;
+        }
+        try {
+            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new)).get(Math.max(0, max.toMillis()), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            return true; // lanes complete normally; nothing to report
+        }
+    }
+
+    private static Duration remaining(long t0, Duration bound) {
+        Duration spent = Duration.ofNanos(System.nanoTime() - t0);
+        Duration left = bound.minus(spent);
+        return left.isNegative() ? Duration.ZERO : left;
+    }
+
+    private void closeAdapters() {
+        for (PlatformAdapter a : platforms.all()) {
+            try {
+                a.close();
+            } catch (RuntimeException e) {
+                log.warn("{} - close failed: {}", a.platform(), e.toString());
+            }
+            platforms.setConnection(a.platform(), ConnectionState.STOPPED, "gateway stopped");
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.herald.core.gateway;
+
+import dev.herald.core.auth.Authorizer;
+import dev.herald.core.platform.Admission;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.MessageKind;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.Turns;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Admission, the one place that decides whether an inbound event becomes a turn: its ids must name a session,
+ * its sender must be authorized (a refused sender may get the authorizer's reply, nothing is stored), slash
+ * commands are answered inline, and the event is stored as a RECEIVED turn unless it was stored before (durable
+ * dedupe). The stored turn then waits behind the start-up gate or goes to its session's lane.
+ */
+final class Inbound {
+    private static final Logger log = LoggerFactory.getLogger(Inbound.class);
+
+    private final SessionKey.KeyPolicy keyPolicy;
+    private final Authorizer authorizer;
+    private final Outbox outbox;
+    private final Commands commands;
+    private final Turns turns;
+    private final StartupGate gate;
+    private final LaneDriver driver;
+    private final BooleanSupplier accepting;
+
+    Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox outbox, Commands commands, Turns turns, StartupGate gate,
+            LaneDriver driver, BooleanSupplier accepting) {
+        this.keyPolicy = keyPolicy;
+        this.authorizer = authorizer;
+        this.outbox = outbox;
+        this.commands = commands;
+        this.turns = turns;
+        this.gate = gate;
+        this.driver = driver;
+        this.accepting = accepting;
+    }
+
+    /**
+     * An event from a platform or a scheduled job: authorized, a command answered, or stored and dispatched. An
+     * internal event is refused silently and never interrupts a running turn.
+     */
+    Admission accept(MessageEvent event) {
+        SessionKey key;
+        try {
+            key = SessionKey.of(event.source(), keyPolicy);
+        } catch (IllegalArgumentException e) {
+            // an adapter let through ids that cannot name a session: the message is refused, never retried
+            log.warn("{} - message {} refused: its ids cannot name a session ({})", event.source().platform(), event.messageId(),
+                    e.getMessage());
+            return Admission.REFUSED;
+        }
+        if (!authorizer.isAuthorized(event.source())) {
+            log.info("{} - message from unauthorized user {} in chat {} refused", event.source().platform(),
+                    event.source().userId(), event.source().chatId());
+            if (!event.internal()) {
+                // nobody wrote an internal event (a scheduled job's run): nobody is told, least of all a pairing code
+                authorizer.refusalReply(event.source()).ifPresent(reply -> outbox.send(event.source().platform(),
+                        event.source().target(), reply, MessageKind.COMMAND_RESPONSE, event.messageId(), event.eventId()));
+            }
+            return Admission.REFUSED;
+        }
+        if (event.isCommand() && !event.internal()) {
+            commands.handle(event, key);
+            return Admission.ANSWERED;
+        }
+        // an internal event (a scheduled job's run) waits behind the chat's running turn, never interrupts it
+        return admit(key, event, !event.internal());
+    }
+
+    /** An event that must wait its turn and never interrupts (/queue); already authorized. */
+    Admission enqueue(MessageEvent event) {
+        return admit(SessionKey.of(event.source(), keyPolicy), event, false);
+    }
+
+    private Admission admit(SessionKey key, MessageEvent event, boolean mayInterrupt) {
+        if (!accepting.getAsBoolean()) {
+            return Admission.REJECTED_STOPPING;
+        }
+        Optional<TurnRecord> turn = turns.receive(key, withAttachmentsInText(event));
+        if (turn.isEmpty()) {
+            log.info("{} - message {} was delivered before; dropped", event.source().platform(), event.messageId());
+            return Admission.DUPLICATE;
+        }
+        if (!gate.hold(turn.get())) {
+            driver.dispatch(turn.get(), mayInterrupt);
+        } else {
+            log.info("{} - message for {} held until start-up restore finishes", event.source().platform(), key);
+        }
+        return Admission.ACCEPTED;
+    }
+
+    /** Attachments become lines of the stored text: the turn record and the transcript keep them. */
+    private static MessageEvent withAttachmentsInText(MessageEvent e) {
+        return e.media().isEmpty() ? e : new MessageEvent(e.eventId(), e.source(), e.textWithAttachments(), e.messageId(),
+                e.replyToMessageId(), List.of(), e.origin(), e.receivedAt());
+    }
+}

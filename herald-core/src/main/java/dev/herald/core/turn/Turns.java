@@ -1,0 +1,163 @@
+package dev.herald.core.turn;
+
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.transcript.TranscriptRow;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one writer of turn state.
+ *
+ * <p>Design: every change of a turn's state goes through {@link #move}, which looks the move up in
+ * {@link TurnTransition}'s table (a move that is not a row there is a bug and throws) and performs it as one
+ * compare-and-set in the store. A false result means the turn was no longer in the row's {@code from} state:
+ * somebody else (a stop, the start-up sweep, the watchdog) moved it first, and the caller must act on what
+ * the store now says rather than on what it expected. Nothing else calls the store's state-changing
+ * methods (an architecture test holds this), so the table, the store's conditional SQL and the code that
+ * drives turns cannot drift apart.
+ *
+ * <p>Each successful move is reported to the {@link Observer} (metrics, tests). When several nodes share a
+ * store, this is the place where a move also checks the lease its node holds (fencing).
+ */
+public final class Turns {
+
+    /** Hears every move that happened. */
+    @FunctionalInterface
+    public interface Observer {
+        void moved(long turnId, TurnTransition transition);
+
+        Observer NONE = (id, t) -> {
+        };
+    }
+
+    private final TurnStore store;
+    private final Observer observer;
+
+    public Turns(TurnStore store, Observer observer) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.observer = Objects.requireNonNull(observer, "observer");
+    }
+
+    public Turns(TurnStore store) {
+        this(store, Observer.NONE);
+    }
+
+    /** Stores an inbound event as a RECEIVED turn; empty when it was stored before (durable dedupe). */
+    public Optional<TurnRecord> receive(SessionKey key, MessageEvent event) {
+        return store.receive(key, event);
+    }
+
+    /**
+     * RECEIVED to RUNNING in transcript session {@code sessionId}, appending {@code userRow} (when not null) in
+     * the same transaction; empty when the turn is not RECEIVED or another turn of its lane runs.
+     */
+    public Optional<TurnRecord> start(long turnId, String sessionId, TranscriptRow userRow) {
+        Objects.requireNonNull(sessionId, "sessionId");
+        if (!move(turnId, TurnState.RECEIVED, TurnState.RUNNING, TurnChange.start(sessionId, userRow))) {
+            return Optional.empty();
+        }
+        return store.find(turnId);
+    }
+
+    /** RECEIVED to CANCELLED: the turn will never run. */
+    public boolean cancel(long turnId, String why) {
+        return move(turnId, TurnState.RECEIVED, TurnState.CANCELLED, TurnChange.outcome(why));
+    }
+
+    /** RUNNING to AWAITING_DELIVERY, recording the outcome kind and the reply to deliver. */
+    public boolean recordReply(long turnId, String outcome, String reply) {
+        return move(turnId, TurnState.RUNNING, TurnState.AWAITING_DELIVERY, TurnChange.reply(outcome, reply));
+    }
+
+    /** RUNNING to DELIVERED: the turn ended with nothing to send. */
+    public boolean complete(long turnId, String outcome) {
+        return move(turnId, TurnState.RUNNING, TurnState.DELIVERED, TurnChange.outcome(outcome));
+    }
+
+    /** RUNNING to INTERRUPTED: cut off while this process runs (a stop, /stop, the interrupt policy). */
+    public boolean interrupt(long turnId, String outcome) {
+        return move(turnId, TurnState.RUNNING, TurnState.INTERRUPTED, TurnChange.outcome(outcome));
+    }
+
+    /** RUNNING to FAILED, recording what went wrong (for the operator; never shown to the chat as it is). */
+    public boolean fail(long turnId, String outcome, String error) {
+        return move(turnId, TurnState.RUNNING, TurnState.FAILED, TurnChange.failure(outcome, error));
+    }
+
+    /** AWAITING_DELIVERY to DELIVERED, recording the platform's id of the sent reply (may be null). */
+    public boolean delivered(long turnId, String replyMessageId) {
+        return move(turnId, TurnState.AWAITING_DELIVERY, TurnState.DELIVERED, TurnChange.sent(replyMessageId));
+    }
+
+    /** AWAITING_DELIVERY to UNDELIVERABLE: the platform refused the reply for good; {@code error} says why. */
+    public boolean refused(long turnId, String error) {
+        return move(turnId, TurnState.AWAITING_DELIVERY, TurnState.UNDELIVERABLE, TurnChange.refused(error));
+    }
+
+    /**
+     * Ends RUNNING turns that no live lane owns as INTERRUPTED, counting and marking their lanes as each
+     * cut-off says (the continuity rules decide; this only writes), all in one transaction.
+     */
+    public CutOff.Result cutOff(List<CutOff> cutOffs) {
+        if (cutOffs.isEmpty()) {
+            return new CutOff.Result(List.of(), List.of());
+        }
+        CutOff.Result result = store.interrupt(cutOffs);
+        result.interrupted().forEach(t -> observer.moved(t.id(), TurnTransition.INTERRUPT));
+        return result;
+    }
+
+    /**
+     * The one transition method: moves the turn from {@code from} to {@code to} along the table's row, as one
+     * compare-and-set in the store; false when the turn was not in {@code from}.
+     *
+     * @throws IllegalStateException when the table has no such row (a bug in the caller)
+     */
+    private boolean move(long turnId, TurnState from, TurnState to, TurnChange change) {
+        TurnTransition t = TurnTransition.between(from, to).orElseThrow(() -> new IllegalStateException(
+                "turn - no transition from " + from + " to " + to + " in the table; turn " + turnId + " was not moved"));
+        boolean moved = store.transition(turnId, t, change);
+        if (moved) {
+            observer.moved(turnId, t);
+        }
+        return moved;
+    }
+
+    // ---- reads ---------------------------------------------------------------------------------
+
+    public Optional<TurnRecord> find(long turnId) {
+        return store.find(turnId);
+    }
+
+    public Optional<TurnRecord> latestStarted(SessionKey key) {
+        return store.latestStarted(key);
+    }
+
+    public List<TurnRecord> inState(TurnState state, int limit) {
+        return store.inState(state, limit);
+    }
+
+    public List<RunningTurn> running() {
+        return store.running();
+    }
+
+    // ---- delivery progress and usage (not state) --------------------------------------------------
+
+    public boolean recordSendIntent(long turnId, int part) {
+        return store.recordSendIntent(turnId, part);
+    }
+
+    public boolean recordPartSent(long turnId, int part, String messageId) {
+        return store.recordPartSent(turnId, part, messageId);
+    }
+
+    public boolean recordDeliveryFailure(long turnId, String error) {
+        return store.recordDeliveryFailure(turnId, error);
+    }
+
+    public void addUsage(long turnId, long inputTokens, long outputTokens) {
+        store.addUsage(turnId, inputTokens, outputTokens);
+    }
+}
