@@ -106,7 +106,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.restartHandler = handler;
     }
 
-    /** Adds a chat command answered by {@code command} (such as /schedule); before {@link #start}. */
+    /** Adds a chat command answered by {@code command} (such as /schedule); usually before {@link #start}, answered from then on. */
     public void addCommand(CommandExtension command) {
         commands.add(command);
     }
