@@ -44,7 +44,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * current gateway still runs, every RUNNING turn must be run by one of its lanes; then the gateway is stopped as
  * SIGTERM would, and the remaining invariants are read from the store. A violation fails the test with one line per
  * turn or session. A scenario that breaks one on purpose skips it with {@link #skipCheck}, giving its reason. The
- * stores, the peers given to {@link #closing} and a home folder the harness created are closed or deleted last.
+ * peers given to {@link #closing}, the stores and a home folder the harness created are closed or deleted last.
  */
 public final class GatewayHarness implements BeforeEachCallback, AfterEachCallback, AutoCloseable {
     /** How long a RUNNING turn may go without a lane before it counts as left running (a lane reports it just after). */
@@ -154,15 +154,15 @@ public final class GatewayHarness implements BeforeEachCallback, AfterEachCallba
         return this;
     }
 
-    /** Closes {@code peer} (a fake platform, a web server) at the end of the test, after the gateway and the stores. */
+    /** Closes {@code peer} (a fake platform, a web server) at the end of the test, after the gateway, before the stores. */
     public GatewayHarness closing(AutoCloseable peer) {
         peers.add(peer);
         return this;
     }
 
     /**
-     * Checks the invariants, then closes everything: the current gateway is stopped (as SIGTERM would), the stores,
-     * the peers and a home folder the harness created are closed or deleted. Throws an {@link AssertionError} naming
+     * Checks the invariants, then closes everything: the current gateway is stopped (as SIGTERM would), the peers, the
+     * stores and a home folder the harness created are closed or deleted. Throws an {@link AssertionError} naming
      * every violation.
      */
     @Override
@@ -201,18 +201,18 @@ public final class GatewayHarness implements BeforeEachCallback, AfterEachCallba
     }
 
     private void release(List<String> problems) {
-        for (Storage s : opened) {
-            try {
-                s.close();
-            } catch (RuntimeException ignored) {
-                // a store abandoned by a simulated crash may be closed already
-            }
-        }
         for (AutoCloseable peer : peers) {
             try {
                 peer.close();
             } catch (Exception e) {
                 problems.add("closing " + peer + " failed: " + e);
+            }
+        }
+        for (Storage s : opened) {
+            try {
+                s.close();
+            } catch (RuntimeException ignored) {
+                // a store abandoned by a simulated crash may be closed already
             }
         }
         if (ownsHome) {
