@@ -10,6 +10,7 @@ import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One Herald "process" for spec tests: the real gateway on a real SQLite file, loopback platforms
@@ -61,6 +63,8 @@ final class Harness implements AutoCloseable {
     GatewayMetrics metrics = GatewayMetrics.NONE;
     Storage storage;
     Gateway gateway;
+    /** Message ids of the loopback platforms, unique across processes like a real platform's (a test's onSend replaces them). */
+    private final AtomicLong messageIds = new AtomicLong();
 
     Harness(Path dir) {
         this(dir, SQLITE);
@@ -103,6 +107,7 @@ final class Harness implements AutoCloseable {
         for (var e : interactive.entrySet()) {
             Capabilities caps = new Capabilities(e.getValue(), false, false, true, false, 4096);
             LoopbackPlatform lp = new LoopbackPlatform(Platform.of(e.getKey()), caps, clock);
+            lp.onSend(m -> SendResult.sent(Long.toString(messageIds.incrementAndGet())));
             if (startDisconnected.contains(e.getKey())) {
                 lp.startDisconnected();
             }

@@ -10,7 +10,6 @@ import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
-import dev.herald.core.platform.loopback.LoopbackPlatform;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -30,10 +29,8 @@ public final class RecordingAdapter implements PlatformAdapter {
      * @param message   what the gateway asked to send
      * @param messageId the platform's id of the message, or null when it gives none
      * @param process   the simulated process that sent it (0 for the first)
-     * @param idScope   what the id is unique within: the platform, or the process for an adapter that numbers its
-     *                  messages per instance (the loopback platform starts again at 1 in every process)
      */
-    public record Sent(Platform platform, OutboundMessage message, String messageId, int process, String idScope) {
+    public record Sent(Platform platform, OutboundMessage message, String messageId, int process) {
         public Sent {
             Objects.requireNonNull(platform, "platform");
             Objects.requireNonNull(message, "message");
@@ -79,8 +76,7 @@ public final class RecordingAdapter implements PlatformAdapter {
     public SendResult send(OutboundMessage message) {
         SendResult r = delegate.send(message);
         if (r != null && r.success()) {
-            String scope = delegate instanceof LoopbackPlatform ? "process " + process : "platform";
-            witness.accept(new Sent(delegate.platform(), message, r.messageId(), process, scope));
+            witness.accept(new Sent(delegate.platform(), message, r.messageId(), process));
         }
         return r;
     }

@@ -90,7 +90,9 @@ public final class StoreInvariants {
     /**
      * Per turn, the final messages (a reply or an error, its last part) the platforms accepted: two sends are one
      * message only when the platform answered both with the same id for the same idempotency key (Discord's nonce).
-     * A delivered turn must name the message its platform answered.
+     * A delivered turn must name the message its platform answered. Fakes must therefore give every message an id of
+     * its own across processes (a fake that numbers its messages from 1 in every process would make a resend look
+     * like the message it repeats).
      */
     static List<String> oneFinalReplyPerTurn(java.util.Collection<TurnRecord> turns, List<RecordingAdapter.Sent> sent) {
         Map<String, TurnRecord> byEvent = new LinkedHashMap<>();
@@ -108,7 +110,7 @@ public final class StoreInvariants {
             for (int i = 0; i < sends.size(); i++) {
                 RecordingAdapter.Sent s = sends.get(i);
                 boolean identified = s.messageId() != null && s.message().idempotencyKey() != null;
-                messages.add(identified ? s.idScope() + "|" + s.message().idempotencyKey() + "|" + s.messageId() : "send " + i);
+                messages.add(identified ? s.platform() + "|" + s.message().idempotencyKey() + "|" + s.messageId() : "send " + i);
             }
             TurnRecord turn = byEvent.get(event);
             String who = turn == null ? "event " + event : describe(turn);
