@@ -133,7 +133,7 @@ public abstract class SessionPurgeContract extends StorageContract {
 
         assertThat(sessions().purge(purged.key())).isInstanceOf(PurgeResult.Purged.class);
 
-        assertThat(transcripts().session(child).orElseThrow().parentId()).isNull();
+        assertThat(transcripts().session(child).orElseThrow().parentSessionId()).isNull();
         assertThat(transcripts().load(child)).extracting(TranscriptRow::content).containsExactly("kept");
         assertThat(sessions().find(other.key())).isPresent();
     }
