@@ -74,6 +74,7 @@ public final class HeraldRuntime {
                 }
                 stops.request(StopKind.RESTART, src != null);
             });
+            stops.onHurry(gateway::hurryStop); // a second Ctrl-C or SIGTERM during the drain
             gateway.onCleanStop(files::writeCleanMarker); // written by the drain when the stop cut nothing off
             files.writePid(pid, supervisorPid(), clock.instant());
             StatusFile status = new StatusFile(files.stateFile());

@@ -37,6 +37,10 @@ import org.slf4j.LoggerFactory;
  *       nothing off is clean, and the clean-stop marker is written.</li>
  * </ol>
  * Background workers are stopped by the caller before this runs, so nothing else moves turns meanwhile.
+ *
+ * <p>{@link #hurry()} (an operator's second Ctrl-C or SIGTERM) ends every wait at once: the marks of step 2 are
+ * already on disk, the still-running turns are marked again, counted and interrupted (within the short interrupt grace), and the
+ * notices are not waited for. Only waits are shortened; no step is skipped.
  */
 final class Drain {
     private static final Logger log = LoggerFactory.getLogger(Drain.class);
@@ -47,6 +51,7 @@ final class Drain {
     private final ShutdownNotices notices;
     private final PlatformRegistry platforms;
     private final GatewaySettings settings;
+    private final CompletableFuture<Void> hurried = new CompletableFuture<>();
 
     Drain(SessionLanes lanes, Turns turns, ResumeMarks marks, ShutdownNotices notices, PlatformRegistry platforms,
             GatewaySettings settings) {
@@ -58,6 +63,13 @@ final class Drain {
         this.settings = settings;
     }
 
+    /** Ends the drain's waits now (a second stop request); harmless before or after a drain. */
+    void hurry() {
+        if (hurried.complete(null)) {
+            log.warn("gateway - stop requested again during the drain: cutting off the running turns now (they are marked for resume)");
+        }
+    }
+
     /** Runs the sequence and returns what it cut off. */
     StopReport run(StopKind kind, boolean requestedInChat) {
         long t0 = System.nanoTime();
@@ -66,7 +78,7 @@ final class Drain {
         ShutdownNotices.Sending told = notices.announce(kind, requestedInChat);
         List<SessionKey> marked = new ArrayList<>(markRunning(kind));
         List<SessionKey> cutOff = new ArrayList<>();
-        if (!awaitLanes(settings.drainTimeout())) {
+        if (!awaitLanes(settings.drainTimeout(), true)) {
             cutOff.addAll(cutOffStillRunning(kind, marked));
         }
         for (SessionKey k : new LinkedHashSet<>(marked)) {
@@ -74,7 +86,7 @@ final class Drain {
                 marks.clearIfEndedByItself(k);
             }
         }
-        told.await(remaining(t0, settings.noticeTimeout()));
+        told.await(hurried.isDone() ? Duration.ZERO : remaining(t0, settings.noticeTimeout()));
         closeAdapters();
         StopReport report = new StopReport(kind, cutOff, Duration.ofNanos(System.nanoTime() - t0));
         log.info("gateway - stopped in {} ms ({} turn(s) cut off)", report.took().toMillis(), cutOff.size());
@@ -99,7 +111,7 @@ final class Drain {
         for (ActiveTurn t : running) {
             t.interrupt().raise(kind.interruptReason());
         }
-        if (!awaitLanes(settings.interruptGrace())) {
+        if (!awaitLanes(settings.interruptGrace(), false)) {
             for (ActiveTurn t : lanes.activeTurns()) {
                 if (turns.interrupt(t.turnId(), "interrupted")) {
                     log.warn("gateway - turn {} of {} did not end within {} ms of its interrupt; recorded as interrupted",
@@ -121,15 +133,16 @@ final class Drain {
         return newlyMarked;
     }
 
-    /** Waits until every lane claimed now is handed back, at most {@code max}; true when they all were. */
-    private boolean awaitLanes(Duration max) {
+    /** Waits until every lane claimed now is handed back, at most {@code max} or until hurried; true when they all were. */
+    private boolean awaitLanes(Duration max, boolean hurriable) {
         List<CompletableFuture<Void>> releases = lanes.releases();
         if (releases.isEmpty()) {
             return true;
         }
+        CompletableFuture<Void> all = CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
         try {
-            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new)).get(Math.max(0, max.toMillis()), TimeUnit.MILLISECONDS);
-            return true;
+            (hurriable ? CompletableFuture.anyOf(all, hurried) : all).get(Math.max(0, max.toMillis()), TimeUnit.MILLISECONDS);
+            return all.isDone();
         } catch (TimeoutException e) {
             return false;
         } catch (InterruptedException e) {

@@ -258,6 +258,16 @@ public final class Gateway implements InboundSink, GatewayControl {
         return report;
     }
 
+    /**
+     * A second stop request during a drain (an operator's second Ctrl-C): the drain stops waiting and cuts off the
+     * turns still running at once, marked for resume first as always. Does nothing when no drain runs.
+     */
+    public void hurryStop() {
+        if (state.get() == GatewayState.DRAINING) {
+            drain.hurry();
+        }
+    }
+
     /** Completes when the gateway has stopped. */
     public CompletableFuture<StopReport> stopped() {
         return stopped;
