@@ -45,13 +45,18 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
                 last_run_at = ?, last_outcome = ?, last_outcome_at = ?
             WHERE id = ? AND enabled = 1 AND next_run_at = ?""";
     private static final String TERMINAL = "('DELIVERED', 'FAILED', 'INTERRUPTED', 'CANCELLED', 'UNDELIVERABLE')";
+    /*
+     * A submitted occurrence's turn was stored before it was marked submitted, so a submitted occurrence without a
+     * turn had its turn removed since (an operator purged the conversation, which takes only ended turns): it has
+     * ended too, with an outcome nobody can read any more.
+     */
     private static final String ENDED = """
             SELECT r.job_id, r.scheduled_at, t.state, t.outcome FROM schedule_runs r
-            JOIN turns t ON t.platform = r.platform AND t.platform_message_id = r.message_id
-            WHERE r.state = 'SUBMITTED' AND t.state IN """ + TERMINAL + " ORDER BY r.claimed_at LIMIT 200";
+            LEFT JOIN turns t ON t.platform = r.platform AND t.platform_message_id = r.message_id
+            WHERE r.state = 'SUBMITTED' AND (t.id IS NULL OR t.state IN """ + TERMINAL + ") ORDER BY r.claimed_at LIMIT 200";
     private static final String OPEN_RUN = """
-            SELECT 1 FROM schedule_runs r WHERE r.job_id = ? AND (r.state = 'CLAIMED' OR (r.state = 'SUBMITTED' AND NOT EXISTS (
-                SELECT 1 FROM turns t WHERE t.platform = r.platform AND t.platform_message_id = r.message_id AND t.state IN """
+            SELECT 1 FROM schedule_runs r WHERE r.job_id = ? AND (r.state = 'CLAIMED' OR (r.state = 'SUBMITTED' AND EXISTS (
+                SELECT 1 FROM turns t WHERE t.platform = r.platform AND t.platform_message_id = r.message_id AND t.state NOT IN """
             + TERMINAL + ")))";
     private static final String FINISH = """
             UPDATE schedule_runs SET state = 'DONE', outcome = ?, updated_at = ?
@@ -209,8 +214,11 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
         });
     }
 
-    /** An occurrence's outcome from its turn's final state and outcome kind. */
+    /** An occurrence's outcome from its turn's final state and outcome kind; {@code purged} when the turn is gone. */
     static String outcome(String turnState, String turnOutcome) {
+        if (turnState == null) {
+            return "purged";
+        }
         return switch (turnState) {
             case "DELIVERED" -> turnOutcome == null || turnOutcome.equals("final") || turnOutcome.equals("completed") ? "ok"
                     : turnOutcome.equals("error") || turnOutcome.equals("failed") ? "failed" : turnOutcome;

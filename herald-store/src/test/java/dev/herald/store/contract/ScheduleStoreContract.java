@@ -233,6 +233,24 @@ public abstract class ScheduleStoreContract extends StorageContract {
     }
 
     @Test
+    void settle_anOccurrenceWhoseConversationWasPurged_isDone_andTheNextRunIsNotHeldBack() {
+        Job job = job("p", "*/5 * * * *", Misfire.SKIP);
+        schedules().create(job);
+        Instant at = job.nextRunAt();
+        clock.set(at);
+        schedules().claim("p", at, at.plus(Duration.ofMinutes(5)), claimed(job, at, at));
+        TurnRecord turn = storeTurnOf(job, at);
+        schedules().markSubmitted("p", at, at);
+        runAndDeliver(turn);
+
+        assertThat(sessions().purge(turn.sessionKey())).isInstanceOf(dev.herald.core.session.PurgeResult.Purged.class);
+
+        assertThat(schedules().hasOpenRun("p")).as("a run whose turn was purged has ended").isFalse();
+        assertThat(schedules().settle(clock.instant())).extracting(JobRun::outcome).containsExactly("purged");
+        assertThat(schedules().find("p").orElseThrow().lastOutcome()).isEqualTo("purged");
+    }
+
+    @Test
     void settle_anInterruptedTurn_isInterrupted() {
         Job job = job("i", "*/5 * * * *", Misfire.SKIP);
         schedules().create(job);
