@@ -1,0 +1,93 @@
+package dev.herald.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * A summary of a JFR recording's CPU samples ({@code jdk.ExecutionSample}, Java threads running Java code):
+ * the methods on top of the stack most often (what {@code jfr view hot-methods} shows), and, for each sample,
+ * the Herald method nearest the top, which says which part of Herald the time is spent under (a JSON encoder
+ * called by the model client counts for the model client). Threads inside native code (SQLite's JNI calls,
+ * {@code fsync}) are not in these samples; the count of {@code jdk.NativeMethodSample}s is printed beside them.
+ */
+final class HotMethods {
+    private static final String HERALD = "dev.herald.";
+
+    private final Map<String, Integer> top = new HashMap<>();
+    private final Map<String, Integer> herald = new HashMap<>();
+    private int samples;
+    private int nativeSamples;
+
+    private HotMethods() {
+    }
+
+    static HotMethods read(Path jfr) throws IOException {
+        HotMethods h = new HotMethods();
+        try (RecordingFile file = new RecordingFile(jfr)) {
+            while (file.hasMoreEvents()) {
+                RecordedEvent e = file.readEvent();
+                String type = e.getEventType().getName();
+                if (type.equals("jdk.NativeMethodSample")) {
+                    h.nativeSamples++;
+                } else if (type.equals("jdk.ExecutionSample")) {
+                    h.add(e.getStackTrace());
+                }
+            }
+        }
+        return h;
+    }
+
+    private void add(RecordedStackTrace stack) {
+        if (stack == null || stack.getFrames().isEmpty()) {
+            return;
+        }
+        samples++;
+        List<RecordedFrame> frames = stack.getFrames();
+        top.merge(name(frames.get(0).getMethod()), 1, Integer::sum);
+        String nearest = "(no Herald frame: JDK or library threads)";
+        for (RecordedFrame f : frames) {
+            String n = name(f.getMethod());
+            if (n.startsWith(HERALD)) {
+                nearest = n;
+                break;
+            }
+        }
+        herald.merge(nearest, 1, Integer::sum);
+    }
+
+    int samples() {
+        return samples;
+    }
+
+    void print(PrintStream out, int rows) {
+        out.printf("%nCPU samples: %,d Java (jdk.ExecutionSample), %,d in native code (jdk.NativeMethodSample, not below)%n",
+                samples, nativeSamples);
+        table(out, "top " + rows + " hot methods (top of stack)", top, rows);
+        table(out, "top " + rows + " Herald methods nearest the top of each sample (where the time goes, inclusive of callees outside Herald)",
+                herald, rows);
+    }
+
+    private void table(PrintStream out, String title, Map<String, Integer> counts, int rows) {
+        out.printf("%n%s%n", title);
+        out.printf("  %7s  %6s  %s%n", "samples", "share", "method");
+        counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder())).limit(rows)
+                .forEach(e -> out.printf("  %7d  %5.1f%%  %s%n", e.getValue(), 100.0 * e.getValue() / Math.max(1, samples), e.getKey()));
+    }
+
+    private static String name(RecordedMethod m) {
+        if (m == null) {
+            return "(unknown)";
+        }
+        return m.getType().getName() + "." + m.getName();
+    }
+}

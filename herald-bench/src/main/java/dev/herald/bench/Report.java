@@ -1,0 +1,139 @@
+package dev.herald.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Prints the benchmark's tables: the machine, one row per scenario run, and the goals of issue 15 side by side. */
+final class Report {
+    /** One measured run: its driver result, the gateway tree's CPU over it, the driver's own CPU, the tree's RSS after it. */
+    record Row(String label, LoadDriver.Result result, long cpuMillis, long driverCpuMillis, double rssMbAfter, long turnsSoFar) {
+        double cpuPerTurn() {
+            return result.turns() == 0 ? 0 : (double) cpuMillis / result.turns();
+        }
+
+        double driverCpuPerTurn() {
+            return result.turns() == 0 ? 0 : (double) driverCpuMillis / result.turns();
+        }
+    }
+
+    /** One goal line: what was asked, what was measured, whether it was met (empty: not measured in this run). */
+    record Goal(String goal, String measured, Optional<Boolean> met) {
+        String verdict() {
+            return met.map(m -> m ? "yes" : "no").orElse("n/a");
+        }
+    }
+
+    private static final String ROW = "%-34s %7s %7s %6s %8s %8s %8s %8s %8s %9s %9s %8s%n";
+
+    private final PrintStream out;
+
+    Report(PrintStream out) {
+        this.out = out;
+    }
+
+    void machine(Path home) {
+        out.printf("machine: %d cores (%s), %s RAM, load average %s; %s %s; home on %s%n", Runtime.getRuntime().availableProcessors(),
+                firstValue(Path.of("/proc/cpuinfo"), "model name"), firstValue(Path.of("/proc/meminfo"), "MemTotal"),
+                loadAverage(),
+                System.getProperty("java.vm.name"), System.getProperty("java.version"), filesystem(home));
+    }
+
+    void header() {
+        out.println();
+        out.printf(ROW, "scenario", "clients", "turns", "errors", "turns/s", "ovh p50", "ovh p99", "ovh max", "lat p50", "CPU-ms/t", "drv-ms/t", "RSS MB");
+        out.printf(ROW, "", "", "", "", "", "(ms)", "(ms)", "(ms)", "(ms)", "gateway", "driver", "after");
+    }
+
+    void row(Row row) {
+        LoadDriver.Result r = row.result();
+        out.printf(ROW, row.label(), r.clients(), r.turns(), r.errors(), String.format("%.0f", r.turnsPerSecond()),
+                r.overhead().p50(), r.overhead().p99(), r.overhead().maxMs(), r.latency().p50(),
+                String.format("%.2f", row.cpuPerTurn()), String.format("%.2f", row.driverCpuPerTurn()), String.format("%.0f", row.rssMbAfter()));
+        if (r.scenario() == Scenario.CONTINUING) {
+            sub("turns 1-10 of each conversation", r.early());
+            int l = r.conversationLength();
+            sub(l > 20 ? "turns " + (l - 10) + "-" + l + " of each conversation" : "turns 990-1000 (conversations too short)", r.late());
+        }
+        if (r.scenario() == Scenario.STREAMING) {
+            sub("first byte after model's 1st token", r.firstByte());
+        }
+        for (String e : r.errorSamples()) {
+            out.println("    error: " + e);
+        }
+    }
+
+    private void sub(String label, Samples s) {
+        out.printf(ROW, "  " + label, "", s.count(), "", "", s.p50(), s.p99(), s.maxMs(), "", "", "", "");
+    }
+
+    void goals(List<Goal> goals) {
+        int width = goals.stream().mapToInt(g -> g.goal().length()).max().orElse(10);
+        int mwidth = Math.max(8, goals.stream().mapToInt(g -> g.measured().length()).max().orElse(8));
+        String fmt = "%-" + width + "s  %-" + mwidth + "s  %s%n";
+        out.println();
+        out.printf(fmt, "goal (issue 15)", "measured", "met?");
+        for (Goal g : goals) {
+            out.printf(fmt, g.goal(), g.measured(), g.verdict());
+        }
+    }
+
+    static String mb(double mb) {
+        return String.format("%.0f MB", mb);
+    }
+
+    static String ms(long nanos) {
+        return String.format("%.2f ms", nanos / 1e6);
+    }
+
+    /** The members of a process tree: "launcher java 112 MB + java 180 MB". */
+    static String members(ProcessTree.Reading r) {
+        List<String> parts = new ArrayList<>();
+        for (ProcessTree.Member m : r.members()) {
+            parts.add(m.name() + " " + m.pid() + " " + mb(m.rssKb() / 1024.0));
+        }
+        return String.join(" + ", parts);
+    }
+
+    /** The 1, 5 and 15 minute load averages. */
+    static String loadAverage() {
+        String[] f = read(Path.of("/proc/loadavg")).split(" ");
+        return f.length >= 3 ? f[0] + " " + f[1] + " " + f[2] : "?";
+    }
+
+    private static String firstValue(Path file, String key) {
+        for (String line : read(file).split("\n")) {
+            if (line.startsWith(key)) {
+                return line.substring(line.indexOf(':') + 1).strip().replaceAll("\\s+", " ");
+            }
+        }
+        return "?";
+    }
+
+    /** The file system type and mount point {@code path} is on, from /proc/mounts (the longest matching mount point). */
+    private static String filesystem(Path path) {
+        String best = "";
+        String type = "?";
+        String abs = path.toAbsolutePath().toString();
+        for (String line : read(Path.of("/proc/mounts")).split("\n")) {
+            String[] f = line.split(" ");
+            if (f.length > 2 && (abs.equals(f[1]) || abs.startsWith(f[1].endsWith("/") ? f[1] : f[1] + "/")) && f[1].length() >= best.length()) {
+                best = f[1];
+                type = f[2];
+            }
+        }
+        return type + " (" + best + ")";
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p).strip();
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+}
