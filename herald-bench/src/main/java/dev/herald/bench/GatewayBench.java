@@ -111,7 +111,11 @@ public final class GatewayBench {
         try (InstantModel model = InstantModel.start()) {
             gateway = GatewayProcess.start(options.launcher(), options.dir(), model.baseUrl(),
                     options.foreground() ? List.of("--foreground") : List.of());
-            Thread hook = new Thread(gateway::close, "bench-cleanup");
+            GatewayProcess started = gateway;
+            Thread hook = new Thread(() -> {
+                System.err.println("bench - interrupted; stopping herald and deleting " + started.home());
+                started.close();
+            }, "bench-cleanup");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
                 driver = new LoadDriver(gateway.uri("/v1/chat/completions"), model, "b" + Long.toString(System.currentTimeMillis(), 36), out,

@@ -87,7 +87,9 @@ final class GoalTable {
         long late = r.late().percentile(50);
         String measured = String.format("turns %d-%d %s vs turns 1-10 %s (%.1fx)", r.conversationLength() - 10, r.conversationLength(),
                 Report.ms(late), Report.ms(early), (double) late / Math.max(1, early));
-        boolean met = late <= early * FLAT_RATIO && r.conversationLength() >= 1000;
-        return new Report.Goal(goal, measured, Optional.of(met));
+        if (r.conversationLength() < 1000) {
+            return new Report.Goal(goal, measured + ": conversations too short to judge", Optional.empty());
+        }
+        return new Report.Goal(goal, measured, Optional.of(late <= early * FLAT_RATIO));
     }
 }

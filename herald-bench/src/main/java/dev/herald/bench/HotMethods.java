@@ -11,6 +11,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
@@ -40,21 +41,21 @@ final class HotMethods {
                 if (type.equals("jdk.NativeMethodSample")) {
                     h.nativeSamples++;
                 } else if (type.equals("jdk.ExecutionSample")) {
-                    h.add(e.getStackTrace());
+                    h.add(e.getStackTrace(), e.getThread("sampledThread"));
                 }
             }
         }
         return h;
     }
 
-    private void add(RecordedStackTrace stack) {
+    private void add(RecordedStackTrace stack, RecordedThread thread) {
         if (stack == null || stack.getFrames().isEmpty()) {
             return;
         }
         samples++;
         List<RecordedFrame> frames = stack.getFrames();
         top.merge(name(frames.get(0).getMethod()), 1, Integer::sum);
-        String nearest = "(no Herald frame: JDK or library threads)";
+        String nearest = "(no Herald frame) " + threadName(thread) + " thread, in " + origin(frames);
         for (RecordedFrame f : frames) {
             String n = name(f.getMethod());
             if (n.startsWith(HERALD)) {
@@ -82,6 +83,35 @@ final class HotMethods {
         out.printf("  %7s  %6s  %s%n", "samples", "share", "method");
         counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder())).limit(rows)
                 .forEach(e -> out.printf("  %7d  %5.1f%%  %s%n", e.getValue(), 100.0 * e.getValue() / Math.max(1, samples), e.getKey()));
+    }
+
+    /** The thread's name with numbers replaced by N ({@code qtp123-45} becomes {@code qtpN-N}); "virtual" for unnamed virtual threads. */
+    private static String threadName(RecordedThread t) {
+        if (t == null) {
+            return "?";
+        }
+        String n = t.getJavaName() == null ? "" : t.getJavaName().replaceAll("\\d+", "N");
+        return n.isEmpty() ? (t.isVirtual() ? "virtual" : "unnamed") : n;
+    }
+
+    /** The package of the bottom-most frame outside the JDK (what started the thread's work), else of the bottom frame. */
+    private static String origin(List<RecordedFrame> frames) {
+        String fallback = "?";
+        for (int i = frames.size() - 1; i >= 0; i--) {
+            RecordedMethod m = frames.get(i).getMethod();
+            if (m == null) {
+                continue;
+            }
+            String type = m.getType().getName();
+            String pkg = type.lastIndexOf('.') < 0 ? type : type.substring(0, type.lastIndexOf('.'));
+            if (!(type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun."))) {
+                return pkg;
+            }
+            if (fallback.equals("?")) {
+                fallback = pkg;
+            }
+        }
+        return fallback;
     }
 
     private static String name(RecordedMethod m) {
