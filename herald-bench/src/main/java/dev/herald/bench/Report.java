@@ -57,7 +57,7 @@ final class Report {
         if (r.scenario() == Scenario.CONTINUING) {
             sub("turns 1-10 of each conversation", r.early());
             int l = r.conversationLength();
-            sub(l > 20 ? "turns " + (l - 10) + "-" + l + " of each conversation" : "turns 990-1000 (conversations too short)", r.late());
+            sub(l > 20 ? "turns " + (l - 10) + "-" + l + " of each conversation" : "last turns (conversations of " + l + " turns)", r.late());
         }
         if (r.scenario() == Scenario.STREAMING) {
             sub("first byte after model's 1st token", r.firstByte());
