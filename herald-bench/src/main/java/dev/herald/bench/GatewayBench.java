@@ -32,6 +32,7 @@ public final class GatewayBench {
     private static final Set<String> OPTIONS = Set.of("clients", "turns", "continuing-turns", "conversation", "warmup", "scenarios", "jfr",
             "soak", "herald", "foreground", "dir");
     private static final int HOT_METHODS = 15;
+    private static final int PROBE_TURNS = 10;
 
     /** The command-line options; see {@code bin/bench-gateway}. */
     record Options(List<Integer> clients, int turns, int continuingTurns, int conversation, int warmup, List<Scenario> scenarios,
@@ -159,6 +160,10 @@ public final class GatewayBench {
         }
         if (jfr != null) {
             gateway.jcmd("JFR.stop", "name=bench");
+        }
+        Optional<LoadDriver.Probe> probe = driver.probe(PROBE_TURNS);
+        probe.ifPresent(report::probe);
+        if (jfr != null) {
             HotMethods.read(jfr).print(out, HOT_METHODS);
             out.printf("%nrecording: %s (jfr view hot-methods %s)%n", jfr, jfr);
         }
@@ -171,8 +176,8 @@ public final class GatewayBench {
                 model.unattributed(), meanModelMicros());
         OptionalLong stopped = gateway.stop();
         out.println(stopped.isPresent() ? "stop: SIGTERM to exit in " + stopped.getAsLong() + " ms" : "stop: did not exit after SIGTERM; killed");
-        report.goals(goals(ready, soak));
-        int errors = rows.stream().mapToInt(r -> r.result().errors()).sum();
+        report.goals(GoalTable.of(rows, ready, probe, soak, options.warmup() > 0));
+        int errors = rows.stream().mapToInt(r -> r.result().errors()).sum() + probe.map(LoadDriver.Probe::errors).orElse(0);
         if (errors > 0) {
             out.printf("%nbench - %,d of %,d turns failed (their messages are under the rows above); the figures are not a baseline%n",
                     errors, turnsSoFar);
@@ -233,7 +238,4 @@ public final class GatewayBench {
         return turns == 0 ? 0 : nanos / 1e3 / turns;
     }
 
-    private List<Report.Goal> goals(GatewayProcess.Ready ready, Optional<Report.Goal> soak) {
-        return GoalTable.of(rows, ready, soak, options.warmup() > 0);
-    }
 }

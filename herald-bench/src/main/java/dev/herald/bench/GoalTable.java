@@ -7,18 +7,21 @@ import java.util.Optional;
 /**
  * The goals of issue 15 beside what one benchmark run measured. A goal about 8 clients reads the 8-client run of
  * its scenario (the first client count when 8 was not run, named in the line); a goal whose scenario was not run
- * reads "n/a". "Flat" means the overhead p50 of a conversation's last 11 turns is at most 1.5 times that of its
- * first 10.
+ * reads "n/a". "Flat" means the overhead p50 of turns 1001-1010 of a 1,000-turn conversation is at most 1.5 times
+ * that of turns 1-10 of a new one, both from the flatness probe (one client, alternating, after the runs: the same
+ * JIT state and load on both sides); without a probe, the last and first turns of the continuing run's conversations.
  */
 final class GoalTable {
     static final int GOAL_CLIENTS = 8;
     static final double FLAT_RATIO = 1.5;
     private static final long MS = 1_000_000;
+    private static final String FLAT = "continuing: flat from turn 1 to 1,000 (overhead p50 at turn 1,000 <= " + FLAT_RATIO + "x turns 1-10)";
 
     private GoalTable() {
     }
 
-    static List<Report.Goal> of(List<Report.Row> rows, GatewayProcess.Ready ready, Optional<Report.Goal> soak, boolean warmup) {
+    static List<Report.Goal> of(List<Report.Row> rows, GatewayProcess.Ready ready, Optional<LoadDriver.Probe> probe, Optional<Report.Goal> soak,
+                                boolean warmup) {
         List<Report.Goal> goals = new ArrayList<>();
         Optional<Report.Row> fresh = measured(rows, Scenario.NEW);
         Optional<Report.Row> continuing = measured(rows, Scenario.CONTINUING);
@@ -27,7 +30,7 @@ final class GoalTable {
         goals.add(below("new conversation: overhead p99 < 5 ms", fresh, r -> r.result().overhead().percentile(99), 5 * MS));
         goals.add(below("continuing: overhead p50 < 1 ms", continuing, r -> r.result().overhead().percentile(50), MS));
         goals.add(below("continuing: overhead p99 < 5 ms", continuing, r -> r.result().overhead().percentile(99), 5 * MS));
-        goals.add(flat(continuing));
+        goals.add(probe.map(GoalTable::flat).orElseGet(() -> flat(continuing)));
         goals.add(new Report.Goal("CPU per turn < 1 ms" + at(fresh) + " (new conversation, whole tree)",
                 fresh.map(r -> String.format("%.2f ms", r.cpuPerTurn())).orElse("not run"), fresh.map(r -> r.cpuPerTurn() < 1.0)));
         goals.add(new Report.Goal(">= 1,000 durable turns/s" + at(fresh) + " (new conversation)",
@@ -73,8 +76,24 @@ final class GoalTable {
                 row.filter(r -> r.result().turns() > r.result().errors()).map(r -> figure.applyAsLong(r) < bound));
     }
 
+    /** Flatness from the probe: the same client alternating turns 1-10 of a new conversation and turns 1001-1010 of a long one. */
+    private static Report.Goal flat(LoadDriver.Probe p) {
+        if (p.fresh().isEmpty() || p.continued().isEmpty()) {
+            return new Report.Goal(FLAT, "the probe's turns failed", Optional.empty());
+        }
+        long early = p.fresh().percentile(50);
+        long late = p.continued().percentile(50);
+        String measured = String.format("probe: turns %d-%d %s vs turns 1-%d %s (%.1fx)", p.length() + 1, p.length() + p.continued().count(),
+                Report.ms(late), p.fresh().count(), Report.ms(early), (double) late / Math.max(1, early));
+        if (p.length() < 1000) {
+            return new Report.Goal(FLAT, measured + ": conversation too short to judge", Optional.empty());
+        }
+        return new Report.Goal(FLAT, measured, Optional.of(late <= early * FLAT_RATIO));
+    }
+
+    /** Flatness from a continuing run (used when there was no probe). */
     private static Report.Goal flat(Optional<Report.Row> continuing) {
-        String goal = "continuing: flat from turn 1 to 1,000 (p50 of the last turns <= " + FLAT_RATIO + "x the first 10)";
+        String goal = FLAT;
         if (continuing.isEmpty()) {
             return new Report.Goal(goal, "not run", Optional.empty());
         }

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -45,12 +47,25 @@ final class LoadDriver {
         }
     }
 
+    /** A durable conversation a continuing run left behind, and how many turns it holds. */
+    record Conversation(String session, int turns) {
+    }
+
+    /**
+     * The flatness probe: one client, idle otherwise, alternating a turn of a new conversation (turns 1..n) with a turn
+     * of the longest conversation a continuing run left ({@code length + 1 .. length + n}), so both see the same JIT
+     * state and load.
+     */
+    record Probe(int length, Samples fresh, Samples continued, int errors, List<String> errorSamples) {
+    }
+
     private final URI endpoint;
     private final InstantModel model;
     private final String runId;
     private final PrintStream progress;
     private final BooleanSupplier gatewayAlive;
     private final AtomicLong turnIds = new AtomicLong();
+    private final AtomicReference<Conversation> longest = new AtomicReference<>(new Conversation(null, 0));
     private final AtomicInteger runs = new AtomicInteger();
 
     LoadDriver(URI endpoint, InstantModel model, String runId, PrintStream progress, BooleanSupplier gatewayAlive) {
@@ -117,10 +132,34 @@ final class LoadDriver {
         int conversation = 0;
         for (int done = 0; done < share && !abort.get(); conversation++) {
             String session = prefix + "-conv" + conversation;
-            for (int i = 1; i <= length && done < share && !abort.get(); i++, done++) {
+            int i = 1;
+            for (; i <= length && done < share && !abort.get(); i++, done++) {
                 turn(http, Scenario.CONTINUING, session, i, rec);
             }
+            Conversation held = new Conversation(session, i - 1);
+            longest.accumulateAndGet(held, (a, b) -> b.turns() > a.turns() ? b : a);
         }
+    }
+
+    /** Runs the flatness probe with {@code turns} turns on each side; empty when no continuing run left a conversation. */
+    Optional<Probe> probe(int turns) {
+        Conversation c = longest.get();
+        if (c.session() == null) {
+            return Optional.empty();
+        }
+        Recorder fresh = new Recorder(turns);
+        Recorder continued = new Recorder(turns);
+        String session = runId + "-probe-" + runs.incrementAndGet();
+        try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build()) {
+            for (int i = 1; i <= turns; i++) {
+                turn(http, Scenario.CONTINUING, session, i, fresh);
+                turn(http, Scenario.CONTINUING, c.session(), c.turns() + i, continued);
+            }
+        }
+        longest.set(new Conversation(c.session(), c.turns() + turns));
+        List<String> errors = new ArrayList<>(fresh.errorSamples);
+        errors.addAll(continued.errorSamples);
+        return Optional.of(new Probe(c.turns(), fresh.overheads(), continued.overheads(), fresh.errors.get() + continued.errors.get(), errors));
     }
 
     /** One request; {@code session} null means stateless; {@code index} is the turn's place in its conversation (0: not one). */
@@ -247,6 +286,10 @@ final class LoadDriver {
             if (errorSamples.size() < 5) {
                 errorSamples.add(message);
             }
+        }
+
+        Samples overheads() {
+            return new Samples(Arrays.copyOf(overhead, slot.get()));
         }
 
         Result result(Scenario scenario, int clients, long wall, int conversationLength) {

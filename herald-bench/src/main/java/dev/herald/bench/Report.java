@@ -67,6 +67,15 @@ final class Report {
         }
     }
 
+    void probe(LoadDriver.Probe p) {
+        out.printf("%nflatness probe: one client, alternating a new conversation and the longest one above (%,d turns)%n", p.length());
+        sub("turns 1-" + p.fresh().count() + " of a new conversation", p.fresh());
+        sub("turns " + (p.length() + 1) + "-" + (p.length() + p.continued().count()) + " of the long one", p.continued());
+        for (String e : p.errorSamples()) {
+            out.println("    error: " + e);
+        }
+    }
+
     private void sub(String label, Samples s) {
         out.printf(ROW, "  " + label, "", s.count(), "", "", s.p50(), s.p99(), s.maxMs(), "", "", "", "");
     }
