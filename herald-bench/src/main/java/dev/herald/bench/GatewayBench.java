@@ -162,7 +162,10 @@ public final class GatewayBench {
             gateway.jcmd("JFR.stop", "name=bench");
         }
         Optional<LoadDriver.Probe> probe = driver.probe(PROBE_TURNS);
-        probe.ifPresent(report::probe);
+        probe.ifPresent(p -> {
+            report.probe(p);
+            turnsSoFar += 2L * PROBE_TURNS;
+        });
         if (jfr != null) {
             HotMethods.read(jfr).print(out, HOT_METHODS);
             out.printf("%nrecording: %s (jfr view hot-methods %s)%n", jfr, jfr);

@@ -55,14 +55,17 @@ class GatewayBenchTest {
         assertFigures(output, "  turns 1-10 of each conversation", 4);
         assertFigures(output, "  turns 12-22 of each conversation", 4);
         assertFigures(output, "  first byte after model's 1st token", 4);
-        assertThat(output).containsPattern("after 74 turns: tree RSS \\d+ MB");
+        assertFigures(output, "  turns 1-10 of a new conversation", 4);
+        assertFigures(output, "  turns 23-32 of the long one", 4);
+        assertThat(output).containsPattern("after 94 turns: tree RSS \\d+ MB");
         for (String goal : List.of("new conversation: overhead p50 < 1 ms", "new conversation: overhead p99 < 5 ms",
                 "continuing: overhead p50 < 1 ms", "continuing: overhead p99 < 5 ms", "CPU per turn < 1 ms at 2 clients",
                 ">= 1,000 durable turns/s at 2 clients", "client latency p99 < 20 ms at 2 clients", "ready < 2 s",
                 "process tree RSS idle (at ready) < 200 MB", "streaming: first byte < 1 ms")) {
             assertThat(line(output, goal)).as(output).containsPattern("\\d+(\\.\\d+)? (ms|s|MB|turns/s)").containsPattern("(yes|no)$");
         }
-        assertThat(line(output, "continuing: flat from turn 1 to 1,000")).containsPattern("turns 12-22 \\d+\\.\\d\\d ms vs turns 1-10");
+        assertThat(line(output, "continuing: flat from turn 1 to 1,000"))
+                .containsPattern("probe: turns 23-32 \\d+\\.\\d\\d ms vs turns 1-10 \\d+\\.\\d\\d ms .*n/a$");
         assertNothingLeft();
     }
 
