@@ -148,6 +148,10 @@ public final class GatewayBench {
                 ready.elapsed().toMillis() / 1e3, ready.tree().cpuMillis() / 1e3, Report.mb(ready.tree().rssMb()), Report.members(ready.tree()));
         out.println("store: " + gateway.storeLine());
         report.header();
+        ProcessTree.MachineCpu machineBefore = ProcessTree.machine();
+        ProcessTree.Reading treeBefore = gateway.read();
+        long driverBefore = ProcessTree.selfCpuMillis();
+        long measuredFrom = System.nanoTime();
         int first = options.clients().get(0);
         if (options.warmup() > 0) {
             measureRun("warm-up: first " + options.warmup() + " turns (new)", Scenario.NEW, first, options.warmup());
@@ -171,6 +175,8 @@ public final class GatewayBench {
             out.printf("%nrecording: %s (jfr view hot-methods %s)%n", jfr, jfr);
         }
         Optional<Report.Goal> soak = options.soak() > 0 ? Optional.of(soak(first)) : Optional.empty();
+        report.sharedMachine(System.nanoTime() - measuredFrom, ProcessTree.machine(), machineBefore,
+                gateway.read().cpuMillis() - treeBefore.cpuMillis(), ProcessTree.selfCpuMillis() - driverBefore);
         ProcessTree.Reading end = gateway.read();
         String afterGc = rssAfterGc();
         out.printf("%nafter %,d turns: tree RSS %s (%s); after a forced GC (jcmd GC.run): %s%n", turnsSoFar, Report.mb(end.rssMb()),

@@ -58,6 +58,23 @@ final class ProcessTree {
         return new Reading(ticks * 1000 / TICKS_PER_SECOND, rss, members);
     }
 
+    /** The whole machine's CPU time since boot, from the first line of {@code /proc/stat}: busy (without steal), stolen by the host, all. */
+    record MachineCpu(long busyMillis, long stealMillis, long totalMillis) {
+    }
+
+    static MachineCpu machine() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).strip().split("\\s+");
+            // cpu user nice system idle iowait irq softirq steal ...
+            long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6]) + Long.parseLong(f[7]);
+            long steal = f.length > 8 ? Long.parseLong(f[8]) : 0;
+            long total = busy + steal + Long.parseLong(f[4]) + Long.parseLong(f[5]);
+            return new MachineCpu(busy * 1000 / TICKS_PER_SECOND, steal * 1000 / TICKS_PER_SECOND, total * 1000 / TICKS_PER_SECOND);
+        } catch (IOException | RuntimeException e) {
+            return new MachineCpu(0, 0, 0);
+        }
+    }
+
     /** CPU milliseconds this JVM (the driver and the instant model) has used. */
     static long selfCpuMillis() {
         return Math.max(0, cpuTicks(ProcessHandle.current().pid())) * 1000 / TICKS_PER_SECOND;

@@ -91,6 +91,19 @@ final class Report {
         }
     }
 
+    /**
+     * How busy the machine was while the turns ran, in cores: the gateway tree, the driver (with the model), and every other
+     * process; on a shared machine the last one says how far the figures are from an idle machine's.
+     */
+    void sharedMachine(long wallNanos, ProcessTree.MachineCpu after, ProcessTree.MachineCpu before, long treeMillis, long driverMillis) {
+        double wallMs = wallNanos / 1e6;
+        double busy = (after.busyMillis() - before.busyMillis()) / wallMs;
+        double others = Math.max(0, busy - (treeMillis + driverMillis) / wallMs);
+        out.printf("%nmachine while the turns ran (%.0f s): %.2f of %d cores busy: gateway tree %.2f, driver and model %.2f, other processes %.2f; "
+                        + "steal %.2f; load average now %s%n", wallMs / 1e3, busy, Runtime.getRuntime().availableProcessors(), treeMillis / wallMs,
+                driverMillis / wallMs, others, (after.stealMillis() - before.stealMillis()) / wallMs, loadAverage());
+    }
+
     static String mb(double mb) {
         return String.format("%.0f MB", mb);
     }
