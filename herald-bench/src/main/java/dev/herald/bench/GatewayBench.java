@@ -151,6 +151,7 @@ public final class GatewayBench {
         ProcessTree.MachineCpu machineBefore = ProcessTree.machine();
         ProcessTree.Reading treeBefore = gateway.read();
         long driverBefore = ProcessTree.selfCpuMillis();
+        Map<Long, ProcessTree.ThreadCpu> threadsBefore = ProcessTree.threads(gateway.gatewayPid());
         long measuredFrom = System.nanoTime();
         int first = options.clients().get(0);
         if (options.warmup() > 0) {
@@ -175,8 +176,10 @@ public final class GatewayBench {
             out.printf("%nrecording: %s (jfr view hot-methods %s)%n", jfr, jfr);
         }
         Optional<Report.Goal> soak = options.soak() > 0 ? Optional.of(soak(first)) : Optional.empty();
-        report.sharedMachine(System.nanoTime() - measuredFrom, ProcessTree.machine(), machineBefore,
-                gateway.read().cpuMillis() - treeBefore.cpuMillis(), ProcessTree.selfCpuMillis() - driverBefore);
+        long measuredFor = System.nanoTime() - measuredFrom;
+        report.sharedMachine(measuredFor, ProcessTree.machine(), machineBefore, gateway.read().cpuMillis() - treeBefore.cpuMillis(),
+                ProcessTree.selfCpuMillis() - driverBefore);
+        report.threads(measuredFor, threadsBefore, ProcessTree.threads(gateway.gatewayPid()));
         ProcessTree.Reading end = gateway.read();
         String afterGc = rssAfterGc();
         out.printf("%nafter %,d turns: tree RSS %s (%s); after a forced GC (jcmd GC.run): %s%n", turnsSoFar, Report.mb(end.rssMb()),

@@ -1,10 +1,13 @@
 package dev.herald.bench;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * CPU time and resident memory of a process and all its descendants, read from Linux's {@code /proc}.
@@ -16,6 +19,10 @@ import java.util.List;
 final class ProcessTree {
     /** One process of the tree: its pid, short command name and resident set in kB. */
     record Member(long pid, String name, long rssKb) {
+    }
+
+    /** One thread's kernel name and CPU milliseconds so far. */
+    record ThreadCpu(String name, long cpuMillis) {
     }
 
     /** A reading of the whole tree. */
@@ -73,6 +80,31 @@ final class ProcessTree {
         } catch (IOException | RuntimeException e) {
             return new MachineCpu(0, 0, 0);
         }
+    }
+
+    /**
+     * CPU milliseconds (utime + stime) of each live thread of process {@code pid}, by thread id, with its kernel name
+     * ({@code comm}: the JVM's thread name cut to 15 characters, e.g. {@code GC Thread#0}, {@code C2 CompilerThre}).
+     */
+    static Map<Long, ThreadCpu> threads(long pid) {
+        Map<Long, ThreadCpu> out = new HashMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks) {
+                try {
+                    String line = Files.readString(task.resolve("stat"));
+                    String name = line.substring(line.indexOf('(') + 1, line.lastIndexOf(')'));
+                    String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+                    long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    long tid = Long.parseLong(task.getFileName().toString());
+                    out.put(tid, new ThreadCpu(name, ticks * 1000 / TICKS_PER_SECOND));
+                } catch (IOException | RuntimeException threadEnded) {
+                    // the thread ended while listing
+                }
+            }
+        } catch (IOException | RuntimeException processEnded) {
+            // no such process
+        }
+        return out;
     }
 
     /** CPU milliseconds this JVM (the driver and the instant model) has used. */

@@ -5,7 +5,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Prints the benchmark's tables: the machine, one row per scenario run, and the goals of issue 15 side by side. */
@@ -28,6 +30,7 @@ final class Report {
         }
     }
 
+    private static final int THREAD_ROWS = 12;
     private static final String ROW = "%-34s %7s %7s %6s %8s %8s %8s %8s %8s %9s %9s %8s%n";
 
     private final PrintStream out;
@@ -102,6 +105,29 @@ final class Report {
         out.printf("%nmachine while the turns ran (%.0f s): %.2f of %d cores busy: gateway tree %.2f, driver and model %.2f, other processes %.2f; "
                         + "steal %.2f; load average now %s%n", wallMs / 1e3, busy, Runtime.getRuntime().availableProcessors(), treeMillis / wallMs,
                 driverMillis / wallMs, others, (after.stealMillis() - before.stealMillis()) / wallMs, loadAverage());
+    }
+
+    /**
+     * The gateway JVM's CPU by thread over the measured runs, grouped by kernel thread name with pool numbers as N. Virtual
+     * threads (turns, HTTP handlers) run on the {@code ForkJoinPool-N-} carriers; threads that ended meanwhile are missing.
+     */
+    void threads(long wallNanos, Map<Long, ProcessTree.ThreadCpu> before, Map<Long, ProcessTree.ThreadCpu> after) {
+        Map<String, Long> byName = new HashMap<>();
+        long total = 0;
+        for (Map.Entry<Long, ProcessTree.ThreadCpu> e : after.entrySet()) {
+            ProcessTree.ThreadCpu was = before.get(e.getKey());
+            long ms = e.getValue().cpuMillis() - (was == null ? 0 : was.cpuMillis());
+            byName.merge(e.getValue().name().replaceAll("(?<=[#-])\\d+", "N"), ms, Long::sum);
+            total += ms;
+        }
+        double wallMs = wallNanos / 1e6;
+        out.printf("%ngateway JVM CPU by thread while the turns ran (%.2f cores in all; virtual threads run on the ForkJoinPool carriers)%n",
+                total / wallMs);
+        out.printf("  %-16s %8s %6s %6s%n", "thread", "CPU s", "cores", "share");
+        long sum = total;
+        byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(THREAD_ROWS)
+                .forEach(e -> out.printf("  %-16s %8.1f %6.2f %5.1f%%%n", e.getKey(), e.getValue() / 1e3, e.getValue() / wallMs,
+                        100.0 * e.getValue() / Math.max(1, sum)));
     }
 
     static String mb(double mb) {

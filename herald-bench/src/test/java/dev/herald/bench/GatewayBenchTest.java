@@ -57,7 +57,9 @@ class GatewayBenchTest {
         assertFigures(output, "  first byte after model's 1st token", 4);
         assertFigures(output, "  turns 1-10 of a new conversation", 4);
         assertFigures(output, "  turns 23-32 of the long one", 4);
-        assertThat(output).containsPattern("after 94 turns: tree RSS \\d+ MB");
+        assertThat(output).containsPattern("after 94 turns: tree RSS \\d+ MB")
+                .containsPattern("machine while the turns ran \\(\\d+ s\\): \\d+\\.\\d\\d of \\d+ cores busy")
+                .containsPattern("ForkJoinPool-N- +\\d+\\.\\d +\\d+\\.\\d\\d");
         for (String goal : List.of("new conversation: overhead p50 < 1 ms", "new conversation: overhead p99 < 5 ms",
                 "continuing: overhead p50 < 1 ms", "continuing: overhead p99 < 5 ms", "CPU per turn < 1 ms at 2 clients",
                 ">= 1,000 durable turns/s at 2 clients", "client latency p99 < 20 ms at 2 clients", "ready < 2 s",
