@@ -32,7 +32,7 @@ public final class GatewayBench {
     private static final Set<String> OPTIONS = Set.of("clients", "turns", "continuing-turns", "conversation", "warmup", "scenarios", "jfr",
             "soak", "herald", "foreground", "dir");
     private static final int HOT_METHODS = 15;
-    private static final int PROBE_TURNS = 10;
+    private static final int PROBE_TURNS = 30;
 
     /** The command-line options; see {@code bin/bench-gateway}. */
     record Options(List<Integer> clients, int turns, int continuingTurns, int conversation, int warmup, List<Scenario> scenarios,

@@ -84,7 +84,7 @@ final class GoalTable {
         long early = p.fresh().percentile(50);
         long late = p.continued().percentile(50);
         String measured = String.format("probe: turns %d-%d %s vs turns 1-%d %s (%.1fx)", p.length() + 1, p.length() + p.continued().count(),
-                Report.ms(late), p.fresh().count(), Report.ms(early), (double) late / Math.max(1, early));
+                Report.ms(late), LoadDriver.PROBE_FRESH, Report.ms(early), (double) late / Math.max(1, early));
         if (p.length() < 1000) {
             return new Report.Goal(FLAT, measured + ": conversation too short to judge", Optional.empty());
         }

@@ -37,6 +37,8 @@ final class LoadDriver {
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     private static final int CLIENTS_PER_HTTP_CLIENT = 32;
     private static final String ANSWER = "Noted, thanks.";
+    /** Turns per new conversation on the probe's new side. */
+    static final int PROBE_FRESH = 10;
 
     /** The figures of one scenario run. {@code early}/{@code late}: overheads of the first and last 10 turns of conversations. */
     record Result(Scenario scenario, int clients, int turns, int errors, List<String> errorSamples, long wallNanos,
@@ -52,9 +54,9 @@ final class LoadDriver {
     }
 
     /**
-     * The flatness probe: one client, idle otherwise, alternating a turn of a new conversation (turns 1..n) with a turn
-     * of the longest conversation a continuing run left ({@code length + 1 .. length + n}), so both see the same JIT
-     * state and load.
+     * The flatness probe: one client, idle otherwise, alternating a turn of a new conversation (turns 1-10, a new one
+     * every 10) with a turn of the longest conversation a continuing run left ({@code length + 1 .. length + n}), so both
+     * see the same JIT state and load.
      */
     record Probe(int length, Samples fresh, Samples continued, int errors, List<String> errorSamples) {
     }
@@ -141,7 +143,10 @@ final class LoadDriver {
         }
     }
 
-    /** Runs the flatness probe with {@code turns} turns on each side; empty when no continuing run left a conversation. */
+    /**
+     * Runs the flatness probe: {@code turns} turns on each side, the new side in conversations of {@value #PROBE_FRESH}
+     * turns (so always turns 1-10); empty when no continuing run left a conversation.
+     */
     Optional<Probe> probe(int turns) {
         Conversation c = longest.get();
         if (c.session() == null) {
@@ -149,10 +154,10 @@ final class LoadDriver {
         }
         Recorder fresh = new Recorder(turns);
         Recorder continued = new Recorder(turns);
-        String session = runId + "-probe-" + runs.incrementAndGet();
+        String prefix = runId + "-probe-" + runs.incrementAndGet() + "-";
         try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build()) {
             for (int i = 1; i <= turns; i++) {
-                turn(http, Scenario.CONTINUING, session, i, fresh);
+                turn(http, Scenario.CONTINUING, prefix + (i - 1) / PROBE_FRESH, (i - 1) % PROBE_FRESH + 1, fresh);
                 turn(http, Scenario.CONTINUING, c.session(), c.turns() + i, continued);
             }
         }

@@ -72,7 +72,7 @@ final class Report {
 
     void probe(LoadDriver.Probe p) {
         out.printf("%nflatness probe: one client, alternating a new conversation and the longest one above (%,d turns)%n", p.length());
-        sub("turns 1-" + p.fresh().count() + " of a new conversation", p.fresh());
+        sub("turns 1-" + LoadDriver.PROBE_FRESH + " of new conversations", p.fresh());
         sub("turns " + (p.length() + 1) + "-" + (p.length() + p.continued().count()) + " of the long one", p.continued());
         for (String e : p.errorSamples()) {
             out.println("    error: " + e);

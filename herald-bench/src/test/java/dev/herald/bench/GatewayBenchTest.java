@@ -55,9 +55,9 @@ class GatewayBenchTest {
         assertFigures(output, "  turns 1-10 of each conversation", 4);
         assertFigures(output, "  turns 12-22 of each conversation", 4);
         assertFigures(output, "  first byte after model's 1st token", 4);
-        assertFigures(output, "  turns 1-10 of a new conversation", 4);
-        assertFigures(output, "  turns 23-32 of the long one", 4);
-        assertThat(output).containsPattern("after 94 turns: tree RSS \\d+ MB")
+        assertFigures(output, "  turns 1-10 of new conversations", 4);
+        assertFigures(output, "  turns 23-52 of the long one", 4);
+        assertThat(output).containsPattern("after 134 turns: tree RSS \\d+ MB")
                 .containsPattern("machine while the turns ran \\(\\d+ s\\): \\d+\\.\\d\\d of \\d+ cores busy")
                 .containsPattern("ForkJoinPool-N- +\\d+\\.\\d +\\d+\\.\\d\\d");
         for (String goal : List.of("new conversation: overhead p50 < 1 ms", "new conversation: overhead p99 < 5 ms",
@@ -67,7 +67,7 @@ class GatewayBenchTest {
             assertThat(line(output, goal)).as(output).containsPattern("\\d+(\\.\\d+)? (ms|s|MB|turns/s)").containsPattern("(yes|no)$");
         }
         assertThat(line(output, "continuing: flat from turn 1 to 1,000"))
-                .containsPattern("probe: turns 23-32 \\d+\\.\\d\\d ms vs turns 1-10 \\d+\\.\\d\\d ms .*n/a$");
+                .containsPattern("probe: turns 23-52 \\d+\\.\\d\\d ms vs turns 1-10 \\d+\\.\\d\\d ms .*n/a$");
         assertNothingLeft();
     }
 
