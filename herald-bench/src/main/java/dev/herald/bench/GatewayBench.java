@@ -200,15 +200,23 @@ public final class GatewayBench {
 
     private Report.Row measureRun(String label, Scenario scenario, int clients, int turns) throws InterruptedException {
         ProcessTree.Reading before = gateway.read();
+        long jitBefore = jitMillis();
         long self = ProcessTree.selfCpuMillis();
         LoadDriver.Result r = driver.run(scenario, clients, turns, options.conversation());
         ProcessTree.Reading after = gateway.read();
+        long jit = jitMillis() - jitBefore;
         long driverCpu = ProcessTree.selfCpuMillis() - self;
         turnsSoFar += r.turns();
-        Report.Row row = new Report.Row(label, r, after.cpuMillis() - before.cpuMillis(), driverCpu, after.rssMb(), turnsSoFar);
+        Report.Row row = new Report.Row(label, r, after.cpuMillis() - before.cpuMillis(), jit, driverCpu, after.rssMb(), turnsSoFar);
         rows.add(row);
         report.row(row);
         return row;
+    }
+
+    /** CPU milliseconds the gateway JVM's JIT compiler threads ({@code C1 CompilerThre}, {@code C2 CompilerThre}) have used. */
+    private long jitMillis() {
+        return ProcessTree.threads(gateway.gatewayPid()).values().stream().filter(t -> t.name().contains("CompilerThre"))
+                .mapToLong(ProcessTree.ThreadCpu::cpuMillis).sum();
     }
 
     private Path startRecording() throws IOException, InterruptedException {

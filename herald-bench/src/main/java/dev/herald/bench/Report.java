@@ -13,9 +13,14 @@ import java.util.Optional;
 /** Prints the benchmark's tables: the machine, one row per scenario run, and the goals of issue 15 side by side. */
 final class Report {
     /** One measured run: its driver result, the gateway tree's CPU over it, the driver's own CPU, the tree's RSS after it. */
-    record Row(String label, LoadDriver.Result result, long cpuMillis, long driverCpuMillis, double rssMbAfter, long turnsSoFar) {
+    record Row(String label, LoadDriver.Result result, long cpuMillis, long jitMillis, long driverCpuMillis, double rssMbAfter, long turnsSoFar) {
         double cpuPerTurn() {
             return result.turns() == 0 ? 0 : (double) cpuMillis / result.turns();
+        }
+
+        /** The part of {@link #cpuPerTurn()} the JIT compiler threads used: warm-up still going on. */
+        double jitPerTurn() {
+            return result.turns() == 0 ? 0 : (double) jitMillis / result.turns();
         }
 
         double driverCpuPerTurn() {
@@ -31,7 +36,7 @@ final class Report {
     }
 
     private static final int THREAD_ROWS = 12;
-    private static final String ROW = "%-34s %7s %7s %6s %8s %8s %8s %8s %8s %9s %9s %8s%n";
+    private static final String ROW = "%-34s %7s %7s %6s %8s %8s %8s %8s %8s %9s %9s %9s %8s%n";
 
     private final PrintStream out;
 
@@ -48,15 +53,17 @@ final class Report {
 
     void header() {
         out.println();
-        out.printf(ROW, "scenario", "clients", "turns", "errors", "turns/s", "ovh p50", "ovh p99", "ovh max", "lat p50", "CPU-ms/t", "drv-ms/t", "RSS MB");
-        out.printf(ROW, "", "", "", "", "", "(ms)", "(ms)", "(ms)", "(ms)", "gateway", "driver", "after");
+        out.printf(ROW, "scenario", "clients", "turns", "errors", "turns/s", "ovh p50", "ovh p99", "ovh max", "lat p50", "CPU-ms/t", "JIT-ms/t",
+                "drv-ms/t", "RSS MB");
+        out.printf(ROW, "", "", "", "", "", "(ms)", "(ms)", "(ms)", "(ms)", "gateway", "of which", "driver", "after");
     }
 
     void row(Row row) {
         LoadDriver.Result r = row.result();
         out.printf(ROW, row.label(), r.clients(), r.turns(), r.errors(), String.format("%.0f", r.turnsPerSecond()),
                 r.overhead().p50(), r.overhead().p99(), r.overhead().maxMs(), r.latency().p50(),
-                String.format("%.2f", row.cpuPerTurn()), String.format("%.2f", row.driverCpuPerTurn()), String.format("%.0f", row.rssMbAfter()));
+                String.format("%.2f", row.cpuPerTurn()), String.format("%.2f", row.jitPerTurn()), String.format("%.2f", row.driverCpuPerTurn()),
+                String.format("%.0f", row.rssMbAfter()));
         if (r.scenario() == Scenario.CONTINUING) {
             sub("turns 1-10 of each conversation", r.early());
             int l = r.conversationLength();
@@ -80,7 +87,7 @@ final class Report {
     }
 
     private void sub(String label, Samples s) {
-        out.printf(ROW, "  " + label, "", s.count(), "", "", s.p50(), s.p99(), s.maxMs(), "", "", "", "");
+        out.printf(ROW, "  " + label, "", s.count(), "", "", s.p50(), s.p99(), s.maxMs(), "", "", "", "", "");
     }
 
     void goals(List<Goal> goals) {

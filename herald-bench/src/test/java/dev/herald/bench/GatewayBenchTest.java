@@ -48,9 +48,9 @@ class GatewayBenchTest {
         String output = buffer.toString(StandardCharsets.UTF_8);
         assertThat(code).as(output).isZero();
         assertThat(output).as(output).containsPattern("ready: \\d+\\.\\d\\d s from process start").contains("synchronous FULL");
-        assertFigures(output, "warm-up: first 6 turns (new)", 11);
+        assertFigures(output, "warm-up: first 6 turns (new)", 12);
         for (String row : List.of("new conversation", "stateless", "continuing conversation", "streaming")) {
-            assertFigures(output, row, 11);
+            assertFigures(output, row, 12);
         }
         assertFigures(output, "  turns 1-10 of each conversation", 4);
         assertFigures(output, "  turns 12-22 of each conversation", 4);
