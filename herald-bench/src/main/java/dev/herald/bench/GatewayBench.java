@@ -184,8 +184,9 @@ public final class GatewayBench {
         String afterGc = rssAfterGc();
         out.printf("%nafter %,d turns: tree RSS %s (%s); after a forced GC (jcmd GC.run): %s%n", turnsSoFar, Report.mb(end.rssMb()),
                 Report.members(end), afterGc);
-        out.printf("model: %,d chat requests, %,d without a benchmark turn; mean model time %.1f us per turn%n", model.requests(),
-                model.unattributed(), meanModelMicros());
+        out.printf("model: %,d chat requests over %,d connections (%.1f new connections per 100 requests), %,d without a benchmark turn; "
+                + "mean model time %.1f us per turn%n", model.requests(), model.connections(),
+                100.0 * model.connections() / Math.max(1, model.requests()), model.unattributed(), meanModelMicros());
         OptionalLong stopped = gateway.stop();
         out.println(stopped.isPresent() ? "stop: SIGTERM to exit in " + stopped.getAsLong() + " ms" : "stop: did not exit after SIGTERM; killed");
         report.goals(GoalTable.of(rows, ready, probe, soak, options.warmup() > 0));

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,6 +57,7 @@ final class InstantModel implements AutoCloseable {
     private final ConcurrentHashMap<Long, Spent> spent = new ConcurrentHashMap<>();
     private final AtomicLong unattributed = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
+    private final Set<String> connections = ConcurrentHashMap.newKeySet();
 
     private InstantModel() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
@@ -88,6 +90,11 @@ final class InstantModel implements AutoCloseable {
         return requests.get();
     }
 
+    /** TCP connections the gateway opened for chat requests (distinct client ports): keep-alive reuse keeps it low. */
+    long connections() {
+        return connections.size();
+    }
+
     /** Chat requests that carried no turn marker (e.g. a request the gateway makes on its own). */
     long unattributed() {
         return unattributed.get();
@@ -112,6 +119,7 @@ final class InstantModel implements AutoCloseable {
                 return;
             }
             requests.incrementAndGet();
+            connections.add(String.valueOf(exchange.getRemoteAddress()));
             // ISO-8859-1 maps bytes to chars one to one: the ASCII marker is found without decoding UTF-8
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.ISO_8859_1);
             // the model's time starts once it has the whole request: sending the body is the gateway's work

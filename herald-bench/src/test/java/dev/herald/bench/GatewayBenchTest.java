@@ -59,7 +59,8 @@ class GatewayBenchTest {
         assertFigures(output, "  turns 23-52 of the long one", 4);
         assertThat(output).containsPattern("after 134 turns: tree RSS \\d+ MB")
                 .containsPattern("machine while the turns ran \\(\\d+ s\\): \\d+\\.\\d\\d of \\d+ cores busy")
-                .containsPattern("ForkJoinPool-N- +\\d+\\.\\d +\\d+\\.\\d\\d");
+                .containsPattern("ForkJoinPool-N- +\\d+\\.\\d +\\d+\\.\\d\\d")
+                .containsPattern("model: \\d+ chat requests over \\d+ connections");
         for (String goal : List.of("new conversation: overhead p50 < 1 ms", "new conversation: overhead p99 < 5 ms",
                 "continuing: overhead p50 < 1 ms", "continuing: overhead p99 < 5 ms", "CPU per turn < 1 ms at 2 clients",
                 ">= 1,000 durable turns/s at 2 clients", "client latency p99 < 20 ms at 2 clients", "ready < 2 s",
