@@ -148,11 +148,7 @@ public final class GatewayBench {
                 ready.elapsed().toMillis() / 1e3, ready.tree().cpuMillis() / 1e3, Report.mb(ready.tree().rssMb()), Report.members(ready.tree()));
         out.println("store: " + gateway.storeLine());
         report.header();
-        ProcessTree.MachineCpu machineBefore = ProcessTree.machine();
-        ProcessTree.Reading treeBefore = gateway.read();
-        long driverBefore = ProcessTree.selfCpuMillis();
-        Map<Long, ProcessTree.ThreadCpu> threadsBefore = ProcessTree.threads(gateway.gatewayPid());
-        long measuredFrom = System.nanoTime();
+        Snapshot before = snapshot();
         int first = options.clients().get(0);
         if (options.warmup() > 0) {
             measureRun("warm-up: first " + options.warmup() + " turns (new)", Scenario.NEW, first, options.warmup());
@@ -176,17 +172,7 @@ public final class GatewayBench {
             out.printf("%nrecording: %s (jfr view hot-methods %s)%n", jfr, jfr);
         }
         Optional<Report.Goal> soak = options.soak() > 0 ? Optional.of(soak(first)) : Optional.empty();
-        long measuredFor = System.nanoTime() - measuredFrom;
-        report.sharedMachine(measuredFor, ProcessTree.machine(), machineBefore, gateway.read().cpuMillis() - treeBefore.cpuMillis(),
-                ProcessTree.selfCpuMillis() - driverBefore);
-        report.threads(measuredFor, threadsBefore, ProcessTree.threads(gateway.gatewayPid()));
-        ProcessTree.Reading end = gateway.read();
-        String afterGc = rssAfterGc();
-        out.printf("%nafter %,d turns: tree RSS %s (%s); after a forced GC (jcmd GC.run): %s%n", turnsSoFar, Report.mb(end.rssMb()),
-                Report.members(end), afterGc);
-        out.printf("model: %,d chat requests over %,d connections (%.1f new connections per 100 requests), %,d without a benchmark turn; "
-                + "mean model time %.1f us per turn%n", model.requests(), model.connections(),
-                100.0 * model.connections() / Math.max(1, model.requests()), model.unattributed(), meanModelMicros());
+        printAfterRuns(model, before);
         OptionalLong stopped = gateway.stop();
         out.println(stopped.isPresent() ? "stop: SIGTERM to exit in " + stopped.getAsLong() + " ms" : "stop: did not exit after SIGTERM; killed");
         report.goals(GoalTable.of(rows, ready, probe, soak, options.warmup() > 0));
@@ -197,6 +183,32 @@ public final class GatewayBench {
             return 1;
         }
         return 0;
+    }
+
+    /** The machine, the gateway tree, the driver and the gateway's threads when the measured runs start. */
+    private record Snapshot(long nanos, ProcessTree.MachineCpu machine, ProcessTree.Reading tree, long driverMillis,
+                            Map<Long, ProcessTree.ThreadCpu> threads) {
+    }
+
+    private Snapshot snapshot() {
+        return new Snapshot(System.nanoTime(), ProcessTree.machine(), gateway.read(), ProcessTree.selfCpuMillis(),
+                ProcessTree.threads(gateway.gatewayPid()));
+    }
+
+    /** How the machine and the gateway's threads were used since {@code before}, memory now and after a GC, the model's counts. */
+    private void printAfterRuns(InstantModel model, Snapshot before) {
+        Snapshot now = snapshot();
+        long measuredFor = now.nanos() - before.nanos();
+        report.sharedMachine(measuredFor, now.machine(), before.machine(), now.tree().cpuMillis() - before.tree().cpuMillis(),
+                now.driverMillis() - before.driverMillis());
+        report.threads(measuredFor, before.threads(), now.threads());
+        ProcessTree.Reading end = now.tree();
+        String afterGc = rssAfterGc();
+        out.printf("%nafter %,d turns: tree RSS %s (%s); after a forced GC (jcmd GC.run): %s%n", turnsSoFar, Report.mb(end.rssMb()),
+                Report.members(end), afterGc);
+        out.printf("model: %,d chat requests over %,d connections (%.1f new connections per 100 requests), %,d without a benchmark turn; "
+                + "mean model time %.1f us per turn%n", model.requests(), model.connections(),
+                100.0 * model.connections() / Math.max(1, model.requests()), model.unattributed(), meanModelMicros());
     }
 
     private Report.Row measureRun(String label, Scenario scenario, int clients, int turns) throws InterruptedException {
