@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,9 +29,23 @@ import java.util.Set;
  * and the home are removed on every exit, Ctrl-C included.
  */
 public final class GatewayBench {
-    private static final Set<String> FLAGS = Set.of("jfr", "foreground");
+    private static final Set<String> FLAGS = Set.of("jfr", "foreground", "help");
     private static final Set<String> OPTIONS = Set.of("clients", "turns", "continuing-turns", "conversation", "warmup", "scenarios", "jfr",
-            "soak", "herald", "foreground", "dir");
+            "soak", "herald", "foreground", "dir", "help");
+    private static final String USAGE = """
+            usage: bin/bench-gateway [options]
+              --clients N,N,...      concurrent clients, one row set each (default 8; the curve: 8,32,128,512)
+              --turns N              turns per run of new, stateless and streaming (2000)
+              --continuing-turns N   turns per continuing run (8000: at 8 clients one 1,000-turn conversation each)
+              --conversation N       longest conversation of a continuing run (1000)
+              --warmup N             first turns, reported apart (500)
+              --scenarios LIST       some of new,stateless,continuing,streaming (all)
+              --jfr                  profile the gateway JVM after the warm-up; print its top 15 hot methods
+              --soak N               N more new-conversation turns in ten parts, RSS after each
+              --foreground           herald run --foreground (one JVM)
+              --herald PATH          the launcher to start (bin/herald)
+              --dir DIR              where the temporary home goes (the system temp folder)
+            """;
     private static final int HOT_METHODS = 15;
     private static final int PROBE_TURNS = 30;
 
@@ -44,7 +59,7 @@ public final class GatewayBench {
                     throw new IllegalArgumentException("bench - unknown option --" + name + "; known: --" + String.join(", --", OPTIONS.stream().sorted().toList()));
                 }
             }
-            Options parsed = new Options(Args.sizes(o.getOrDefault("clients", "8")), number(o, "turns", 2000),
+            Options parsed = new Options(clients(o.getOrDefault("clients", "8")), number(o, "turns", 2000),
                     number(o, "continuing-turns", 8000), number(o, "conversation", 1000), number(o, "warmup", 500),
                     Scenario.parse(o.getOrDefault("scenarios", "new,stateless,continuing,streaming")), o.containsKey("jfr"),
                     number(o, "soak", 0), List.of(o.getOrDefault("herald", "bin/herald")), o.containsKey("foreground"),
@@ -53,6 +68,14 @@ public final class GatewayBench {
                 throw new IllegalArgumentException("bench - --clients must be 1..4096 each, was " + parsed.clients);
             }
             return parsed;
+        }
+
+        private static List<Integer> clients(String csv) {
+            try {
+                return Args.sizes(csv);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("bench - --clients must be numbers separated by commas, e.g. 8,32,128, was '" + csv + "'");
+            }
         }
 
         private static int number(Map<String, String> o, String name, int dflt) {
@@ -94,7 +117,12 @@ public final class GatewayBench {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
             out.println(e.getMessage());
+            out.print(USAGE);
             return 64;
+        }
+        if (Arrays.asList(args).contains("--help")) {
+            out.print(USAGE);
+            return 0;
         }
         if (!ProcessTree.supported()) {
             out.println("bench - needs Linux's /proc to read the gateway's CPU and memory; not found here");
