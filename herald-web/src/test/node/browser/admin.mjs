@@ -1,13 +1,18 @@
 // The admin page (WebChatBrowserTest): a resume-pending session listed with its reason, its transcript with the
-// resumed turn shown as a system event, the mark cleared with its button, then suspended and unsuspended; the
-// screenshot is a test artifact.
+// resumed turn shown as a system event, the mark cleared with its button, then suspended and unsuspended; another
+// session purged after its confirm dialog leaves the list; the screenshot is a test artifact.
 import { BASE_URL, step, run, check, screenshot } from './lib.mjs';
 
 const conversation = process.env.HERALD_CONVERSATION;
+const purged = process.env.HERALD_PURGE;
+const dialogs = [];
 
 await run(async (newPage) => {
   const page = await newPage();
-  page.on('dialog', (d) => d.accept());
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.accept();
+  });
   await page.goto(BASE_URL + '/admin');
   await page.waitForSelector('#gateway-state.running');
   await page.waitForSelector('#platforms >> text=webchat');
@@ -60,4 +65,11 @@ await run(async (newPage) => {
   await page.waitForSelector('#flash >> text=unsuspend: done');
   await any.locator('button', { hasText: /^Suspend$/ }).waitFor();
   step('unsuspended');
+
+  if (purged) {
+    await page.locator('#sessions tr', { hasText: purged }).locator('button', { hasText: 'Purge' }).click();
+    await page.waitForSelector('#flash >> text=purge: done');
+    await page.waitForFunction((c) => ![...document.querySelectorAll('#sessions tr')].some((r) => r.textContent.includes(c)), purged);
+    step('purged', { dialog: dialogs[dialogs.length - 1] });
+  }
 });

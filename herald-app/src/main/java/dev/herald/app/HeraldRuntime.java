@@ -97,6 +97,7 @@ public final class HeraldRuntime {
                 }
                 stops.request(StopKind.RESTART, src != null);
             });
+            stops.onHurry(gateway::hurryStop); // a second Ctrl-C or SIGTERM during the drain
             gateway.onCleanStop(files::writeCleanMarker); // written by the drain when the stop cut nothing off
             gateway.onHandover(() -> wiring.web().ifPresent(WebServer::stopAccepting)); // new connections reach the new process
             // judged dead by another node (paused past its lease): it stopped without writing; exit 75 to rejoin as a new node
@@ -110,6 +111,7 @@ public final class HeraldRuntime {
                 files.removePid(pid);
                 return fatal(e);
             }
+            wiring.startScheduler(); // several nodes may each run one: a due run is claimed once in the store
             LOG.info(dev.herald.app.runtime.ReadyLine.text(config, wiring.web().map(web -> web.baseUrl()).orElse(null)));
             StopRequests.Request request = stops.await();
             OptionalLong supervisor = supervisorPid();
@@ -120,6 +122,7 @@ public final class HeraldRuntime {
                         Duration.ofSeconds(120).plus(config.gateway().startupRestoreDrainTimeout()));
                 if (outcome.ready()) {
                     wiring.web().ifPresent(WebServer::stopAccepting); // before draining: new requests reach the new process
+                    wiring.stopScheduler(); // the new process fires what falls due from now on
                     gateway.stop(StopKind.HANDOVER, request.fromChat());
                     return RESTART_EXIT; // the pid and status files are the new process's
                 }
@@ -130,6 +133,7 @@ public final class HeraldRuntime {
                 stops.reset();
                 request = stops.await();
             }
+            wiring.stopScheduler();
             gateway.stop(request.kind(), request.fromChat());
             writer.interrupt();
             status.write(gateway.status(), pid, clock.instant());

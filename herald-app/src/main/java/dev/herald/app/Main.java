@@ -41,7 +41,8 @@ public final class Main {
                 .addSubcommand(pairing)
                 .addSubcommand(new BackupCommand(cli))
                 .addSubcommand(new ExportCommand(cli))
-                .addSubcommand(new CommandLine(new StoreCommand(cli)).addSubcommand(new StoreCommand.Copy(cli)));
+                .addSubcommand(new CommandLine(new StoreCommand(cli)).addSubcommand(new StoreCommand.Copy(cli)))
+                .addSubcommand(new CommandLine(new ScheduleCommand(cli)).addSubcommand(new ScheduleCommand.ListJobs(cli)));
         herald.registerConverter(dev.herald.core.platform.Platform.class, dev.herald.core.platform.Platform::of);
         herald.setOut(cli.out());
         herald.setErr(cli.err());

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /** {@code --name value} command-line options and small file helpers for the benchmark mains. */
@@ -16,8 +17,17 @@ final class Args {
     }
 
     static Map<String, String> parse(String[] args) {
+        return parse(args, Set.of());
+    }
+
+    /** Like {@link #parse(String[])}, where the names in {@code flags} take no value and map to {@code "true"}. */
+    static Map<String, String> parse(String[] args, Set<String> flags) {
         Map<String, String> out = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith("--") && flags.contains(args[i].substring(2))) {
+                out.put(args[i].substring(2), "true");
+                continue;
+            }
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
                 throw new IllegalArgumentException("expected --name value pairs, got '" + args[i] + "'");
             }

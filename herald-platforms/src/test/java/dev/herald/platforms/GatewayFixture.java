@@ -11,7 +11,6 @@ import dev.herald.core.auth.PairingStore;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.Platform;
@@ -21,21 +20,18 @@ import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.testkit.agent.ScriptedAgent;
+import dev.herald.testkit.gateway.GatewayHarness;
+import dev.herald.testkit.gateway.Invariant;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -43,9 +39,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * One Herald "process" for platform tests: the real gateway on a real SQLite file, a scripted agent, the
  * real adapter under test (built fresh for every process by {@code adapters}), the real allowlist and,
- * when asked, DM pairing. Register it as a JUnit extension ({@code @RegisterExtension}): before each
- * test it opens a store in a new temporary folder; after it, it stops what runs, closes the stores and the
- * peers it was given ({@link #closing}), and deletes the folder.
+ * when asked, DM pairing; built by the testkit's {@link GatewayHarness}, which checks the store invariants
+ * after each test. Register it as a JUnit extension ({@code @RegisterExtension}): before each test it opens a
+ * store in a new temporary folder; after it, it checks the invariants, stops what runs, closes the stores and
+ * the peers it was given ({@link #closing}), and deletes the folder.
  *
  * <p>Processes: {@link #start} runs one (and waits until {@link #readyWhen} holds); {@link #stop} ends it
  * gracefully; {@link #crash} abandons it as a kill -9 would (the adapter's connection drops, nothing is
@@ -67,15 +64,14 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
     /** The adapter of the process that runs (or ran last). */
     public PlatformAdapter current;
 
+    private final GatewayHarness kit = GatewayHarness.on((home, c) -> SqliteStorage.open(home.resolve("herald.db"), c), clock);
     private final Function<Clock, PlatformAdapter> adapters;
     private final List<HomeChannel> homes = new ArrayList<>();
-    private final List<Storage> opened = new ArrayList<>();
     private final List<AutoCloseable> peers = new ArrayList<>();
     private Set<String> allowedUsers = Set.of();
     private boolean pairingOn;
     private Callable<Boolean> ready = () -> true;
     private Agent agentOverride;
-    private Path dir;
 
     /** @param adapters builds the adapter under test for each process, on the fixture's clock */
     public GatewayFixture(Function<Clock, PlatformAdapter> adapters) {
@@ -117,14 +113,19 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
         return this;
     }
 
+    /** Skips one store invariant for this test, whose scenario breaks it on purpose ({@code reason} says how). */
+    public GatewayFixture skipCheck(Invariant check, String reason) {
+        kit.skipCheck(check, reason);
+        return this;
+    }
+
     /** Builds and starts the gateway with a fresh adapter (which connects inside); returns once ready. */
     public GatewayFixture start() {
         current = adapters.apply(clock);
         Platform platform = current.platform();
-        PlatformRegistry registry = new PlatformRegistry(List.of(current), homes);
         Allowlists rules = new Allowlists(Map.of(platform, AccessPolicy.users(allowedUsers)), false);
         PairingAuthorizer auth = new PairingAuthorizer(rules, pairing, pairingOn ? Set.of(platform) : Set.of());
-        gateway = new Gateway(storage, agentOverride != null ? agentOverride : agent, auth, registry, settings, clock, GatewayMetrics.NONE);
+        gateway = kit.gateway(agentOverride != null ? agentOverride : agent, auth, List.of(current), homes, settings, GatewayMetrics.NONE);
         gateway.start(Gateway.StartOptions.normal());
         await().atMost(WAIT).until(ready);
         return this;
@@ -147,7 +148,8 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
 
     /** A new process after a stop or crash: the store reopened from disk, a fresh agent; not started yet. */
     public void nextProcess() {
-        storage = open();
+        kit.nextProcess();
+        storage = kit.storage();
         agent = new ScriptedAgent();
     }
 
@@ -172,52 +174,24 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
         return storage.turns().inState(state, 1000).stream().filter(t -> t.source().platform().equals(current.platform())).toList();
     }
 
-    private Storage open() {
-        Storage s = SqliteStorage.open(dir.resolve("herald.db"), clock);
-        opened.add(s);
-        return s;
-    }
-
     @Override
     public void beforeEach(ExtensionContext context) throws IOException {
-        dir = Files.createTempDirectory("herald-platforms-");
-        storage = open();
+        kit.beforeEach(context);
+        storage = kit.storage();
     }
 
+    /** Checks the store invariants (the harness stops the running gateway first), then closes the adapter and the peers. */
     @Override
     public void afterEach(ExtensionContext context) throws Exception {
-        if (gateway != null) {
-            try {
-                gateway.stop(StopKind.SHUTDOWN, false);
-            } catch (RuntimeException ignored) {
-                // the test's own failure matters more
+        try {
+            kit.afterEach(context);
+        } finally {
+            if (current != null) {
+                current.close();
             }
-        }
-        if (current != null) {
-            current.close();
-        }
-        for (Storage s : opened) {
-            try {
-                s.close();
-            } catch (RuntimeException ignored) {
-                // a store abandoned by a simulated crash may already be closed
+            for (AutoCloseable peer : peers) {
+                peer.close();
             }
-        }
-        for (AutoCloseable peer : peers) {
-            peer.close();
-        }
-        delete(dir);
-    }
-
-    private static void delete(Path root) throws IOException {
-        try (Stream<Path> all = Files.walk(root)) {
-            all.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
         }
     }
 }

@@ -6,11 +6,11 @@ import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
@@ -19,26 +19,32 @@ import dev.herald.core.session.Storage;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.testkit.MutableClock;
 import dev.herald.testkit.agent.ScriptedAgent;
+import dev.herald.testkit.gateway.GatewayHarness;
+import dev.herald.testkit.gateway.Invariant;
+import dev.herald.testkit.gateway.StorageFactory;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One Herald "process" for spec tests: the real gateway on a real SQLite file, loopback platforms
- * standing in for chat platforms, and a scripted agent. {@link #restart()} simulates a new process on
- * the same database: the gateway and adapters are rebuilt, the store is reopened from disk.
+ * standing in for chat platforms, and a scripted agent, built by the testkit's {@link GatewayHarness} (which
+ * checks the store invariants when this closes). {@link #restart()} simulates a new process on the same
+ * database: the gateway and adapters are rebuilt, the store is reopened from disk.
  */
 final class Harness implements AutoCloseable {
     static final Duration WAIT = Duration.ofSeconds(10);
+    /** The default store of the spec tests: a SQLite file in the test's folder. */
+    static final StorageFactory SQLITE = (home, clock) -> SqliteStorage.open(home.resolve("herald.db"), clock);
 
     final Path dir;
     final MutableClock clock;
+    final GatewayHarness kit;
     final Set<String> allowedUsers = ConcurrentHashMap.newKeySet();
     final Set<String> adminUsers = ConcurrentHashMap.newKeySet();
     final Map<String, Boolean> interactive = new LinkedHashMap<>();
@@ -57,13 +63,20 @@ final class Harness implements AutoCloseable {
     GatewayMetrics metrics = GatewayMetrics.NONE;
     Storage storage;
     Gateway gateway;
-    private final List<Storage> opened = new ArrayList<>();
+    /** Message ids of the loopback platforms, unique across processes like a real platform's (a test's onSend replaces them). */
+    private final AtomicLong messageIds = new AtomicLong();
 
     Harness(Path dir) {
+        this(dir, SQLITE);
+    }
+
+    /** A harness whose processes open their store with {@code stores} (the embedded PostgreSQL, for one). */
+    Harness(Path dir, StorageFactory stores) {
         this.dir = dir;
         this.clock = MutableClock.atNoon();
         this.allowedUsers.add("u1");
-        this.storage = open();
+        this.kit = GatewayHarness.on(stores, clock).open(dir);
+        this.storage = kit.storage();
     }
 
     Harness platform(String id, boolean isInteractive) {
@@ -82,18 +95,24 @@ final class Harness implements AutoCloseable {
         return this;
     }
 
+    /** Skips one store invariant for this test, whose scenario breaks it on purpose ({@code reason} says how). */
+    Harness skipCheck(Invariant check, String reason) {
+        kit.skipCheck(check, reason);
+        return this;
+    }
+
     /** Builds the gateway and its adapters (does not start it). */
     Gateway build() {
         platforms.clear();
         for (var e : interactive.entrySet()) {
             Capabilities caps = new Capabilities(e.getValue(), false, false, true, false, 4096);
             LoopbackPlatform lp = new LoopbackPlatform(Platform.of(e.getKey()), caps, clock);
+            lp.onSend(m -> SendResult.sent(Long.toString(messageIds.incrementAndGet())));
             if (startDisconnected.contains(e.getKey())) {
                 lp.startDisconnected();
             }
             platforms.put(e.getKey(), lp);
         }
-        PlatformRegistry registry = new PlatformRegistry(platforms.values(), homes.values());
         Authorizer auth = new Authorizer() {
             @Override
             public boolean isAuthorized(SessionSource source) {
@@ -105,7 +124,7 @@ final class Harness implements AutoCloseable {
                 return adminUsers.isEmpty() ? isAuthorized(source) : adminUsers.contains(source.userId());
             }
         };
-        gateway = new Gateway(storage, agentOverride != null ? agentOverride : agent, auth, registry, settings, clock, metrics);
+        gateway = kit.gateway(agentOverride != null ? agentOverride : agent, auth, platforms.values(), homes.values(), settings, metrics);
         return gateway;
     }
 
@@ -130,7 +149,8 @@ final class Harness implements AutoCloseable {
      * for a graceful restart; do not, to simulate a crash), the store is reopened from disk.
      */
     Harness restart() {
-        storage = open();
+        kit.nextProcess();
+        storage = kit.storage();
         agent = new ScriptedAgent();
         gateway = null;
         build();
@@ -157,72 +177,9 @@ final class Harness implements AutoCloseable {
         return storage.sessions().find(key(s)).orElseThrow(() -> new AssertionError("no session for " + key(s)));
     }
 
-    private Storage open() {
-        Storage s = SqliteStorage.open(dir.resolve("herald.db"), clock);
-        opened.add(s);
-        return s;
-    }
-
-    /**
-     * Invariants that hold after every gateway test: no turn is RUNNING without a running owner in the
-     * current gateway, every transcript's sequence is dense from 1, and no inbound event got two replies.
-     */
-    void checkInvariants() {
-        if (gateway == null || gateway.status().startedAt() == null) {
-            return;
-        }
-        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        java.util.List<Long> orphans;
-        do {
-            java.util.Set<Long> owned = new java.util.HashSet<>();
-            gateway.activeTurns().forEach(t -> owned.add(t.turnId()));
-            orphans = storage.turns().inState(dev.herald.core.turn.TurnState.RUNNING, 1000).stream()
-                    .map(dev.herald.core.turn.TurnRecord::id).filter(id -> !owned.contains(id)).toList();
-        } while (!orphans.isEmpty() && System.nanoTime() < deadline);
-        if (!orphans.isEmpty()) {
-            throw new AssertionError("invariant: turns RUNNING without an owner: " + orphans);
-        }
-        java.util.Set<String> sessionIds = new java.util.HashSet<>();
-        for (dev.herald.core.turn.TurnState st : dev.herald.core.turn.TurnState.values()) {
-            storage.turns().inState(st, 100_000).forEach(t -> {
-                if (t.sessionId() != null) {
-                    sessionIds.add(t.sessionId());
-                }
-            });
-        }
-        for (String id : sessionIds) {
-            var rows = storage.transcripts().load(id);
-            for (int i = 0; i < rows.size(); i++) {
-                if (rows.get(i).seq() != i + 1) {
-                    throw new AssertionError("invariant: transcript " + id + " has seq " + rows.get(i).seq() + " at position " + (i + 1));
-                }
-            }
-        }
-        for (LoopbackPlatform lp : platforms.values()) {
-            java.util.Map<String, Long> replies = lp.sent().stream()
-                    .filter(x -> x.message().kind() == dev.herald.core.platform.MessageKind.REPLY && x.message().correlationId() != null
-                            && x.message().isLastPart())
-                    .collect(java.util.stream.Collectors.groupingBy(x -> x.message().correlationId(), java.util.stream.Collectors.counting()));
-            replies.forEach((event, n) -> {
-                if (n > 1) {
-                    throw new AssertionError("invariant: event " + event + " was answered " + n + " times on " + lp.platform());
-                }
-            });
-        }
-    }
-
+    /** Checks the store invariants (the running gateway is stopped first) and closes the stores. */
     @Override
     public void close() {
-        try {
-            checkInvariants();
-        } finally {
-            for (Storage s : opened) {
-                try {
-                    s.close();
-                } catch (RuntimeException ignored) {
-                    // a store abandoned by a simulated crash may already be closed
-                }
-            }
-        }
+        kit.close();
     }
 }

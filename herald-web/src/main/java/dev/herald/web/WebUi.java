@@ -83,6 +83,12 @@ public final class WebUi {
         return this;
     }
 
+    /** Adds the admin page's scheduled jobs ({@code /admin/api/schedules}); before the server starts. */
+    public WebUi attachSchedules(dev.herald.core.schedule.Schedules schedules, dev.herald.core.schedule.Scheduler scheduler) {
+        server.add(new dev.herald.web.admin.ScheduleRoutes(schedules, scheduler, guard));
+        return this;
+    }
+
     /** The web chat platform, to register with the gateway. */
     public WebChatPlatform chat() {
         return chat.orElseThrow(() -> new IllegalStateException("web - the web chat is disabled (platforms.webchat.enabled: false)"));

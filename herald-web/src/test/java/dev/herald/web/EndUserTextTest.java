@@ -11,11 +11,10 @@ import dev.herald.core.auth.AccessPolicy;
 import dev.herald.core.auth.Allowlists;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
 import dev.herald.store.sqlite.SqliteStorage;
+import dev.herald.testkit.gateway.GatewayHarness;
 import dev.herald.web.api.ApiServerPlatform;
 import dev.herald.web.metrics.HeraldMetrics;
 import dev.herald.web.metrics.MeteredAgent;
@@ -46,6 +45,7 @@ class EndUserTextTest {
     Path dir;
     private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
+    private GatewayHarness kit;
     private Storage storage;
     private WebServer web;
     private ApiServerPlatform api;
@@ -63,23 +63,26 @@ class EndUserTextTest {
                 .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(5)).withMaxRetries(0));
         HeraldMetrics metrics = new HeraldMetrics();
         MeteredAgent agent = new MeteredAgent(new ModelAgent(client), metrics);
-        storage = SqliteStorage.open(dir.resolve("herald.db"), clock);
         web = new WebServer(WebServer.Settings.ephemeral());
+        kit = GatewayHarness.on((home, c) -> SqliteStorage.open(home.resolve("herald.db"), c), clock).open(dir).closing(web);
+        storage = kit.storage();
         api = new ApiServerPlatform(ApiServerPlatform.Settings.defaults().withPort(0), agent, web, clock);
         WebUi ui = WebUi.create(web, null, storage, SessionKey.KeyPolicy.defaults(), metrics, clock, false);
-        gateway = new Gateway(storage, agent, new Allowlists(Map.of(ApiServerPlatform.PLATFORM, AccessPolicy.allowAll()), false),
-                new PlatformRegistry(List.of(api), List.of()), GatewaySettings.defaults(), clock, metrics);
+        gateway = kit.gateway(agent, new Allowlists(Map.of(ApiServerPlatform.PLATFORM, AccessPolicy.allowAll()), false), List.of(api),
+                List.of(), GatewaySettings.defaults(), metrics);
         ui.attach(gateway);
         web.start();
         gateway.start(Gateway.StartOptions.normal());
     }
 
+    /** Checks the store invariants (the harness stops the gateway first), then closes the web server, the store and the client. */
     @AfterEach
     void tearDown() {
-        gateway.stop(StopKind.SHUTDOWN, false);
-        web.close();
-        storage.close();
-        client.close();
+        try {
+            kit.close();
+        } finally {
+            client.close();
+        }
     }
 
     private HttpResponse<String> say(String text) throws Exception {

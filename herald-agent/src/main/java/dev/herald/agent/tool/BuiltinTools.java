@@ -10,6 +10,7 @@ public final class BuiltinTools {
     private BuiltinTools() {
     }
 
+    /** The built-in tools that need nothing but the settings ({@code schedule} needs the scheduled jobs: {@link ScheduleTool}). */
     public static List<Tool> all(ToolSettings settings) {
         return List.of(new ShellTool(settings), new ReadFileTool(settings), new WriteFileTool(), new ListDirTool(),
                 new HttpGetTool(settings), new TodoTool());

@@ -20,12 +20,14 @@ public record HeraldConfig(
         java.util.List<McpServerConfig> mcpServers,
         StoreConfig store,
         LoggingConfig logging,
+        SchedulesConfig schedules,
         ClusterConfig cluster) implements Validated {
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
         models = models == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(models));
         logging = logging == null ? LoggingConfig.defaults() : logging;
+        schedules = schedules == null ? SchedulesConfig.defaults() : schedules;
         cluster = cluster == null ? ClusterConfig.defaults() : cluster;
     }
 
@@ -33,7 +35,7 @@ public record HeraldConfig(
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), java.util.Map.of(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
-                LoggingConfig.defaults(), ClusterConfig.defaults());
+                LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults());
     }
 
     /** Rules across sections: the agent's tool lists name tools and platforms that exist. */
@@ -57,6 +59,6 @@ public record HeraldConfig(
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
         return new HeraldConfig(model, models, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging,
-                cluster);
+                schedules, cluster);
     }
 }

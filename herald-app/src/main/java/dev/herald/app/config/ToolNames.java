@@ -15,6 +15,10 @@ import java.util.Map;
  * would leave webhooks with every tool, and a mistyped tool is simply never offered.
  */
 final class ToolNames {
+    /** The built-in tools, and {@code schedule} (built with the scheduled jobs it manages). */
+    private static final List<String> BUILT_IN = java.util.stream.Stream.concat(BuiltinTools.NAMES.stream(),
+            java.util.stream.Stream.of(dev.herald.agent.tool.ScheduleTool.NAME)).toList();
+
     private ToolNames() {
     }
 
@@ -34,7 +38,7 @@ final class ToolNames {
         for (int i = 0; i < entries.size(); i++) {
             String entry = entries.get(i);
             check.require(entry != null && known(entry, prefixes), path + "[" + i + "]", "is \"" + entry + "\", which names no tool"
-                    + suggestion(entry, known(prefixes)) + "; tools are " + String.join(", ", BuiltinTools.NAMES) + ", " + ToolRegistry.ALL_MCP
+                    + suggestion(entry, known(prefixes)) + "; tools are " + String.join(", ", BUILT_IN) + ", " + ToolRegistry.ALL_MCP
                     + " (every MCP tool)" + (prefixes.isEmpty() ? ", and <server>__<tool> once mcp_servers has servers"
                             : ", or <server>__<tool> / <server>__* for the MCP servers " + String.join(", ", prefixes.stream()
                                     .map(p -> p.substring(0, p.length() - McpNames.SEPARATOR.length())).toList())));
@@ -42,19 +46,19 @@ final class ToolNames {
     }
 
     private static boolean known(String entry, List<String> prefixes) {
-        if (entry.equals(ToolRegistry.ALL_MCP) || BuiltinTools.NAMES.contains(entry)) {
+        if (entry.equals(ToolRegistry.ALL_MCP) || BUILT_IN.contains(entry)) {
             return true;
         }
         if (entry.endsWith("*")) {
             String p = entry.substring(0, entry.length() - 1);
-            return BuiltinTools.NAMES.stream().anyMatch(n -> n.startsWith(p))
+            return BUILT_IN.stream().anyMatch(n -> n.startsWith(p))
                     || prefixes.stream().anyMatch(server -> server.startsWith(p) || p.startsWith(server));
         }
         return prefixes.stream().anyMatch(server -> entry.startsWith(server) && entry.length() > server.length());
     }
 
     private static List<String> known(List<String> prefixes) {
-        List<String> all = new ArrayList<>(BuiltinTools.NAMES);
+        List<String> all = new ArrayList<>(BUILT_IN);
         all.add(ToolRegistry.ALL_MCP);
         prefixes.forEach(p -> all.add(p + "*"));
         return all;

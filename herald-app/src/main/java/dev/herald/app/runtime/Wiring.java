@@ -24,7 +24,18 @@ import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
 import dev.herald.app.config.ModelConfig;
+import dev.herald.agent.tool.BuiltinTools;
+import dev.herald.agent.tool.ScheduleTool;
 import dev.herald.core.agent.Agent;
+import dev.herald.core.auth.Authorizer;
+import dev.herald.core.schedule.ScheduleCommand;
+import dev.herald.core.schedule.SchedulePlatform;
+import dev.herald.core.schedule.Scheduler;
+import dev.herald.core.schedule.Schedules;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SessionSource;
+import dev.herald.web.metrics.ScheduleMeters;
+import java.util.ArrayList;
 import dev.herald.core.auth.Pairing;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.Platform;
@@ -64,15 +75,17 @@ public final class Wiring implements AutoCloseable {
     private final Optional<WebServer> web;
     private final Optional<WebUi> ui;
     private final Gateway gateway;
+    private final Scheduler scheduler;
 
     private Wiring(Storage storage, List<ProfileAgent.Profile> models, McpTools mcp, Optional<WebServer> web, Optional<WebUi> ui,
-            Gateway gateway) {
+            Gateway gateway, Scheduler scheduler) {
         this.storage = storage;
         this.models = models;
         this.mcp = mcp;
         this.web = web;
         this.ui = ui;
         this.gateway = gateway;
+        this.scheduler = scheduler;
     }
 
     public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock) {
@@ -87,8 +100,11 @@ public final class Wiring implements AutoCloseable {
             HeraldMetrics metrics = new HeraldMetrics();
             McpTools mcp = new McpTools(config.mcpServers().stream().map(Wiring::mcpSettings).toList()).start();
             AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
+            AtomicReference<Authorizer> authorizerRef = new AtomicReference<>();
+            Schedules schedules = new Schedules(storage.schedules(), clock, config.schedules().zone(),
+                    p -> registryRef.get() != null && registryRef.get().adapter(p).isPresent());
             List<ProfileAgent.Profile> profiles = ModelProfiles.build(config, model, demo);
-            Agent agent = new MeteredAgent(new ProfileAgent(profiles, ToolRegistry.standard(toolSettings(config.agent()), mcp),
+            Agent agent = new MeteredAgent(new ProfileAgent(profiles, tools(config.agent(), mcp, schedules, storage, authorizerRef),
                     platform -> Optional.ofNullable(registryRef.get()).flatMap(r -> r.adapter(Platform.of(platform)))
                             .filter(MediaFetcher.class::isInstance).map(MediaFetcher.class::cast),
                     storage.modelChoices()), metrics);
@@ -120,6 +136,8 @@ public final class Wiring implements AutoCloseable {
                         + "are served on the API server's port, so they are off");
             }
             ChatPlatforms.add(config, home, clock, platforms, storage.platformState());
+            // the log delivery of scheduled jobs; only the scheduler writes there, so nothing else is asked of it
+            platforms.trusted(new SchedulePlatform());
             if (config.platforms().webhook().enabled()) {
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
                 platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock));
@@ -127,11 +145,16 @@ public final class Wiring implements AutoCloseable {
             PlatformRegistry registry = platforms.registry();
             registryRef.set(registry);
             Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
-            Gateway gateway = new Gateway(storage, agent, platforms.authorizer(config.auth().allowAllUsers(), pairing), registry,
-                    settings, clock, metrics, cluster(config.cluster(), predecessor));
+            Authorizer authorizer = platforms.authorizer(config.auth().allowAllUsers(), pairing);
+            authorizerRef.set(authorizer);
+            Gateway gateway = new Gateway(storage, agent, authorizer, registry, settings, clock, metrics,
+                    cluster(config.cluster(), predecessor));
             gateway.useHomeChannelStore(new FileHomeChannelStore(home.resolve("home_channels.json")));
-            ui.ifPresent(u -> u.attach(gateway));
-            return new Wiring(storage, profiles, mcp, web, ui, gateway);
+            ScheduleWiring.reconcile(config.schedules(), storage.schedules(), clock, platforms.adapters());
+            gateway.addCommand(new ScheduleCommand(schedules));
+            Scheduler scheduler = new Scheduler(storage.schedules(), gateway, clock, new ScheduleMeters(metrics), Scheduler.Settings.defaults());
+            ui.ifPresent(u -> u.attach(gateway).attachSchedules(schedules, scheduler));
+            return new Wiring(storage, profiles, mcp, web, ui, gateway, scheduler);
         } catch (RuntimeException e) {
             storage.close();
             throw e;
@@ -155,6 +178,25 @@ public final class Wiring implements AutoCloseable {
 
     static AgentSettings agentSettings(HeraldConfig config) {
         return ModelProfiles.defaultSettings(config);
+    }
+
+    /** The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), and the MCP servers' tools. */
+    private static ToolRegistry tools(AgentConfig a, McpTools mcp, Schedules schedules, Storage storage, AtomicReference<Authorizer> auth) {
+        ToolSettings settings = toolSettings(a);
+        ScheduleTool schedule = new ScheduleTool(schedules, scope -> chatOf(storage, scope),
+                source -> auth.get() != null && auth.get().isAdmin(source));
+        List<dev.herald.agent.tool.Tool> builtins = new ArrayList<>(BuiltinTools.all(settings));
+        builtins.add(schedule);
+        return new ToolRegistry(settings, builtins, List.of(mcp));
+    }
+
+    /** The chat and user of a lane (its latest message's source); empty for a scope that is no lane (a stateless call). */
+    private static Optional<SessionSource> chatOf(Storage storage, String scope) {
+        try {
+            return storage.sessions().find(new SessionKey(scope)).map(e -> e.origin());
+        } catch (IllegalArgumentException notAKey) {
+            return Optional.empty();
+        }
     }
 
     static ToolSettings toolSettings(AgentConfig a) {
@@ -202,8 +244,19 @@ public final class Wiring implements AutoCloseable {
         return storage;
     }
 
+    /** Starts running due jobs (after the gateway has started: runs claimed before the last stop are submitted first). */
+    public void startScheduler() {
+        scheduler.start();
+    }
+
+    /** Stops running due jobs (before the gateway stops; a due run is claimed by the next start). */
+    public void stopScheduler() {
+        scheduler.close();
+    }
+
     @Override
     public void close() {
+        scheduler.close();
         web.ifPresent(WebServer::close);
         mcp.close();
         for (ProfileAgent.Profile p : models) {

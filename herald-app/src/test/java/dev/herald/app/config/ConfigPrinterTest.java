@@ -20,7 +20,7 @@ class ConfigPrinterTest {
                 .contains("gateway:\n  auto_continue_freshness_seconds: 3600\n  drain_timeout_seconds: 60\n")
                 .contains("  busy_input: queue\n")
                 .endsWith("store:\n  path: " + home.resolve("herald.db") + "\n  url: (not set)\n  user: (not set)\n  password: (not set)"
-                        + "\nlogging:\n  format: text\ncluster:\n  enabled: false\n  node_id: (not set)\n  lease_seconds: 15");
+                        + "\nlogging:\n  format: text\nschedules:\n  time_zone: (not set)\n  jobs: {}\ncluster:\n  enabled: false\n  node_id: (not set)\n  lease_seconds: 15");
     }
 
     @Test

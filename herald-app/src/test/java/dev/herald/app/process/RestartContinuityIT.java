@@ -79,6 +79,28 @@ class RestartContinuityIT {
     }
 
     @Test
+    void aSecondSigtermDuringALongDrain_stopsAtOnce_andTheNextStartStillResumesTheTurnOnce() throws Exception {
+        configure("drain_timeout_seconds: 600");
+        herald.start().awaitReady();
+        heldTurn("report", "write the quarterly report");
+        Path log = home.resolve("logs/herald.log");
+
+        herald.terminate();
+        org.awaitility.Awaitility.await().atMost(WAIT).until(() -> java.nio.file.Files.readString(log).contains("draining up to 600 s"));
+        Thread.sleep(1_200); // an operator's second Ctrl-C, not the same one seen twice
+        herald.terminate();
+
+        assertThat(herald.awaitExit(WAIT)).isZero(); // far sooner than the 600 s drain
+        assertThat(java.nio.file.Files.readString(log)).contains("runtime - SIGTERM received again: stopping now",
+                "cutting off the running turns now (they are marked for resume)");
+        model.enqueue(Reply.text("report written"));
+        herald.start().awaitReady();
+        RecordedRequest resumed = awaitRequest(r -> r.lastUserMessage().startsWith(NOTE));
+        assertThat(resumed.lastUserMessage()).contains("interrupted by a gateway shutdown");
+        assertExactlyOnce(r -> r.lastUserMessage().startsWith(NOTE));
+    }
+
+    @Test
     void heraldRestartDuringATurn_aNewProcessResumesItOnceWithTheRestartNote() throws Exception {
         configure("drain_timeout_seconds: 0.5");
         herald.start();

@@ -1,7 +1,6 @@
 package dev.herald.app.process;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -15,20 +14,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
- * The npm {@code telegram-test-api} Bot API emulator (the one the Telegram adapter's tests use, installed under
- * herald-platforms), as a node process on a free loopback port, for tests of real {@code herald run} nodes: users write
- * with {@link #userSays}, and {@link #botTexts} reads what the bot sent.
+ * The npm {@code telegram-test-api} Bot API emulator (installed for herald-platforms' tests) as a node process on a
+ * free loopback port, for process-level tests of a real {@code herald run}: Herald's Telegram adapter polls it, and
+ * the test reads what the bot sent ({@code POST /getUpdatesHistory}).
  */
 final class TelegramEmulator implements AutoCloseable {
     static final Path DIR = Path.of("../herald-platforms/src/test/node");
-    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One message the bot sent to a chat. */
+    record BotMessage(String chatId, String text) {
+    }
 
     private final Process process;
     private final int port;
@@ -39,6 +41,7 @@ final class TelegramEmulator implements AutoCloseable {
         this.port = port;
     }
 
+    /** Starts the emulator; fails (never skips) with the install command when its packages are missing. */
     static TelegramEmulator start() throws Exception {
         if (!Files.isDirectory(DIR.resolve("node_modules/telegram-test-api"))) {
             throw new AssertionError("telegram-test-api is not installed; run: (cd herald-platforms/src/test/node && npm ci)");
@@ -47,30 +50,32 @@ final class TelegramEmulator implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Process p = new ProcessBuilder("node", "start-emulator.js", Integer.toString(port)).directory(DIR.toFile())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("node", "start-emulator.js", Integer.toString(port)).directory(DIR.toFile()).redirectErrorStream(true)
+                .start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = CompletableFuture.supplyAsync(() -> {
             try {
                 String l;
-                while ((l = out.readLine()) != null && !l.contains("listening")) {
-                    // skip
+                while ((l = out.readLine()) != null) {
+                    if (l.contains("listening")) {
+                        return l;
+                    }
                 }
-                return l;
+                return "(ended)";
             } catch (IOException e) {
-                return null;
+                return e.toString();
             }
         }).get(20, TimeUnit.SECONDS);
-        if (line == null) {
+        if (!line.contains("listening")) {
             p.destroyForcibly();
-            throw new AssertionError("telegram-test-api did not start");
+            throw new AssertionError("telegram-test-api did not start: " + line);
         }
         Thread.ofVirtual().start(() -> {
             try {
                 while (out.readLine() != null) {
                     // the emulator's own output is not needed
                 }
-            } catch (IOException e) {
+            } catch (IOException ignored) {
                 // it ended
             }
         });
@@ -83,36 +88,59 @@ final class TelegramEmulator implements AutoCloseable {
 
     /** Writes {@code text} as user {@code userId} in a private chat with the bot. */
     void userSays(String token, long userId, String text) throws Exception {
-        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
         m.put("botToken", token);
         m.put("from", Map.of("id", userId, "first_name", "User" + userId, "username", "user" + userId, "is_bot", false));
         m.put("chat", Map.of("id", userId, "type", "private"));
         m.put("date", System.currentTimeMillis() / 1000);
         m.put("text", text);
-        post("/sendMessage", m);
+        HttpRequest r = HttpRequest.newBuilder(URI.create(apiBase() + "/sendMessage")).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(HeraldProcess.JSON.writeValueAsString(m))).build();
+        HttpResponse<String> resp = http.send(r, HttpResponse.BodyHandlers.ofString());
+        if (resp.statusCode() != 200) {
+            throw new AssertionError("emulator /sendMessage answered HTTP " + resp.statusCode() + ": " + resp.body());
+        }
     }
 
     /** The texts the bot sent to {@code chatId}, in order. */
     List<String> botTexts(String token, long chatId) throws Exception {
-        List<String> out = new ArrayList<>();
-        for (JsonNode item : post("/getUpdatesHistory", Map.of("token", token)).path("result")) {
+        return botMessages(token, chatId).stream().map(BotMessage::text).toList();
+    }
+
+    /** Everything the bot sent to {@code chatId}, in order. */
+    List<BotMessage> botMessages(String token, long chatId) throws Exception {
+        HttpRequest r = HttpRequest.newBuilder(URI.create(apiBase() + "/getUpdatesHistory")).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(HeraldProcess.JSON.writeValueAsString(Map.of("token", token)))).build();
+        HttpResponse<String> resp = http.send(r, HttpResponse.BodyHandlers.ofString());
+        if (resp.statusCode() != 200) {
+            throw new AssertionError("emulator /getUpdatesHistory answered HTTP " + resp.statusCode() + ": " + resp.body());
+        }
+        List<BotMessage> out = new ArrayList<>();
+        for (JsonNode item : HeraldProcess.JSON.readTree(resp.body()).path("result")) {
             JsonNode body = item.path("message");
+            // bot messages are kept as their sendMessage body (chat_id); a user's carry a chat object
             if (body.has("chat_id") && body.get("chat_id").asText().equals(Long.toString(chatId))) {
-                out.add(body.path("text").asText());
+                out.add(new BotMessage(body.get("chat_id").asText(), body.path("text").asText()));
             }
         }
         return out;
     }
 
-    private JsonNode post(String path, Object body) throws Exception {
-        HttpRequest r = HttpRequest.newBuilder(URI.create(apiBase() + path)).timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
-                .build();
-        HttpResponse<String> resp = http.send(r, HttpResponse.BodyHandlers.ofString());
-        if (resp.statusCode() != 200) {
-            throw new AssertionError("emulator " + path + " answered HTTP " + resp.statusCode() + ": " + resp.body());
+    /** Waits until the bot's messages to {@code chatId} satisfy {@code condition}; returns them. */
+    List<BotMessage> awaitBot(String token, long chatId, Predicate<List<BotMessage>> condition, Duration max) throws Exception {
+        long deadline = System.nanoTime() + max.toNanos();
+        List<BotMessage> seen = botMessages(token, chatId);
+        while (!condition.test(seen)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("emulator - bot messages to chat " + chatId + " never matched within " + max.toSeconds() + " s; saw: "
+                        + seen.stream().map(BotMessage::text).toList());
+            }
+            Thread.sleep(100);
+            seen = botMessages(token, chatId);
         }
-        return JSON.readTree(resp.body());
+        return seen;
     }
 
     @Override

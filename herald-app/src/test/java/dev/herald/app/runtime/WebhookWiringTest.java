@@ -63,7 +63,9 @@ class WebhookWiringTest {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"status\":\"red\"}")).build(), HttpResponse.BodyHandlers.ofString());
 
             assertThat(r.statusCode()).isEqualTo(202);
-            assertThat(gateway.status().platforms()).containsOnlyKeys(WebhookPlatform.PLATFORM);
+            // besides the webhook, only the internal log delivery of scheduled jobs
+            assertThat(gateway.status().platforms()).containsOnlyKeys(WebhookPlatform.PLATFORM,
+                    dev.herald.core.schedule.SchedulePlatform.PLATFORM);
             assertThat(gateway.status().platforms().get(WebhookPlatform.PLATFORM).state()).isEqualTo(ConnectionState.CONNECTED);
             gateway.stop(StopKind.SHUTDOWN, false);
         }

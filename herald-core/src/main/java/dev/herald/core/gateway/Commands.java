@@ -52,6 +52,7 @@ final class Commands {
     private final Compactions compactions;
     private final GatewayMetrics metrics;
     private final ModelCommand models;
+    private final java.util.Map<String, CommandExtension> extensions = new java.util.concurrent.ConcurrentHashMap<>();
 
     Commands(Storage storage, Turns turns, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
             PendingApprovals approvals, Agent agent, GatewayMetrics metrics) {
@@ -69,6 +70,13 @@ final class Commands {
         this.models = new ModelCommand(agent, storage.modelChoices());
     }
 
+    /** Adds a command answered elsewhere (such as /schedule). */
+    void add(CommandExtension command) {
+        if (extensions.putIfAbsent(command.name(), command) != null) {
+            throw new IllegalArgumentException("gateway - the command /" + command.name() + " is added twice");
+        }
+    }
+
     /** Answers the command in {@code event} (already authorized). */
     void handle(MessageEvent event, SessionKey key) {
         String name = event.command();
@@ -84,13 +92,25 @@ final class Commands {
             case "compress" -> compress(event, key);
             case "model", "models" -> models.handle(key, event.commandArgs());
             case "sethome", "set-home" -> setHome(event);
-            case "help", "commands", "start" -> HELP;
-            default -> "Unknown command /" + name + ". Send /help for the list.";
+            case "help", "commands", "start" -> help();
+            default -> extensions.containsKey(name) ? extensions.get(name).handle(event, key, authorizer.isAdmin(event.source()))
+                    : "Unknown command /" + name + ". Send /help for the list.";
         };
         if (answer != null) {
             outbox.send(event.source().platform(), event.source().target(), answer, MessageKind.COMMAND_RESPONSE,
                     event.messageId(), event.eventId());
         }
+    }
+
+    /** The gateway's commands, then those added (before the last line). */
+    private String help() {
+        if (extensions.isEmpty()) {
+            return HELP;
+        }
+        int last = HELP.lastIndexOf('\n');
+        StringBuilder sb = new StringBuilder(HELP.substring(0, last));
+        extensions.values().forEach(x -> sb.append('\n').append(x.help()));
+        return sb.append(HELP.substring(last)).toString();
     }
 
     private String reset(MessageEvent event, SessionKey key) {
@@ -162,6 +182,9 @@ final class Commands {
                 .append(authorizer.isAdmin(event.source()) ? "agent " + g.agent() : "model " + agent.modelName());
         if (!g.autoResume()) {
             sb.append("\nAuto-resume: off for this boot (crash-loop breaker)");
+        }
+        for (CommandExtension x : extensions.values()) {
+            x.statusLines(event, key, authorizer.isAdmin(event.source())).forEach(line -> sb.append('\n').append(line));
         }
         return sb.toString();
     }

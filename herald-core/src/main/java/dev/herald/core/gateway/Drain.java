@@ -43,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * caller's {@code onHandover} step (the process stops listening, so new requests reach the new process), lets the
  * running turns finish and deliver, and tells only the chats whose turn it cuts off at the drain timeout; the new
  * process resumes those as soon as this node has left.
+ *
+ * <p>{@link #hurry()} (an operator's second Ctrl-C or SIGTERM) ends every wait at once: the marks of step 2 are
+ * already on disk, the still-running turns are marked again, counted and interrupted (within the short interrupt grace), and the
+ * notices are not waited for. Only waits are shortened; no step is skipped.
  */
 final class Drain {
     private static final Logger log = LoggerFactory.getLogger(Drain.class);
@@ -56,6 +60,7 @@ final class Drain {
     private final dev.herald.core.cluster.Membership membership;
     private volatile Runnable onHandover = () -> {
     };
+    private final CompletableFuture<Void> hurried = new CompletableFuture<>();
 
     Drain(SessionLanes lanes, Turns turns, ResumeMarks marks, ShutdownNotices notices, PlatformRegistry platforms,
             GatewaySettings settings, dev.herald.core.cluster.Membership membership) {
@@ -71,6 +76,13 @@ final class Drain {
     /** What a handover does before it waits for the running turns (the process stops listening). */
     void onHandover(Runnable step) {
         this.onHandover = step;
+    }
+
+    /** Ends the drain's waits now (a second stop request); harmless before or after a drain. */
+    void hurry() {
+        if (hurried.complete(null)) {
+            log.warn("gateway - stop requested again during the drain: cutting off the running turns now (they are marked for resume)");
+        }
     }
 
     /** Runs the sequence and returns what it cut off. */
@@ -90,7 +102,7 @@ final class Drain {
         List<SessionKey> marked = new ArrayList<>(markRunning(kind));
         List<SessionKey> cutOff = new ArrayList<>();
         ShutdownNotices.Sending cutOffTold = null;
-        if (!awaitLanes(settings.drainTimeout())) {
+        if (!awaitLanes(settings.drainTimeout(), true)) {
             List<ActiveTurn> cut = new ArrayList<>();
             cutOff.addAll(cutOffStillRunning(kind, marked, cut));
             if (kind == StopKind.HANDOVER && !cut.isEmpty()) {
@@ -102,9 +114,9 @@ final class Drain {
                 marks.clearIfEndedByItself(k);
             }
         }
-        told.await(remaining(t0, settings.noticeTimeout()));
+        told.await(hurried.isDone() ? Duration.ZERO : remaining(t0, settings.noticeTimeout()));
         if (cutOffTold != null) {
-            cutOffTold.await(settings.noticeTimeout());
+            cutOffTold.await(hurried.isDone() ? Duration.ZERO : settings.noticeTimeout());
         }
         closeAdapters();
         StopReport report = new StopReport(kind, cutOff, Duration.ofNanos(System.nanoTime() - t0));
@@ -131,7 +143,7 @@ final class Drain {
         for (ActiveTurn t : running) {
             t.interrupt().raise(kind.interruptReason());
         }
-        if (!awaitLanes(settings.interruptGrace())) {
+        if (!awaitLanes(settings.interruptGrace(), false)) {
             for (ActiveTurn t : lanes.activeTurns()) {
                 if (turns.interrupt(t.turnId(), "interrupted")) {
                     log.warn("gateway - turn {} of {} did not end within {} ms of its interrupt; recorded as interrupted",
@@ -153,15 +165,16 @@ final class Drain {
         return newlyMarked;
     }
 
-    /** Waits until every lane claimed now is handed back, at most {@code max}; true when they all were. */
-    private boolean awaitLanes(Duration max) {
+    /** Waits until every lane claimed now is handed back, at most {@code max} or until hurried; true when they all were. */
+    private boolean awaitLanes(Duration max, boolean hurriable) {
         List<CompletableFuture<Void>> releases = lanes.releases();
         if (releases.isEmpty()) {
             return true;
         }
+        CompletableFuture<Void> all = CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
         try {
-            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new)).get(Math.max(0, max.toMillis()), TimeUnit.MILLISECONDS);
-            return true;
+            (hurriable ? CompletableFuture.anyOf(all, hurried) : all).get(Math.max(0, max.toMillis()), TimeUnit.MILLISECONDS);
+            return all.isDone();
         } catch (TimeoutException e) {
             return false;
         } catch (InterruptedException e) {

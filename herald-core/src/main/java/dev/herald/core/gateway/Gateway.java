@@ -65,6 +65,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final Watchdog watchdog;
     private final LaneDriver driver;
     private final Resumer resumer;
+    private final Commands commands;
     private final Inbound inbound;
     private final Startup startup;
     private final Drain drain;
@@ -112,7 +113,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
         this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics,
                 membership.id(), settings.stuckLoopThreshold());
-        Commands commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
+        this.commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
         this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting);
         this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics, membership);
         Pickup pickup = new Pickup(turns, lanes, driver, platforms, clock);
@@ -133,6 +134,11 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** Installs what a restart request (/restart) does: typically stop with {@link StopKind#RESTART} and exit to be restarted. */
     public void onRestartRequested(Consumer<SessionSource> handler) {
         this.restartHandler = handler;
+    }
+
+    /** Adds a chat command answered by {@code command} (such as /schedule); usually before {@link #start}, answered from then on. */
+    public void addCommand(CommandExtension command) {
+        commands.add(command);
     }
 
     /** Where /sethome keeps home channels; those saved earlier override configured ones at start. */
@@ -335,6 +341,16 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** This gateway's node in the store's registry. */
     public Membership membership() {
         return membership;
+    }
+
+    /**
+     * A second stop request during a drain (an operator's second Ctrl-C): the drain stops waiting and cuts off the
+     * turns still running at once, marked for resume first as always. Does nothing when no drain runs.
+     */
+    public void hurryStop() {
+        if (state.get() == GatewayState.DRAINING) {
+            drain.hurry();
+        }
     }
 
     /** Completes when the gateway has stopped. */

@@ -43,7 +43,10 @@ final class Inbound {
         this.accepting = accepting;
     }
 
-    /** An event from a platform: authorized, a command answered, or stored and dispatched. */
+    /**
+     * An event from a platform or a scheduled job: authorized, a command answered, or stored and dispatched. An
+     * internal event is refused silently and never interrupts a running turn.
+     */
     Admission accept(MessageEvent event) {
         SessionKey key;
         try {
@@ -57,15 +60,19 @@ final class Inbound {
         if (!authorizer.isAuthorized(event.source())) {
             log.info("{} - message from unauthorized user {} in chat {} refused", event.source().platform(),
                     event.source().userId(), event.source().chatId());
-            authorizer.refusalReply(event.source()).ifPresent(reply -> outbox.send(event.source().platform(),
-                    event.source().target(), reply, MessageKind.COMMAND_RESPONSE, event.messageId(), event.eventId()));
+            if (!event.internal()) {
+                // nobody wrote an internal event (a scheduled job's run): nobody is told, least of all a pairing code
+                authorizer.refusalReply(event.source()).ifPresent(reply -> outbox.send(event.source().platform(),
+                        event.source().target(), reply, MessageKind.COMMAND_RESPONSE, event.messageId(), event.eventId()));
+            }
             return Admission.REFUSED;
         }
         if (event.isCommand() && !event.internal()) {
             commands.handle(event, key);
             return Admission.ANSWERED;
         }
-        return admit(key, event, true);
+        // an internal event (a scheduled job's run) waits behind the chat's running turn, never interrupts it
+        return admit(key, event, !event.internal());
     }
 
     /** An event that must wait its turn and never interrupts (/queue); already authorized. */

@@ -38,7 +38,9 @@ public record MessageEvent(
         /** A person wrote it on a platform. */
         USER,
         /** The gateway made it to resume an interrupted session (spec F1). */
-        RESUME
+        RESUME,
+        /** A scheduled job's occurrence, from the job's chat and user ({@code dev.herald.core.schedule}). */
+        SCHEDULE
     }
 
     /** An attachment reference; the bytes stay on the platform until a tool asks for them. */
@@ -78,11 +80,15 @@ public record MessageEvent(
     }
 
     /**
-     * The platform message a reply to this event answers: the message itself, or for a resume turn the
-     * message of the turn it continues.
+     * The platform message a reply to this event answers: the message itself, for a resume turn the message
+     * of the turn it continues, for a scheduled job's run none (its id names the occurrence, not a message).
      */
     public String answersMessageId() {
-        return origin == Origin.RESUME ? replyToMessageId : messageId;
+        return switch (origin) {
+            case USER -> messageId;
+            case RESUME -> replyToMessageId;
+            case SCHEDULE -> null;
+        };
     }
 
     /**

@@ -141,4 +141,12 @@ public interface SessionStore {
 
     /** Resume-pending, unsuspended lanes whose lease a node that is gone held: what a surviving node resumes. */
     List<SessionKey> resumePendingOfGoneNodes(int limit);
+    /**
+     * Removes the lane for good (an operator's Purge): in one transaction, every transcript of the lane (the rows of
+     * every transcript session stored under its key, through resets and compressions) and those sessions, its turns,
+     * its model choice and its row. Another lane's transcript that continued one of them loses only its parent link.
+     * Refused, removing nothing, while a turn of the lane is not finished (received, running, awaiting delivery) or the
+     * lane is resume-pending.
+     */
+    PurgeResult purge(SessionKey key);
 }

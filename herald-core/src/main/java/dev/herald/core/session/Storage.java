@@ -21,6 +21,8 @@ public interface Storage extends AutoCloseable {
 
     /** Platforms' transport state (cursors, reply tokens), shared by the nodes of a cluster. */
     dev.herald.core.platform.PlatformState platformState();
+    /** Scheduled jobs and their occurrences. */
+    dev.herald.core.schedule.ScheduleStore schedules();
 
     /**
      * The model profile each lane chose ({@code /model}). Stores without the table keep the choices in memory, per

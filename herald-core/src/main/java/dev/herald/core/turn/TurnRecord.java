@@ -84,11 +84,15 @@ public record TurnRecord(
     }
 
     /**
-     * The platform message this turn's reply answers: the user's message, or for a resume turn the message
-     * of the turn it continues (null when unknown).
+     * The platform message this turn's reply answers: the user's message, for a resume turn the message of the
+     * turn it continues (null when unknown), for a scheduled job's run none (Herald wrote its message).
      */
     public String answersMessageId() {
-        return origin == MessageEvent.Origin.RESUME ? replyToMessageId : platformMessageId;
+        return switch (origin) {
+            case USER -> platformMessageId;
+            case RESUME -> replyToMessageId;
+            case SCHEDULE -> null;
+        };
     }
 
     /** The event this turn answers, rebuilt from the record (for replay after a restart). */

@@ -8,9 +8,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.SendResult;
+import dev.herald.core.schedule.ScheduleCommand;
+import dev.herald.core.schedule.Schedules;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.platforms.GatewayFixture;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -147,6 +150,21 @@ class SlackConversationTest {
         await().atMost(WAIT).until(() -> slack.posts.size() == 1);
         assertThat(slack.posts.getFirst().text()).contains("/status");
         assertThat(herald.agent.calls()).isEmpty();
+        assertThat(herald.turns()).isEmpty();
+    }
+
+    @Test
+    void bangSchedule_isReadAsSlashSchedule_andStoresAJobForThisDm() {
+        herald.gateway.addCommand(new ScheduleCommand(new Schedules(herald.storage.schedules(), herald.clock, ZoneId.of("UTC"), p -> true)));
+
+        slack.deliver(slack.message("D1", "im", "U1", "1712000012.000100", null, "!schedule add every 30m Check the build"));
+
+        await().atMost(WAIT).until(() -> slack.posts.size() == 1);
+        assertThat(slack.posts.getFirst().text()).startsWith("\u23f0 Scheduled ").contains("every 30m");
+        assertThat(herald.storage.schedules().list()).singleElement().satisfies(j -> {
+            assertThat(j.prompt()).isEqualTo("Check the build");
+            assertThat(j.target()).isEqualTo("slack:D1");
+        });
         assertThat(herald.turns()).isEmpty();
     }
 

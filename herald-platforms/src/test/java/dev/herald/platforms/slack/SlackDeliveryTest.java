@@ -8,6 +8,7 @@ import dev.herald.core.CrashPoints;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import dev.herald.platforms.GatewayFixture;
+import dev.herald.testkit.gateway.Invariant;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,6 +29,8 @@ class SlackDeliveryTest {
     @Test
     void aCrashBetweenSendAndAnswer_postsTheReplyOnceMore_afterTheRestart() {
         slack.answerDelay = Duration.ofMillis(150);
+        herald.skipCheck(Invariant.ONE_FINAL_REPLY_PER_TURN, "Slack has no idempotency key: the reply, in doubt after the crash, "
+                + "reaches the chat twice by design (at least once)");
         herald.start();
         herald.agent.reply("the answer");
 

@@ -8,6 +8,7 @@ import dev.herald.core.CrashPoints;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import dev.herald.platforms.GatewayFixture;
+import dev.herald.testkit.gateway.Invariant;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,8 @@ class TelegramDeliveryTest {
     @Test
     void aCrashBetweenSendAndAnswer_resendsOnlyThePartInDoubt_once() {
         fake.sendDelay = Duration.ofMillis(150); // Telegram answers late: the part is in the chat before Herald hears so
+        h.skipCheck(Invariant.ONE_FINAL_REPLY_PER_TURN, "Telegram has no idempotency key: the last part, in doubt after the crash, "
+                + "reaches the chat twice by design (at least once)");
         h.start();
         String first = "a".repeat(4096);
         String second = "b".repeat(900);

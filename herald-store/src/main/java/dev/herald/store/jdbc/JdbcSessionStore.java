@@ -1,6 +1,7 @@
 package dev.herald.store.jdbc;
 
 import dev.herald.core.platform.Platform;
+import dev.herald.core.session.PurgeResult;
 import dev.herald.core.session.ResetReason;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
@@ -373,5 +374,11 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
     @Override
     public long count() {
         return tx.read("session count", c -> c.scalar("SELECT COUNT(*) FROM sessions"));
+    }
+
+    @Override
+    public final PurgeResult purge(SessionKey key) {
+        Objects.requireNonNull(key, "key");
+        return tx.write("session " + key, c -> new LanePurge(dialect).purge(c, key));
     }
 }

@@ -2,6 +2,7 @@ package dev.herald.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.herald.core.schedule.ScheduleStore;
 import dev.herald.core.session.SessionStore;
 import dev.herald.core.session.ModelChoiceStore;
 import dev.herald.core.session.Storage;
@@ -10,6 +11,7 @@ import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
 import dev.herald.store.jdbc.JdbcModelChoices;
 import dev.herald.store.jdbc.JdbcNodeStore;
+import dev.herald.store.jdbc.JdbcScheduleStore;
 import dev.herald.store.jdbc.Dialect;
 import dev.herald.store.jdbc.JdbcSessionStore;
 import dev.herald.store.jdbc.JdbcTranscriptStore;
@@ -68,6 +70,7 @@ public final class PostgresStorage implements Storage {
     private final JdbcModelChoices<PgConn> modelChoices;
     private final JdbcNodeStore<PgConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<PgConn> platformState;
+    private final JdbcScheduleStore<PgConn> schedules;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private PostgresStorage(String where, PgPool pool, Clock clock) {
@@ -79,6 +82,7 @@ public final class PostgresStorage implements Storage {
         this.modelChoices = new JdbcModelChoices<>(pool, clock);
         this.nodes = new JdbcNodeStore<>(pool, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(pool, clock);
+        this.schedules = new JdbcScheduleStore<>(pool);
     }
 
     /**
@@ -163,6 +167,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public dev.herald.core.platform.PlatformState platformState() {
         return platformState;
+    }
+
+    @Override
+    public ScheduleStore schedules() {
+        return schedules;
     }
 
     /** The newest schema version this Herald writes to a PostgreSQL database (an older one is migrated to it at open). */

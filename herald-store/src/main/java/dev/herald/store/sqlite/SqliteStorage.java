@@ -1,5 +1,6 @@
 package dev.herald.store.sqlite;
 
+import dev.herald.core.schedule.ScheduleStore;
 import dev.herald.core.session.SessionStore;
 import dev.herald.core.session.ModelChoiceStore;
 import dev.herald.core.session.Storage;
@@ -8,6 +9,7 @@ import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
 import dev.herald.store.jdbc.JdbcModelChoices;
 import dev.herald.store.jdbc.JdbcNodeStore;
+import dev.herald.store.jdbc.JdbcScheduleStore;
 import dev.herald.store.jdbc.Dialect;
 import dev.herald.store.jdbc.JdbcSessionStore;
 import dev.herald.store.jdbc.JdbcTranscriptStore;
@@ -81,6 +83,7 @@ public final class SqliteStorage implements Storage {
     private final JdbcModelChoices<SqlConn> modelChoices;
     private final JdbcNodeStore<SqlConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<SqlConn> platformState;
+    private final JdbcScheduleStore<SqlConn> schedules;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SqliteStorage(Path file, SqliteOptions options, SqliteWriter writer, ReadPool readers, Checkpointer checkpointer,
@@ -97,6 +100,7 @@ public final class SqliteStorage implements Storage {
         this.modelChoices = new JdbcModelChoices<>(tx, clock);
         this.nodes = new JdbcNodeStore<>(tx, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(tx, clock);
+        this.schedules = new JdbcScheduleStore<>(tx);
     }
 
     /** Writes go to the one writer, reads to the pool of readers. */
@@ -254,6 +258,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public dev.herald.core.platform.PlatformState platformState() {
         return platformState;
+    }
+
+    @Override
+    public ScheduleStore schedules() {
+        return schedules;
     }
 
     /** The newest schema version this Herald writes to a SQLite file (an older file is migrated to it at open). */

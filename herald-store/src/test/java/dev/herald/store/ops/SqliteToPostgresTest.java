@@ -49,7 +49,9 @@ class SqliteToPostgresTest {
                 SqliteToPostgres.TableCount::target).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("transcript_sessions", 2L, 2L), org.assertj.core.groups.Tuple.tuple("sessions", 2L, 2L),
                 org.assertj.core.groups.Tuple.tuple("messages", 8L, 8L), org.assertj.core.groups.Tuple.tuple("turns", 2L, 2L),
-                org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L), org.assertj.core.groups.Tuple.tuple("platform_state", 1L, 1L));
+                org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L),
+                org.assertj.core.groups.Tuple.tuple("schedule_jobs", 0L, 0L), org.assertj.core.groups.Tuple.tuple("schedule_runs", 0L, 0L),
+                org.assertj.core.groups.Tuple.tuple("platform_state", 1L, 1L));
         try (SqliteStorage from = SqliteStorage.open(db, clock); PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
             for (SessionEntry lane : from.sessions().search(dev.herald.core.session.SessionQuery.all(10))) {
                 SessionEntry copied = to.sessions().find(lane.key()).orElseThrow();
@@ -66,6 +68,34 @@ class SqliteToPostgresTest {
             SessionEntry alice = to.sessions().search(dev.herald.core.session.SessionQuery.all(10)).stream()
                     .filter(e -> e.key().value().contains("alice")).findFirst().orElseThrow();
             assertThat(to.transcripts().append(alice.sessionId(), TranscriptRow.user("and now?", clock.instant())).seq()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void copy_movesScheduledJobsWithTheirNextRunAndOccurrences() {
+        Path db = sqliteWithTwoConversations();
+        java.time.Instant now = clock.instant();
+        dev.herald.core.schedule.Schedule daily = dev.herald.core.schedule.Schedule.parse("0 9 * * 1-5", java.time.ZoneId.of("Europe/Berlin"), now);
+        dev.herald.core.schedule.Job job = new dev.herald.core.schedule.Job("standup", "post the standup", daily,
+                dev.herald.core.schedule.Targets.parse("loopback:alice", "standup", null), dev.herald.core.schedule.Misfire.SKIP,
+                java.time.Duration.ofMinutes(30), true, dev.herald.core.schedule.Definer.CONFIG, "config", now, now,
+                daily.nextAfter(now).orElseThrow(), null, null, null);
+        java.time.Instant next = job.nextRunAt().plus(java.time.Duration.ofDays(1));
+        try (SqliteStorage s = SqliteStorage.open(db, clock)) {
+            s.schedules().create(job);
+            s.schedules().claim("standup", job.nextRunAt(), next, new dev.herald.core.schedule.JobRun("standup", job.nextRunAt(),
+                    dev.herald.core.schedule.JobRun.Kind.ON_TIME, dev.herald.core.schedule.JobRun.State.CLAIMED, job.platform(),
+                    dev.herald.core.schedule.JobRun.messageId("standup", job.nextRunAt()), null, now, now));
+        }
+
+        assertThat(SqliteToPostgres.copy(db, pg.options(), clock).verified()).isTrue();
+
+        try (PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
+            dev.herald.core.schedule.Job copied = to.schedules().find("standup").orElseThrow();
+            assertThat(copied.schedule()).isEqualTo(job.schedule());
+            assertThat(copied.source()).isEqualTo(job.source());
+            assertThat(copied.nextRunAt()).isEqualTo(next);
+            assertThat(to.schedules().runs("standup", 5)).hasSize(1);
         }
     }
 

@@ -81,7 +81,7 @@ class SqliteMigrationsTest {
             key = storage.sessions().getOrCreate(
                     new SessionKey("agent:main:loopback:dm:old"), SessionSource.dm(Platform.of("loopback"), "old", "u-old")).key();
         }
-        // the database as version 2 left it: no reason, delivery, title or hidden columns, a suspended lane
+        // the database as version 2 left it: no reason, delivery, title or hidden columns, no scheduled jobs, a suspended lane
         RawSql.update(dir, "UPDATE sessions SET suspended = 1 WHERE session_key = ?", key.value());
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN suspend_reason");
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN suspended_at");
@@ -98,6 +98,8 @@ class SqliteMigrationsTest {
             RawSql.update(dir, "ALTER TABLE turns DROP COLUMN " + column);
         }
         RawSql.update(dir, "DROP TABLE session_models");
+        RawSql.update(dir, "DROP TABLE schedule_runs");
+        RawSql.update(dir, "DROP TABLE schedule_jobs");
         RawSql.update(dir, "DELETE FROM schema_version WHERE version >= 3");
 
         try (SqliteStorage storage = RawSql.open(dir, clock)) {

@@ -5,6 +5,7 @@ import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayStatus;
 import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.platform.Platform;
+import dev.herald.core.session.PurgeResult;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionQuery;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /admin/api/sessions?state=all|running|resume_pending|suspended|idle&q=TEXT&platform=ID&limit=N&offset=N}:
  *       sessions, newest activity first.</li>
  *   <li>{@code GET /admin/api/transcript?key=KEY}: the current transcript of one session.</li>
- *   <li>{@code POST /admin/api/sessions/suspend|unsuspend|clear-resume|resume-now} {@code {"key": KEY}} and
+ *   <li>{@code POST /admin/api/sessions/suspend|unsuspend|clear-resume|resume-now|purge} {@code {"key": KEY}} and
  *       {@code POST /admin/api/restart}: the operator's actions.</li>
  * </ul>
  * Reads need what every data endpoint needs ({@link WebGuard#read}); actions are writes (same-origin rule).
@@ -82,6 +83,7 @@ public final class AdminRoutes implements Routes {
         routes.post("/admin/api/sessions/resume-now", guard.write(ctx -> act(ctx, "resume-now", gateway::resumeNow)));
         routes.post("/admin/api/sessions/unsuspend", guard.write(ctx -> act(ctx, "unsuspend", gateway.storage().sessions()::unsuspend)));
         routes.post("/admin/api/restart", guard.write(this::restart));
+        routes.post("/admin/api/sessions/purge", guard.write(this::purge));
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -265,6 +267,31 @@ public final class AdminRoutes implements Routes {
             return Math.max(min, Math.min(max, Integer.parseInt(value.strip())));
         } catch (NumberFormatException e) {
             throw new BadRequest(400, "expected a whole number, was '" + value + "'");
+        }
+    }
+
+    /**
+     * Purge: the session's transcripts, turns and model choice are deleted for good (the store refuses while a turn of it
+     * is not finished or it is resume-pending: 409 with the reason). The log line names the session and the counts,
+     * never a message's text.
+     */
+    private void purge(Context ctx) {
+        SessionKey key = key(WebJson.body(ctx).path("key").asText(null));
+        PurgeResult result = gateway.storage().sessions().purge(key);
+        String from = ctx.req().getRemoteAddr();
+        switch (result) {
+            case PurgeResult.NoSuchSession none -> throw new BadRequest(404, "no session with key '" + key + "'");
+            case PurgeResult.Refused refused -> {
+                log.info("admin - purge of {} from {} refused: {}", key, from, refused.reason());
+                WebJson.write(ctx, 409, Map.of("action", "purge", "key", key.value(), "done", false, "message", refused.reason()));
+            }
+            case PurgeResult.Purged p -> {
+                log.info("admin - purged {} from {}: {} transcript(s), {} message(s), {} turn(s) deleted for good", key, from,
+                        p.transcripts(), p.messages(), p.turns());
+                WebJson.write(ctx, 200, Map.of("action", "purge", "key", key.value(), "done", true, "message",
+                        "purged: " + p.transcripts() + " transcript(s), " + p.messages() + " message(s) and " + p.turns()
+                                + " turn(s) deleted for good", "transcripts", p.transcripts(), "messages", p.messages(), "turns", p.turns()));
+            }
         }
     }
 }

@@ -74,7 +74,15 @@
       b("Transcript", () => showTranscript(s.key)),
       b("Resume now", () => act("resume-now", s.key), s.resumePending && !s.running),
       b("Clear resume mark", () => act("clear-resume", s.key), s.resumePending),
-      s.suspended ? b("Unsuspend", () => act("unsuspend", s.key)) : b("Suspend", () => act("suspend", s.key)));
+      s.suspended ? b("Unsuspend", () => act("unsuspend", s.key)) : b("Suspend", () => act("suspend", s.key)),
+      b("Purge", () => purge(s.key), !s.running));
+  }
+
+  /** Purge: after a confirmation, the session's transcript is deleted for good and its row leaves the list. */
+  async function purge(key) {
+    if (!confirm("Purge " + key + "? Its transcript, turns and model choice are deleted for good; this cannot be undone.")) return;
+    if ($("transcript-key").textContent.startsWith(key + " ")) $("transcript-panel").hidden = true;
+    await act("purge", key);
   }
 
   async function loadSessions() {

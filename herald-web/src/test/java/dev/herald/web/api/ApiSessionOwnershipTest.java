@@ -10,12 +10,11 @@ import dev.herald.core.auth.Allowlists;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionQuery;
 import dev.herald.core.session.Storage;
 import dev.herald.store.sqlite.SqliteStorage;
+import dev.herald.testkit.gateway.GatewayHarness;
 import dev.herald.testkit.agent.ScriptedAgent;
 import dev.herald.web.WebServer;
 import java.net.URI;
@@ -42,6 +41,7 @@ class ApiSessionOwnershipTest {
 
     @TempDir
     Path dir;
+    private GatewayHarness kit;
     private Storage storage;
     private WebServer web;
     private ApiServerPlatform api;
@@ -52,20 +52,20 @@ class ApiSessionOwnershipTest {
     @BeforeEach
     void setUp() {
         Clock clock = Clock.systemUTC();
-        storage = SqliteStorage.open(dir.resolve("herald.db"), clock);
         web = new WebServer(WebServer.Settings.ephemeral());
+        kit = GatewayHarness.on((home, c) -> SqliteStorage.open(home.resolve("herald.db"), c), clock).open(dir).closing(web);
+        storage = kit.storage();
         api = new ApiServerPlatform(ApiServerPlatform.Settings.defaults().withPort(0).withApiKey(KEY), agent, web, clock);
-        gateway = new Gateway(storage, agent, new Allowlists(Map.of(ApiServerPlatform.PLATFORM, AccessPolicy.allowAll()), false),
-                new PlatformRegistry(List.of(api), List.of()), GatewaySettings.defaults(), clock, GatewayMetrics.NONE);
+        gateway = kit.gateway(agent, new Allowlists(Map.of(ApiServerPlatform.PLATFORM, AccessPolicy.allowAll()), false), List.of(api),
+                List.of(), GatewaySettings.defaults(), GatewayMetrics.NONE);
         web.start();
         gateway.start(Gateway.StartOptions.normal());
     }
 
+    /** Checks the store invariants (the harness stops the gateway first), then closes the web server and the store. */
     @AfterEach
     void tearDown() {
-        gateway.stop(StopKind.SHUTDOWN, false);
-        web.close();
-        storage.close();
+        kit.close();
     }
 
     private HttpResponse<String> post(String text, String... headers) {

@@ -53,6 +53,8 @@ class WebChatBrowserTest {
                     dev.herald.core.continuity.RecoveryNotes.resumeNote(ResumeReason.RESTART_TIMEOUT, "", true), java.time.Instant.now()));
             Map<String, String> env = new java.util.HashMap<>(env(fx));
             env.put("HERALD_CONVERSATION", conversation);
+            SessionKey purged = purgeable(fx, "purge-me-0815");
+            env.put("HERALD_PURGE", "purge-me-0815");
             try (BrowserScript admin = BrowserScript.start(NODE_DIR, "browser/admin.mjs", env)) {
                 admin.awaitStep("unreachable-then-back", STEP);
                 assertThat(admin.awaitStep("listed", STEP).path("text").asText()).contains("restart_timeout");
@@ -63,8 +65,10 @@ class WebChatBrowserTest {
                         .contains("## " + key.value() + " · session " + fx.storage.sessions().find(key).orElseThrow().sessionId());
                 admin.awaitStep("cleared", STEP);
                 admin.awaitStep("unsuspended", STEP);
+                assertThat(admin.awaitStep("purged", STEP).path("dialog").asText()).contains("purge-me-0815", "deleted for good");
                 admin.awaitDone(STEP);
             }
+            assertThat(fx.storage.sessions().find(purged)).isEmpty();
             assertThat(fx.storage.sessions().find(key).orElseThrow().resumePending()).isFalse();
             assertThat(fx.storage.sessions().find(key).orElseThrow().suspended()).isFalse();
             assertThat(Files.size(SHOTS.resolve("admin.png"))).isGreaterThan(10_000);
@@ -83,6 +87,15 @@ class WebChatBrowserTest {
             login.awaitDone(STEP);
             assertThat(login.output()).doesNotContain(key);
         }
+    }
+
+    /** A second web chat conversation with one message, for the admin page's Purge. */
+    private static SessionKey purgeable(WebUiFixture fx, String conversation) {
+        dev.herald.core.session.SessionSource source = dev.herald.core.session.SessionSource.dm(WebChatPlatform.PLATFORM, conversation, "web");
+        SessionKey key = SessionKey.of(source);
+        String sessionId = fx.storage.sessions().getOrCreate(key, source).sessionId();
+        fx.storage.transcripts().append(sessionId, dev.herald.core.transcript.TranscriptRow.user("to be purged", java.time.Instant.now()));
+        return key;
     }
 
     static Map<String, String> env(WebUiFixture fx) {

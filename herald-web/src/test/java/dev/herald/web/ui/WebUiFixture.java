@@ -7,11 +7,10 @@ import dev.herald.core.auth.AccessPolicy;
 import dev.herald.core.auth.Allowlists;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
 import dev.herald.store.sqlite.SqliteStorage;
+import dev.herald.testkit.gateway.GatewayHarness;
 import dev.herald.web.WebServer;
 import dev.herald.web.WebUi;
 import dev.herald.web.access.WebAccess;
@@ -30,13 +29,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A real Herald minus the process: SQLite store in a temporary folder, the real gateway, the web UI
- * (chat, admin, metrics) on a free loopback port, an agent of the test's choosing behind the metering
- * wrapper; plus a JDK HTTP client that keeps cookies.
+ * A real Herald minus the process: SQLite store in a temporary folder, the real gateway (built by the testkit's
+ * {@link GatewayHarness}, which checks the store invariants on close), the web UI (chat, admin, metrics) on a free
+ * loopback port, an agent of the test's choosing behind the metering wrapper; plus a JDK HTTP client that keeps
+ * cookies.
  */
 final class WebUiFixture implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
+    final GatewayHarness kit;
     final Storage storage;
     final HeraldMetrics metrics = new HeraldMetrics();
     final WebServer web = new WebServer(WebServer.Settings.ephemeral());
@@ -47,12 +48,11 @@ final class WebUiFixture implements AutoCloseable {
 
     private WebUiFixture(Path dir, Agent agent, String key) {
         Clock clock = Clock.systemUTC();
-        storage = SqliteStorage.open(dir.resolve("herald.db"), clock);
+        kit = GatewayHarness.on((home, c) -> SqliteStorage.open(home.resolve("herald.db"), c), clock).open(dir).closing(web);
+        storage = kit.storage();
         ui = WebUi.create(web, key, storage, SessionKey.KeyPolicy.defaults(), metrics, clock);
-        PlatformRegistry registry = new PlatformRegistry(List.of(ui.chat()), List.of());
-        gateway = new Gateway(storage, new MeteredAgent(agent, metrics),
-                new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false), registry,
-                GatewaySettings.defaults().withApprovals(Duration.ofMinutes(5), false), clock, metrics);
+        gateway = kit.gateway(new MeteredAgent(agent, metrics), new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false),
+                List.of(ui.chat()), List.of(), GatewaySettings.defaults().withApprovals(Duration.ofMinutes(5), false), metrics);
         ui.attach(gateway);
         web.start();
         gateway.start(Gateway.StartOptions.normal());
@@ -166,10 +166,9 @@ final class WebUiFixture implements AutoCloseable {
         }
     }
 
+    /** Checks the store invariants (the harness stops the gateway first), then closes the web server and the store. */
     @Override
     public void close() {
-        gateway.stop(StopKind.SHUTDOWN, false);
-        web.close();
-        storage.close();
+        kit.close();
     }
 }

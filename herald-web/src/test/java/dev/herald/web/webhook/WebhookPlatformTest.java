@@ -13,8 +13,6 @@ import dev.herald.core.auth.Allowlists;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
@@ -24,6 +22,7 @@ import dev.herald.core.turn.TurnState;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.testkit.MutableClock;
 import dev.herald.testkit.agent.ScriptedAgent;
+import dev.herald.testkit.gateway.GatewayHarness;
 import dev.herald.web.WebServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,8 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * The webhook platform on a real web server, with the real gateway on a real SQLite store, a scripted
- * agent, and a loopback platform as the other platform replies are forwarded to.
+ * The webhook platform on a real web server, with the real gateway on a real SQLite store (built by the testkit's
+ * {@link GatewayHarness}, which checks the store invariants after each test), a scripted agent, and a loopback
+ * platform as the other platform replies are forwarded to.
  */
 class WebhookPlatformTest {
     static final String GITHUB_SECRET = "gh-webhook-secret-5731";
@@ -62,6 +62,7 @@ class WebhookPlatformTest {
     final ScriptedAgent agent = new ScriptedAgent();
     final HttpClient http = HttpClient.newHttpClient();
     final LogLines logs = new LogLines();
+    GatewayHarness kit;
     Storage storage;
     WebServer web;
     LoopbackPlatform ops;
@@ -71,10 +72,10 @@ class WebhookPlatformTest {
     void setUp() {
         ((Logger) LoggerFactory.getLogger("dev.herald")).addAppender(logs);
         logs.start();
-        storage = SqliteStorage.open(dir.resolve("herald.db"), clock);
         web = new WebServer(WebServer.Settings.ephemeral());
+        kit = GatewayHarness.on((home, c) -> SqliteStorage.open(home.resolve("herald.db"), c), clock).open(dir).closing(web);
+        storage = kit.storage();
         ops = new LoopbackPlatform(Platform.of("ops"), new Capabilities(true, false, false, false, false, 100), clock);
-        AtomicReference<PlatformRegistry> registry = new AtomicReference<>();
         WebhookPlatform webhook = new WebhookPlatform(new WebhookPlatform.Settings(4096, List.of(
                 new WebhookRoute("github", GITHUB_SECRET, SignatureStyle.GITHUB,
                         "New issue #{issue.number}: {issue.title} by {sender.login}. Missing: {issue.labels}", new Delivery.Log()),
@@ -84,20 +85,21 @@ class WebhookPlatformTest {
                 new WebhookRoute("saas", STANDARD_SECRET, SignatureStyle.STANDARD, "Event: {type}", new Delivery.Log()),
                 new WebhookRoute("comments", null, SignatureStyle.NONE, "{comment}", new Delivery.Log()))),
                 web, clock);
-        registry.set(new PlatformRegistry(List.of(webhook, ops), List.of()));
         Allowlists access = new Allowlists(Map.of(WebhookPlatform.PLATFORM, AccessPolicy.allowAll()), false);
-        gateway = new Gateway(storage, agent, access, registry.get(), GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(200)),
-                clock, GatewayMetrics.NONE);
+        gateway = kit.gateway(agent, access, List.of(webhook, ops), List.of(), GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(200)),
+                GatewayMetrics.NONE);
         web.start();
         gateway.start(Gateway.StartOptions.normal());
     }
 
+    /** Checks the store invariants (the harness stops the gateway first), then closes the web server and the store. */
     @AfterEach
     void tearDown() {
-        gateway.stop(StopKind.SHUTDOWN, false);
-        web.close();
-        storage.close();
-        ((Logger) LoggerFactory.getLogger("dev.herald")).detachAppender(logs);
+        try {
+            kit.close();
+        } finally {
+            ((Logger) LoggerFactory.getLogger("dev.herald")).detachAppender(logs);
+        }
     }
 
     @Test

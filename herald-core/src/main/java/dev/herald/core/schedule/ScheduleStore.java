@@ -1,0 +1,81 @@
+package dev.herald.core.schedule;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Durable jobs and their occurrences, in the same database as the turns.
+ *
+ * <p>The exactly-once rule lives in {@link #claim}: one conditional update moves a job's next time on from
+ * the value the caller read, and records the occurrence it fires in the same transaction. Of several
+ * schedulers (threads, processes, nodes on one PostgreSQL) that read the same due time, exactly one
+ * claims it; the others change nothing. Every other change is a conditional update too.
+ */
+public interface ScheduleStore {
+
+    /**
+     * Stores a new job.
+     *
+     * @throws IllegalArgumentException when a job with its id exists
+     */
+    void create(Job job);
+
+    /**
+     * Stores a job from the configuration: inserts it, or replaces the definition of the stored job with its
+     * id (whoever made that one: the configuration wins). The stored next run is kept when the schedule
+     * and its zone are unchanged and the job stays enabled, so a restart neither repeats nor skips an
+     * occurrence; otherwise it becomes {@code job.nextRunAt()}. Returns the job as stored.
+     */
+    Job putConfigured(Job job);
+
+    Optional<Job> find(String id);
+
+    /** Every job, by id. */
+    List<Job> list();
+
+    /** Pauses ({@code enabled} false) or resumes a job, setting its next run; false when there is no such job. */
+    boolean setEnabled(String id, boolean enabled, Instant nextRunAt, Instant now);
+
+    /** Deletes a job and its occurrences; false when there was none. */
+    boolean delete(String id);
+
+    /** Enabled jobs whose next run is at or before {@code now}, earliest first; at most {@code limit}. */
+    List<Job> due(Instant now, int limit);
+
+    /**
+     * The claim of one due time: moves job {@code id}'s next run from {@code expected} to {@code next} (null:
+     * no more runs) only if it is still {@code expected} and the job enabled, and in the same transaction
+     * records {@code run} (when not null) and, for a run that is already done (skipped, missed), the job's
+     * last outcome. False, and nothing changed, when another claim came first.
+     */
+    boolean claim(String id, Instant expected, Instant next, JobRun run);
+
+    /** Records an occurrence outside the schedule ("run now"); false when the job is gone or one exists at that time. */
+    boolean claimManual(JobRun run);
+
+    /** CLAIMED to SUBMITTED: the gateway has stored the turn. */
+    boolean markSubmitted(String jobId, Instant scheduledAt, Instant now);
+
+    /** A claimed or submitted occurrence is done with {@code outcome}; the job's last outcome follows. */
+    boolean finish(String jobId, Instant scheduledAt, String outcome, Instant now);
+
+    /** Occurrences still CLAIMED that were claimed before {@code before}: their submission may have been cut off. */
+    List<JobRun> claimedBefore(Instant before, int limit);
+
+    /** Whether job {@code id} has an occurrence that was submitted and whose turn has not ended. */
+    boolean hasOpenRun(String id);
+
+    /**
+     * Finishes every SUBMITTED occurrence whose turn has ended, with an outcome from the turn ({@code ok},
+     * {@code failed}, {@code interrupted}, {@code cancelled}, {@code undeliverable}, {@code partial}); returns
+     * those this call finished.
+     */
+    List<JobRun> settle(Instant now);
+
+    /** The latest occurrences of a job, newest first. */
+    List<JobRun> runs(String id, int limit);
+
+    /** Deletes finished occurrences last changed before {@code before}; returns how many. */
+    int prune(Instant before);
+}

@@ -1,2 +1,0 @@
--- Herald's PostgreSQL schema, version 5: reserved for the scheduled-tasks tables, which are written on another
--- branch; when the branches are merged, that branch's V5 replaces this file. It changes nothing.

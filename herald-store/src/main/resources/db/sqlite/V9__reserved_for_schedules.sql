@@ -1,2 +1,0 @@
--- Herald's SQLite schema, version 9: reserved for the scheduled-tasks tables, which are written on another branch;
--- when the branches are merged, that branch's V9 replaces this file. It changes nothing.
