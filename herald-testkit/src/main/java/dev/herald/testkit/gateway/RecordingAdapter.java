@@ -102,6 +102,21 @@ public final class RecordingAdapter implements PlatformAdapter {
     }
 
     @Override
+    public boolean turnsRunWhereReceived() {
+        return delegate.turnsRunWhereReceived();
+    }
+
+    @Override
+    public boolean singleConnection() {
+        return delegate.singleConnection();
+    }
+
+    @Override
+    public void stopReceiving() {
+        delegate.stopReceiving();
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }
