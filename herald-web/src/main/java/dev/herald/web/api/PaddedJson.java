@@ -43,11 +43,6 @@ final class PaddedJson {
         return pads;
     }
 
-    /** True once status 200 went out with the first space. */
-    boolean committed() {
-        return out != null;
-    }
-
     /** Writes one space, committing status 200 first; fails when the client has gone. */
     void pad() throws IOException {
         if (!pads) {
