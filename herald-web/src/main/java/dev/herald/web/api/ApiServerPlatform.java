@@ -70,10 +70,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Timeouts and disconnects. A request waits at most {@link Settings#requestTimeout()}, then gets 504;
  * a session turn keeps running in the gateway and its reply lands in the transcript, a stateless turn is
- * interrupted (nobody could receive its answer). A streaming client that disconnects is noticed on the
- * next write (a delta or a keep-alive every 15 s) and raises a stateless turn's {@code Interrupt}; the
- * gateway's session turns are not cut off by a client leaving. Disconnects of non-streaming clients are
- * not detected; their turns end by themselves or by the timeout.
+ * interrupted (nobody could receive its answer). A client that disconnects is noticed on the next write
+ * and raises a stateless turn's {@code Interrupt}: a stream writes deltas, and keep-alives from 15 s on
+ * (then every second); a non-streamed stateless answer still waiting at 15 s commits 200 and writes a
+ * space every second before its JSON ({@link PaddedJson}). Jetty gives no other signal. The gateway's
+ * session turns are not cut off by a client leaving.
  *
  * <p>Lifecycle: NEW (routes answer 503 until the gateway calls {@link #start}) → RUNNING → CLOSED
  * ({@link #close} fails every waiting request with 503). Only start and close change the state.

@@ -18,6 +18,7 @@ import java.time.Duration;
  * client that went away while the turn is silent (a write to a closed connection fails); once the stream is
  * committed they come every {@link #LIVE_HEARTBEAT}, so a client that leaves during a long tool call stops its
  * stateless turn within about a second (nothing is lost by an early comment then: the status is already sent).
+ * A non-streamed answer of a stateless turn does the same with spaces before its JSON ({@link PaddedJson}).
  */
 final class CompletionWriter {
     static final Duration HEARTBEAT = Duration.ofSeconds(15);
@@ -61,27 +62,46 @@ final class CompletionWriter {
     }
 
     private Ending whole(Context ctx, ReplyExchange exchange, long created, Wait wait, String model) {
+        PaddedJson body = new PaddedJson(ctx, exchange.stoppable());
         try {
-            while (true) {
-                long left = millisLeft(wait);
-                if (left <= 0) {
-                    writeError(ctx, ApiError.timeout(wait.timeoutMessage()));
-                    return Ending.TIMED_OUT;
-                }
-                Signal signal = exchange.next(left);
-                if (signal instanceof Signal.Done done) {
-                    json(ctx, 200, OpenAiWire.completion(exchange.completionId(), created, model, done.text(), done.finishReason(),
-                            done.usage(), done.toolCalls()));
-                    return Ending.REPLIED;
-                }
-                if (signal instanceof Signal.Failed failed) {
-                    writeError(ctx, failed.error());
-                    return Ending.FAILED;
-                }
+            Signal end = awaitWhole(exchange, wait, body);
+            if (end instanceof Signal.Done done) {
+                body.reply(OpenAiWire.completion(exchange.completionId(), created, model, done.text(), done.finishReason(), done.usage(),
+                        done.toolCalls()));
+                return Ending.REPLIED;
             }
+            body.fail(end instanceof Signal.Failed failed ? failed.error() : ApiError.timeout(wait.timeoutMessage()));
+            return end instanceof Signal.Failed ? Ending.FAILED : Ending.TIMED_OUT;
+        } catch (IOException e) {
+            return Ending.DISCONNECTED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Ending.DISCONNECTED;
+        }
+    }
+
+    /**
+     * Waits for the end of a non-streamed answer: its {@code Done} or {@code Failed} signal, or null at the deadline
+     * (deltas are dropped: the final text holds them). A padding {@code body} gets its first space at the first
+     * keep-alive and then one every {@link #LIVE_HEARTBEAT}; a write that fails (the client left) throws.
+     */
+    Signal awaitWhole(ReplyExchange exchange, Wait wait, PaddedJson body) throws IOException, InterruptedException {
+        long nextBeat = System.nanoTime() + heartbeatNanos;
+        while (true) {
+            long left = millisLeft(wait);
+            if (left <= 0) {
+                return null;
+            }
+            long untilBeat = Math.max(1, (nextBeat - System.nanoTime()) / 1_000_000);
+            Signal signal = exchange.next(body.pads() ? Math.min(left, untilBeat) : left);
+            if (signal == null) {
+                if (body.pads() && System.nanoTime() >= nextBeat) {
+                    body.pad();
+                    nextBeat = System.nanoTime() + liveHeartbeatNanos;
+                }
+            } else if (!(signal instanceof Signal.Delta)) {
+                return signal;
+            }
         }
     }
 

@@ -118,6 +118,11 @@ final class ReplyExchange {
         }
     }
 
+    /** Whether a client leaving stops the turn: the adapter runs it (stateless), so nobody else could receive its answer. */
+    boolean stoppable() {
+        return interrupt != null;
+    }
+
     boolean ended() {
         return ended.get();
     }

@@ -15,8 +15,8 @@ import java.util.UUID;
  * server-sent events ({@code response.created}, {@code response.in_progress}, {@code response.output_item.added},
  * {@code response.content_part.added}, {@code response.output_text.delta} ..., then the matching {@code .done} events
  * and {@code response.completed}), each with a growing {@code sequence_number}. As with chat completions, nothing is
- * sent before the first text, so an error that comes first still gets its real status; a later one is an
- * {@code error} event. The stream has no {@code [DONE]} line (the Responses API ends with {@code response.completed}).
+ * sent before the first text or keep-alive, so an error that comes first still gets its real status; a later one is an
+ * {@code error} event. A non-streamed answer of a stateless turn is padded with spaces while it waits ({@link PaddedJson}). The stream has no {@code [DONE]} line (the Responses API ends with {@code response.completed}).
  */
 final class ResponsesWriter {
     private final CompletionWriter chat;
@@ -33,12 +33,13 @@ final class ResponsesWriter {
                 System.currentTimeMillis() / 1000, model, request.instructions());
         try {
             if (!chatRequest.stream()) {
-                Signal end = awaitEnd(exchange, wait, null, shape);
+                PaddedJson body = new PaddedJson(ctx, exchange.stoppable());
+                Signal end = chat.awaitWhole(exchange, wait, body);
                 if (end instanceof Signal.Done done) {
-                    CompletionWriter.json(ctx, 200, OpenAiWire.bytes(shape.response("completed", done.text(), done.usage())));
+                    body.reply(OpenAiWire.bytes(shape.response("completed", done.text(), done.usage())));
                     return Ending.REPLIED;
                 }
-                CompletionWriter.writeError(ctx, end instanceof Signal.Failed f ? f.error() : ApiError.timeout(wait.timeoutMessage()));
+                body.fail(end instanceof Signal.Failed f ? f.error() : ApiError.timeout(wait.timeoutMessage()));
                 return end instanceof Signal.Failed ? Ending.FAILED : Ending.TIMED_OUT;
             }
             EventStream sse = new EventStream(ctx.res());
@@ -64,7 +65,7 @@ final class ResponsesWriter {
         }
     }
 
-    /** Waits for the end, streaming deltas as events when {@code sse} is given; null on timeout. */
+    /** Waits for the end of a stream, sending deltas as events and keep-alives while silent; null on timeout. */
     private Signal awaitEnd(ReplyExchange exchange, Wait wait, EventStream sse, Shape shape) throws IOException, InterruptedException {
         long nextBeat = System.nanoTime() + chat.heartbeatNanos();
         while (true) {
@@ -73,17 +74,15 @@ final class ResponsesWriter {
                 return null;
             }
             long untilBeat = (nextBeat - System.nanoTime()) / 1_000_000;
-            Signal signal = exchange.next(sse == null ? left : Math.min(left, untilBeat));
+            Signal signal = exchange.next(Math.min(left, untilBeat));
             if (signal == null) {
-                if (sse != null && System.nanoTime() >= nextBeat) {
+                if (System.nanoTime() >= nextBeat) {
                     sse.keepAlive();
                     nextBeat = System.nanoTime() + Math.min(chat.heartbeatNanos(), CompletionWriter.LIVE_HEARTBEAT.toNanos());
                 }
             } else if (signal instanceof Signal.Delta delta) {
-                if (sse != null) {
-                    shape.delta(sse, delta.text());
-                    nextBeat = System.nanoTime() + CompletionWriter.LIVE_HEARTBEAT.toNanos();
-                }
+                shape.delta(sse, delta.text());
+                nextBeat = System.nanoTime() + CompletionWriter.LIVE_HEARTBEAT.toNanos();
             } else {
                 return signal;
             }

@@ -55,6 +55,11 @@ final class ApiFixture implements AutoCloseable {
         return new ApiFixture(settings(), agent, true, heartbeat);
     }
 
+    /** Started with {@code settings}, the first keep-alive (event streams and padded answers) after {@code heartbeat}. */
+    static ApiFixture start(ApiServerPlatform.Settings settings, ScriptedAgent agent, Duration heartbeat) throws Exception {
+        return new ApiFixture(settings, agent, true, heartbeat);
+    }
+
     /** The web server runs, but the gateway has not started the adapter yet. */
     static ApiFixture unstarted(ScriptedAgent agent) throws Exception {
         return new ApiFixture(settings(), agent, false, CompletionWriter.HEARTBEAT);
