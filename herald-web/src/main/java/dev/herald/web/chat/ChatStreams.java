@@ -127,6 +127,11 @@ final class ChatStreams {
         }
     }
 
+    /** The conversations that have at least one open stream now. */
+    synchronized List<String> openConversations() {
+        return List.copyOf(open.keySet());
+    }
+
     synchronized int openStreams() {
         return open.values().stream().mapToInt(Set::size).sum();
     }

@@ -71,7 +71,10 @@ import org.slf4j.LoggerFactory;
  * <p>Delivery. The transcript is the source of truth: a final reply is stored before it is sent, so
  * {@link #send} only tells open streams that one arrived, and a page that was not connected (the gateway
  * restarted, the laptop slept) fetches the rows it lacks when it reconnects, by sequence number, so
- * nothing is lost or shown twice. What the transcript does not hold is kept by {@link ChatStreams}.
+ * nothing is lost or shown twice. What the transcript does not hold is kept by {@link ChatStreams}. A turn
+ * of the conversation that ran on another node (several nodes, or the old process of a handover) is announced
+ * to this node's streams by {@link OtherNodeReplies}, which looks at the store once a second while a stream is
+ * open and another node runs.
  *
  * <p>Lifecycle: NEW (streams and reads work; sends answer 503 "starting") → RUNNING (after the gateway
  * calls {@link #start}) → CLOSED (every stream ends; sends answer 503 "stopping").
@@ -101,6 +104,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
     private final Clock clock;
     private final WebGuard guard;
     private final ChatStreams streams = new ChatStreams();
+    private final OtherNodeReplies otherNodes;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     private final AtomicLong sent = new AtomicLong();
     private volatile InboundSink sink;
@@ -111,6 +115,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         this.keyPolicy = Objects.requireNonNull(keyPolicy, "keyPolicy");
         this.guard = Objects.requireNonNull(guard, "guard");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.otherNodes = new OtherNodeReplies(storage, streams, this::keyOf);
         server.add(Routes.of(PLATFORM.id(), this::register));
     }
 
@@ -137,6 +142,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         if (!state.compareAndSet(State.NEW, State.RUNNING)) {
             throw new IllegalStateException("webchat - start() called while " + state.get().name().toLowerCase());
         }
+        otherNodes.start();
         inbound.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "serving the web chat at /");
     }
 
@@ -147,6 +153,9 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
                 .put("parts", message.parts());
         if (message.correlationId() != null) {
             frame.put("turn", message.correlationId());
+            if ((message.kind() == MessageKind.REPLY || message.kind() == MessageKind.ERROR) && message.isLastPart()) {
+                otherNodes.sentHere(message.correlationId());
+            }
         }
         switch (message.kind()) {
             case REPLY -> {
@@ -196,6 +205,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         if (was == State.CLOSED) {
             return;
         }
+        otherNodes.stop();
         int open = streams.openStreams();
         streams.closeAll();
         log.info("webchat - stopped ({} open stream(s) ended; pages reconnect by themselves)", open);
