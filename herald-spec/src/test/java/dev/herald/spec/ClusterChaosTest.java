@@ -83,6 +83,7 @@ class ClusterChaosTest {
     /** Turns that were RUNNING on a node killed just before a time jump: stale when taken over, never to be resumed. */
     private final Set<Long> staleAtTakeover = new HashSet<>();
     private final AtomicLong messageIds = new AtomicLong();
+    private final Map<String, Integer> disruptions = new TreeMap<>();
     private long seed;
     private int processes;
 
@@ -250,6 +251,7 @@ class ClusterChaosTest {
         }
         long up = java.util.Arrays.stream(slots).filter(s -> s != null && s.running()).count();
         int action = up < 2 ? 2 : random.nextInt(3);
+        disruptions.merge(action == 0 ? "kill" : action == 1 ? "stop" : "handover", 1, Integer::sum);
         switch (action) {
             case 0 -> {
                 Set<Long> running = n.storage.turns().running().stream().filter(t -> n.id.equals(t.ownerNode()))
@@ -259,6 +261,7 @@ class ClusterChaosTest {
                 if (random.nextInt(4) == 0) {
                     clock.advance(Duration.ofHours(2)); // what the dead node ran is stale by the time its lease runs out
                     staleAtTakeover.addAll(running);
+                    disruptions.merge("time jump", 1, Integer::sum);
                 }
             }
             case 1 -> {
@@ -312,6 +315,9 @@ class ClusterChaosTest {
         Map<String, List<TurnRecord>> lanes = turns.values().stream().sorted(Comparator.comparingLong(TurnRecord::id))
                 .collect(Collectors.groupingBy(t -> t.sessionKey().value(), TreeMap::new, Collectors.toList()));
         lanes.forEach((lane, list) -> problems.addAll(resumes(lane, list)));
+        System.out.println("ClusterChaosTest seed " + seed + ": " + processes + " node processes, " + disruptions + ", " + accepted
+                + " messages accepted, " + sent.size() + " sends, " + staleAtTakeover.size() + " turn(s) running at a kill before a time jump; turns "
+                + turns.values().stream().collect(Collectors.groupingBy(t -> t.origin() + " " + t.state(), TreeMap::new, Collectors.counting())));
         freshResumeMarks(storage).forEach(e -> problems.add("session " + e.key().value() + " is still resume-pending (fresh, marked at "
                 + e.lastResumeMarkedAt() + ") although nodes ran"));
         assertThat(problems).as("seed %d (%d processes, %d messages accepted, %d sends)", seed, processes, accepted, sent.size()).isEmpty();

@@ -171,9 +171,14 @@ public final class Wiring implements AutoCloseable {
                 .withRedeliveryInterval(g.redeliveryInterval());
     }
 
-    /** This process as a node: {@code predecessor} is the node it takes over from in a restart, or null. */
+    /**
+     * This process as a node: {@code predecessor} is the node it takes over from in a restart, or null. A configured
+     * {@code cluster.node_id} is still held by the predecessor during a handover, so the new process runs as
+     * {@code <id>.next} then, and the next handover goes back to {@code <id>}.
+     */
     static ClusterSettings cluster(ClusterConfig c, String predecessor) {
-        return new ClusterSettings(c.enabled(), NodeIdentity.thisProcess(c.configuredNodeId()), c.lease(), predecessor);
+        Optional<String> id = c.configuredNodeId().map(configured -> configured.equals(predecessor) ? configured + ".next" : configured);
+        return new ClusterSettings(c.enabled(), NodeIdentity.thisProcess(id), c.lease(), predecessor);
     }
 
     static AgentSettings agentSettings(HeraldConfig config) {

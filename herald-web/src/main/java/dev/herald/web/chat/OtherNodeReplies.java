@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
  * of truth and the page fetches the rows it lacks whenever a {@code reply} frame arrives, so all this poller does is
  * send that frame: once a second, only while a stream is open here and another node runs on the store, it reads each
  * such conversation's newest started turn (one indexed query) and, when that turn has ended since the last look and
- * this node did not send its reply itself, publishes a {@code reply} frame for it. The first look at a conversation
- * only takes note (the page fetched everything when its stream opened). Streamed deltas and tool progress of another
- * node's turn are not relayed; its reply shows up within about a second of the turn's end.
+ * this node did not send its reply itself, publishes a {@code reply} frame for it. Where a conversation stood is
+ * noted when its stream opens (the page fetches everything up to there itself). Streamed deltas and tool progress of
+ * another node's turn are not relayed; its reply shows up within about a second of the turn's end.
  *
  * <p>One virtual thread; {@link #poll} is also called directly by tests. A store error is logged and the next tick
  * tries again.
@@ -105,25 +105,38 @@ final class OtherNodeReplies {
         }
     }
 
+    /**
+     * Takes note of where a conversation whose stream just opened stands (its page fetches everything up to here), so
+     * that a turn of another node that ends before the next look is still announced. One query per stream opened.
+     */
+    synchronized void opened(String conversation) {
+        if (!seen.containsKey(conversation)) {
+            try {
+                seen.put(conversation, look(conversation).map(OtherNodeReplies::mark).orElse("none"));
+            } catch (RuntimeException e) {
+                log.warn("webchat - could not read where conversation {} stands ({}); its first look waits for the next tick", conversation,
+                        e.toString());
+            }
+        }
+    }
+
     /** One look: returns how many reply frames it published. */
     synchronized int poll() {
         List<String> conversations = streams.openConversations();
         seen.keySet().retainAll(conversations);
         if (conversations.isEmpty() || !otherNodesRun()) {
-            seen.clear();
             return 0;
         }
         int published = 0;
         for (String conversation : conversations) {
-            Optional<TurnRecord> latest = storage.turns().latestStarted(keys.apply(conversation));
-            if (latest.isEmpty()) {
-                seen.put(conversation, "none");
+            Optional<TurnRecord> latest = look(conversation);
+            String now = latest.map(OtherNodeReplies::mark).orElse("none");
+            String before = seen.put(conversation, now);
+            if (latest.isEmpty() || before == null || before.equals(now)) {
                 continue;
             }
             TurnRecord t = latest.get();
-            String now = t.id() + ":" + t.state();
-            String before = seen.put(conversation, now);
-            if (before == null || before.equals(now) || !t.state().terminal() || wasSentHere(t.eventId())) {
+            if (!t.state().terminal() || wasSentHere(t.eventId())) {
                 continue;
             }
             ObjectNode frame = WebJson.MAPPER.createObjectNode().put("type", "reply").put("turn", t.eventId())
@@ -132,6 +145,14 @@ final class OtherNodeReplies {
             published++;
         }
         return published;
+    }
+
+    private Optional<TurnRecord> look(String conversation) {
+        return storage.turns().latestStarted(keys.apply(conversation));
+    }
+
+    private static String mark(TurnRecord t) {
+        return t.id() + ":" + t.state();
     }
 
     private boolean otherNodesRun() {

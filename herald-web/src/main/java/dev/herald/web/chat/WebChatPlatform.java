@@ -405,6 +405,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
                 .put("state", state.get().name().toLowerCase());
         ChatStreams.Subscriber subscriber = streams.subscribe(conversation, encode(hello));
         try {
+            otherNodes.opened(conversation);
             new EventStreamWriter(ctx.res(), HEARTBEAT_MS).pump(subscriber);
         } finally {
             streams.unsubscribe(subscriber);
