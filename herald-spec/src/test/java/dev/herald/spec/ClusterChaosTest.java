@@ -2,7 +2,12 @@ package dev.herald.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.core.agent.Agent;
+import dev.herald.core.agent.Interrupt;
+import dev.herald.core.agent.TurnListener;
+import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.auth.Authorizer;
+import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.cluster.ClusterSettings;
 import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.core.gateway.Gateway;
@@ -41,6 +46,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -82,6 +89,8 @@ class ClusterChaosTest {
     private final Set<String> users = Set.of("u1", "u2", "u3", "u4");
     /** Turns that were RUNNING on a node killed just before a time jump: stale when taken over, never to be resumed. */
     private final Set<Long> staleAtTakeover = new HashSet<>();
+    /** Turns that were RUNNING on a node when it was killed without a time jump: fresh, to be resumed once. */
+    private final Set<Long> freshAtTakeover = new HashSet<>();
     private final AtomicLong messageIds = new AtomicLong();
     private final Map<String, Integer> disruptions = new TreeMap<>();
     private long seed;
@@ -113,6 +122,47 @@ class ClusterChaosTest {
         @Override
         public Instant instant() {
             return Instant.now().plus(shift);
+        }
+    }
+
+    /**
+     * The chaos agent of the single-node test behind a think time of up to a second (half the turns), so that kills,
+     * stops and handovers find turns running.
+     */
+    static final class SlowChaosAgent implements Agent {
+        private final Agent chaos;
+        private final Random random;
+
+        SlowChaosAgent(long seed) {
+            this.chaos = new RestartChaosTest.ChaosAgent(seed);
+            this.random = new Random(~seed);
+        }
+
+        @Override
+        public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
+            int ms;
+            synchronized (random) {
+                ms = random.nextBoolean() ? 0 : 100 + random.nextInt(900);
+            }
+            CountDownLatch raised = new CountDownLatch(1);
+            Runnable wake = raised::countDown;
+            interrupt.onRaise(wake);
+            try {
+                if (raised.await(ms, TimeUnit.MILLISECONDS) || interrupt.isRaised()) {
+                    return new TurnOutcome.Interrupted(interrupt.reason());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new TurnOutcome.Interrupted("thread interrupted");
+            } finally {
+                interrupt.forget(wake);
+            }
+            return chaos.runTurn(request, listener, interrupt);
+        }
+
+        @Override
+        public String describe() {
+            return "slow chaos agent";
         }
     }
 
@@ -149,7 +199,7 @@ class ClusterChaosTest {
                     .withInterruptGrace(Duration.ofSeconds(2)).withStartupRestoreTimeout(Duration.ofSeconds(5))
                     .withRedeliveryInterval(Duration.ofSeconds(1))
                     .withBusyPolicy(seed % 2 == 0 ? dev.herald.core.gateway.BusyPolicy.INTERRUPT : dev.herald.core.gateway.BusyPolicy.QUEUE);
-            this.gateway = new Gateway(storage, new RestartChaosTest.ChaosAgent(seed * 1_000 + process), allowed(), new PlatformRegistry(List.of(chat),
+            this.gateway = new Gateway(storage, new SlowChaosAgent(seed * 1_000 + process), allowed(), new PlatformRegistry(List.of(chat),
                     List.of()), settings, clock, GatewayMetrics.NONE,
                     new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null), LEASE, null));
             all.add(this);
@@ -224,7 +274,7 @@ class ClusterChaosTest {
                 }
                 Thread.sleep(random.nextInt(30));
             }
-            Thread.sleep(random.nextInt(300));
+            Thread.sleep(random.nextInt(150));
             disrupt(random, round);
         }
         settle();
@@ -262,6 +312,8 @@ class ClusterChaosTest {
                     clock.advance(Duration.ofHours(2)); // what the dead node ran is stale by the time its lease runs out
                     staleAtTakeover.addAll(running);
                     disruptions.merge("time jump", 1, Integer::sum);
+                } else {
+                    freshAtTakeover.addAll(running);
                 }
             }
             case 1 -> {
@@ -315,8 +367,10 @@ class ClusterChaosTest {
         Map<String, List<TurnRecord>> lanes = turns.values().stream().sorted(Comparator.comparingLong(TurnRecord::id))
                 .collect(Collectors.groupingBy(t -> t.sessionKey().value(), TreeMap::new, Collectors.toList()));
         lanes.forEach((lane, list) -> problems.addAll(resumes(lane, list)));
+        long resumedFresh = lanes.values().stream().mapToLong(list -> followedByResume(list, freshAtTakeover)).sum();
         System.out.println("ClusterChaosTest seed " + seed + ": " + processes + " node processes, " + disruptions + ", " + accepted
-                + " messages accepted, " + sent.size() + " sends, " + staleAtTakeover.size() + " turn(s) running at a kill before a time jump; turns "
+                + " messages accepted, " + sent.size() + " sends; turns running at a kill: " + freshAtTakeover.size() + " fresh ("
+                + resumedFresh + " resumed by the next turn of their lane), " + staleAtTakeover.size() + " before a time jump; turns "
                 + turns.values().stream().collect(Collectors.groupingBy(t -> t.origin() + " " + t.state(), TreeMap::new, Collectors.counting())));
         freshResumeMarks(storage).forEach(e -> problems.add("session " + e.key().value() + " is still resume-pending (fresh, marked at "
                 + e.lastResumeMarkedAt() + ") although nodes ran"));
@@ -348,6 +402,22 @@ class ClusterChaosTest {
             }
         }
         return problems;
+    }
+
+    /** How many turns of {@code cut} in this lane the lane's next started turn resumed. */
+    private static long followedByResume(List<TurnRecord> lane, Set<Long> cut) {
+        long n = 0;
+        TurnRecord previous = null;
+        for (TurnRecord t : lane) {
+            if (t.sessionId() == null) {
+                continue;
+            }
+            if (previous != null && cut.contains(previous.id()) && t.origin() == MessageEvent.Origin.RESUME) {
+                n++;
+            }
+            previous = t;
+        }
+        return n;
     }
 
     private List<SessionEntry> freshResumeMarks(Storage storage) {

@@ -112,6 +112,8 @@ class RollingRestartIT {
             h.stop();
         }
 
+        System.out.println("RollingRestartIT: " + load.answered.size() + " requests answered, " + load.failures.size() + " failed; health polls "
+                + health.stream().map(h -> h.polls.get() + " (" + h.failures.get() + " failed)").toList() + "; " + restarted);
         String diagnosis = String.join("\n", restarted) + "\n" + nodes.stream().map(HeraldProcess::output).collect(Collectors.joining());
         assertThat(load.failures).as("requests that failed (refused, reset, not 200, a wrong answer)\n" + diagnosis).isEmpty();
         assertThat(load.answered.size()).as("answered requests").isGreaterThan(CLIENTS * 5);
