@@ -112,7 +112,8 @@ class RollingRestartIT {
             h.stop();
         }
 
-        System.out.println("RollingRestartIT: " + load.answered.size() + " requests answered, " + load.failures.size() + " failed; health polls "
+        System.out.println("RollingRestartIT: " + load.answered.size() + " requests answered, " + load.failures.size() + " failed, "
+                + load.retried.size() + " answered 503 (stopping) and retried " + load.retried + "; health polls "
                 + health.stream().map(h -> h.polls.get() + " (" + h.failures.get() + " failed)").toList() + "; " + restarted);
         String diagnosis = String.join("\n", restarted) + "\n" + nodes.stream().map(HeraldProcess::output).collect(Collectors.joining());
         assertThat(load.failures).as("requests that failed (refused, reset, not 200, a wrong answer)\n" + diagnosis).isEmpty();
@@ -135,11 +136,15 @@ class RollingRestartIT {
 
     /**
      * Clients that each talk in a conversation of their own, one message after the other, each message to the next
-     * node; a request that fails is recorded, never retried (a retry would hide a lost message).
+     * node; a request that fails is recorded, never retried (a retry would hide a lost message), except a 503
+     * "stopping" with Retry-After, which a handing-over node answers to a request that waited for another node's turn
+     * in its session: that one is sent again once, to the next node (the model must still see each message once).
      */
     static final class Load {
         final Map<String, String> answered = new ConcurrentHashMap<>();
         final List<String> failures = new CopyOnWriteArrayList<>();
+        /** Requests answered 503 "stopping" (with Retry-After) and sent again once. */
+        final List<String> retried = new CopyOnWriteArrayList<>();
         private final AtomicBoolean stop = new AtomicBoolean();
         private final List<Thread> clients = new ArrayList<>();
 
@@ -161,6 +166,14 @@ class RollingRestartIT {
                         .timeout(WAIT).POST(HttpRequest.BodyPublishers.ofString(body)).build();
                 try {
                     HttpResponse<String> res = http.send(req, HttpResponse.BodyHandlers.ofString());
+                    if (res.statusCode() == 503 && res.headers().firstValue("Retry-After").isPresent() && res.body().contains("\"stopping\"")) {
+                        // the node was handing over while this request waited for another node's turn in the session;
+                        // retried at once, elsewhere, as an OpenAI client retries a 503
+                        retried.add(text + " on port " + node.port);
+                        node = nodes.get((client + m + 1) % nodes.size());
+                        req = HttpRequest.newBuilder(req, (k, v) -> true).uri(URI.create("http://127.0.0.1:" + node.port + "/v1/chat/completions")).build();
+                        res = http.send(req, HttpResponse.BodyHandlers.ofString());
+                    }
                     String answer = HeraldProcess.answer(res);
                     if (!answer.equals("echo: " + text)) {
                         failures.add(text + " on port " + node.port + " was answered '" + answer + "'");

@@ -188,6 +188,17 @@ final class TurnRunner {
                 return;
             }
         }
+        if (!accepting.getAsBoolean() && !adapter.capabilities().interactive()) {
+            // this node stops, and its request is answered "retry" when the adapter closes; with nobody in a chat to read a
+            // reply later, the turn must not run on another node (its reply would reach no one, and the client's retry
+            // would run it a second time). An interactive platform's turn stays waiting: another node runs it and the
+            // chat shows its reply.
+            if (turns.cancel(turn.id(), "this node stopped while the turn waited for node " + holder)) {
+                log.info("gateway - turn {} of {} cancelled: this node stopped while it waited for node {} to be done with the session; "
+                        + "its request is answered 503 (retry)", turn.id(), turn.sessionKey(), holder);
+            }
+            return;
+        }
         if (accepting.getAsBoolean() && turns.cancel(turn.id(), "the session stayed busy on node " + holder)) {
             log.warn("gateway - turn {} of {} cancelled: node {} kept the session busy for {} s", turn.id(), turn.sessionKey(), holder,
                     LEASE_WAIT.toSeconds());

@@ -1,0 +1,151 @@
+package dev.herald.app.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.core.auth.Authorizer;
+import dev.herald.core.cluster.ClusterSettings;
+import dev.herald.core.cluster.NodeIdentity;
+import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewayMetrics;
+import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.gateway.PlatformRegistry;
+import dev.herald.core.gateway.StopKind;
+import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.SendResult;
+import dev.herald.core.platform.loopback.LoopbackPlatform;
+import dev.herald.core.session.SessionSource;
+import dev.herald.core.session.Storage;
+import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.TurnState;
+import dev.herald.store.postgres.PostgresStorage;
+import dev.herald.store.postgres.TestDatabase;
+import dev.herald.testkit.agent.ScriptedAgent;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A turn whose reply goes back where it was received (API server, web chat), waiting on node B for node A to be done
+ * with the session, when B stops (a handover): on a platform nobody reads later (the API server: its request is
+ * answered 503 "retry"), the turn is cancelled, so it never runs on A as well (a reply to no one, and the client's
+ * retry would run it twice); on an interactive one (the web chat: the page reads the transcript), it stays waiting and
+ * A runs it once.
+ */
+class WaitingForTheLeaseWhileStoppingTest {
+    static final Duration WAIT = Duration.ofSeconds(20);
+    static final Platform REQUESTS = Platform.of("requests");
+
+    @RegisterExtension
+    final TestDatabase db = new TestDatabase();
+    final List<Gateway> gateways = new ArrayList<>();
+    final List<Storage> stores = new ArrayList<>();
+
+    /** A platform whose turns run on the node that received them, like the API server or the web chat. */
+    record HeldHere(LoopbackPlatform inner) implements PlatformAdapter {
+        @Override
+        public Platform platform() {
+            return inner.platform();
+        }
+
+        @Override
+        public Capabilities capabilities() {
+            return inner.capabilities();
+        }
+
+        @Override
+        public void start(InboundSink sink) {
+            inner.start(sink);
+        }
+
+        @Override
+        public SendResult send(OutboundMessage message) {
+            return inner.send(message);
+        }
+
+        @Override
+        public boolean turnsRunWhereReceived() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    private LoopbackPlatform node(String id, ScriptedAgent agent, boolean interactive) {
+        Storage storage = PostgresStorage.open(db.options(), Clock.systemUTC());
+        stores.add(storage);
+        LoopbackPlatform chat = new LoopbackPlatform(REQUESTS, new Capabilities(interactive, false, false, true, false, 4096), Clock.systemUTC());
+        Authorizer all = new Authorizer() {
+            @Override
+            public boolean isAuthorized(SessionSource source) {
+                return true;
+            }
+
+            @Override
+            public boolean isAdmin(SessionSource source) {
+                return false;
+            }
+        };
+        Gateway g = new Gateway(storage, agent, all, new PlatformRegistry(List.of(new HeldHere(chat)), List.of()),
+                GatewaySettings.defaults().withDrainTimeout(Duration.ofSeconds(5)).withInterruptGrace(Duration.ofSeconds(2)), Clock.systemUTC(),
+                GatewayMetrics.NONE, new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null),
+                        Duration.ofSeconds(3), null));
+        gateways.add(g);
+        g.start(Gateway.StartOptions.normal());
+        return chat;
+    }
+
+    @AfterEach
+    void stop() {
+        gateways.forEach(g -> g.stop(StopKind.SHUTDOWN, false));
+        stores.forEach(Storage::close);
+    }
+
+    @ParameterizedTest(name = "interactive {0}")
+    @ValueSource(booleans = {false, true})
+    void aNodeStoppingWhileItsTurnWaitsForTheLease_cancelsItWhereNobodyReadsLater_elseTheHolderRunsItOnce(boolean interactive)
+            throws Exception {
+        ScriptedAgent agentA = new ScriptedAgent();
+        ScriptedAgent agentB = new ScriptedAgent();
+        LoopbackPlatform a = node("node-a", agentA, interactive);
+        LoopbackPlatform b = node("node-b", agentB, interactive);
+        SessionSource carol = new SessionSource(REQUESTS, "carol", ChatType.DM, "carol", null, null, null);
+        ScriptedAgent.Hold first = agentA.hold("first answer");
+        a.say(carol, "first question", "q-1");
+        first.awaitArrival(WAIT);
+        agentA.reply("second answer");
+
+        b.say(carol, "second question", "q-2");
+        Thread.sleep(1_000); // b waits for a to be done with the session
+        gateways.get(1).stop(StopKind.HANDOVER, false);
+        first.release();
+        a.awaitSent(t -> t.equals("first answer"), WAIT);
+        Thread.sleep(5_000); // a gone receiver's waiting turn is picked up within a few seconds
+
+        List<TurnRecord> turns = new ArrayList<>();
+        for (TurnState s : TurnState.values()) {
+            turns.addAll(stores.get(0).turns().inState(s, 100));
+        }
+        TurnRecord second = turns.stream().filter(t -> t.text().equals("second question")).findFirst().orElseThrow();
+        assertThat(agentB.calls()).as("b ran nothing").isEmpty();
+        if (interactive) {
+            assertThat(agentA.calls()).extracting(r -> r.userMessage()).containsExactly("first question", "second question");
+            assertThat(second.state()).isEqualTo(TurnState.DELIVERED);
+        } else {
+            assertThat(agentA.calls()).extracting(r -> r.userMessage()).containsExactly("first question");
+            assertThat(second.state()).isEqualTo(TurnState.CANCELLED);
+        }
+    }
+}
