@@ -91,6 +91,9 @@ class ClusterChaosTest {
     private final Set<Long> staleAtTakeover = new HashSet<>();
     /** Turns that were RUNNING on a node when it was killed without a time jump: fresh, to be resumed once. */
     private final Set<Long> freshAtTakeover = new HashSet<>();
+    /** Every model call of every node, in order; and, per fresh cut turn, how many calls there were when it was cut. */
+    private final List<TurnRequest> asked = new CopyOnWriteArrayList<>();
+    private final Map<Long, Integer> askedAtCut = new java.util.HashMap<>();
     private final AtomicLong messageIds = new AtomicLong();
     private final Map<String, Integer> disruptions = new TreeMap<>();
     private long seed;
@@ -132,14 +135,17 @@ class ClusterChaosTest {
     static final class SlowChaosAgent implements Agent {
         private final Agent chaos;
         private final Random random;
+        private final List<TurnRequest> asked;
 
-        SlowChaosAgent(long seed) {
+        SlowChaosAgent(long seed, List<TurnRequest> asked) {
             this.chaos = new RestartChaosTest.ChaosAgent(seed);
             this.random = new Random(~seed);
+            this.asked = asked;
         }
 
         @Override
         public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
+            asked.add(request);
             int ms;
             synchronized (random) {
                 ms = random.nextBoolean() ? 0 : 100 + random.nextInt(900);
@@ -199,7 +205,7 @@ class ClusterChaosTest {
                     .withInterruptGrace(Duration.ofSeconds(2)).withStartupRestoreTimeout(Duration.ofSeconds(5))
                     .withRedeliveryInterval(Duration.ofSeconds(1))
                     .withBusyPolicy(seed % 2 == 0 ? dev.herald.core.gateway.BusyPolicy.INTERRUPT : dev.herald.core.gateway.BusyPolicy.QUEUE);
-            this.gateway = new Gateway(storage, new SlowChaosAgent(seed * 1_000 + process), allowed(), new PlatformRegistry(List.of(chat),
+            this.gateway = new Gateway(storage, new SlowChaosAgent(seed * 1_000 + process, asked), allowed(), new PlatformRegistry(List.of(chat),
                     List.of()), settings, clock, GatewayMetrics.NONE,
                     new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null), LEASE, null));
             all.add(this);
@@ -314,6 +320,7 @@ class ClusterChaosTest {
                     disruptions.merge("time jump", 1, Integer::sum);
                 } else {
                     freshAtTakeover.addAll(running);
+                    running.forEach(id -> askedAtCut.put(id, asked.size()));
                 }
             }
             case 1 -> {
@@ -368,9 +375,10 @@ class ClusterChaosTest {
                 .collect(Collectors.groupingBy(t -> t.sessionKey().value(), TreeMap::new, Collectors.toList()));
         lanes.forEach((lane, list) -> problems.addAll(resumes(lane, list)));
         long resumedFresh = lanes.values().stream().mapToLong(list -> followedByResume(list, freshAtTakeover)).sum();
+        long noted = freshAtTakeover.stream().filter(id -> nextCallCarriesTheNote(turns.get(id))).count();
         System.out.println("ClusterChaosTest seed " + seed + ": " + processes + " node processes, " + disruptions + ", " + accepted
                 + " messages accepted, " + sent.size() + " sends; turns running at a kill: " + freshAtTakeover.size() + " fresh ("
-                + resumedFresh + " resumed by the next turn of their lane), " + staleAtTakeover.size() + " before a time jump; turns "
+                + resumedFresh + " resumed by a turn of their own, " + noted + " whose lane's next model call carried the interruption note), " + staleAtTakeover.size() + " before a time jump; turns "
                 + turns.values().stream().collect(Collectors.groupingBy(t -> t.origin() + " " + t.state(), TreeMap::new, Collectors.counting())));
         freshResumeMarks(storage).forEach(e -> problems.add("session " + e.key().value() + " is still resume-pending (fresh, marked at "
                 + e.lastResumeMarkedAt() + ") although nodes ran"));
@@ -402,6 +410,16 @@ class ClusterChaosTest {
             }
         }
         return problems;
+    }
+
+    /** Whether the first model call for the cut turn's lane after the cut told the model of the interruption. */
+    private boolean nextCallCarriesTheNote(TurnRecord cut) {
+        if (cut == null) {
+            return false;
+        }
+        List<TurnRequest> after = asked.subList(askedAtCut.get(cut.id()), asked.size());
+        return after.stream().filter(r -> cut.sessionKey().value().equals(r.sessionKey())).findFirst()
+                .map(r -> r.userMessage().contains("[System note: The previous turn was interrupted")).orElse(false);
     }
 
     /** How many turns of {@code cut} in this lane the lane's next started turn resumed. */
