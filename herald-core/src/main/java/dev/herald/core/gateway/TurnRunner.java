@@ -74,13 +74,14 @@ final class TurnRunner {
     private final Compactions compactions;
     private final Membership membership;
     private final java.util.function.BooleanSupplier accepting;
+    private final TurnOptionsLookup options;
     /** How long a turn held open on this node waits for the node that holds its session's lease, and how often it looks. */
     static final java.time.Duration LEASE_WAIT = java.time.Duration.ofMinutes(10);
     static final java.time.Duration LEASE_POLL = java.time.Duration.ofMillis(200);
 
     TurnRunner(Storage storage, Turns turns, OrphanedTurns orphans, ResumeMarks marks, Agent agent, Authorizer authorizer,
             PlatformRegistry platforms, Outbox outbox, SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics,
-            PendingApprovals approvals, Membership membership, java.util.function.BooleanSupplier accepting) {
+            PendingApprovals approvals, Membership membership, java.util.function.BooleanSupplier accepting, TurnOptionsLookup options) {
         this.storage = storage;
         this.turns = turns;
         this.orphans = orphans;
@@ -97,6 +98,7 @@ final class TurnRunner {
         this.compactions = new Compactions(storage.transcripts(), clock);
         this.membership = membership;
         this.accepting = accepting;
+        this.options = options;
     }
 
     void run(TurnRecord turn) {
@@ -271,7 +273,7 @@ final class TurnRunner {
         lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
         Capabilities caps = adapter.capabilities();
         TurnRequest request = new TurnRequest(entry.sessionId(), turn.sessionKey().value(), AgentHistory.from(transcript),
-                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), adapter.turnOptions(turn.eventId()));
+                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), options.of(turn, adapter));
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
         TurnOutcome outcome;
