@@ -8,6 +8,7 @@ import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
+import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.cluster.Membership;
@@ -269,11 +270,12 @@ final class TurnRunner {
 
     private void execute(TurnRecord turn, SessionEntry entry, List<TranscriptRow> transcript,
             NoteInjector.Prepared prepared, PlatformAdapter adapter) {
+        TurnOptions turnOptions = options.of(turn, adapter); // from the store for a scheduled turn and its resume
         Interrupt interrupt = new Interrupt();
         lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
         Capabilities caps = adapter.capabilities();
         TurnRequest request = new TurnRequest(entry.sessionId(), turn.sessionKey().value(), AgentHistory.from(transcript),
-                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), options.of(turn, adapter));
+                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), turnOptions);
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
         TurnOutcome outcome;
