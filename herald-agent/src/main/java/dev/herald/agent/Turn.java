@@ -81,7 +81,7 @@ final class Turn implements AutoCloseable {
         this.clientTools = request.options().clientTools();
         Set<String> shadowed = new HashSet<>();
         clientTools.forEach(t -> shadowed.add(t.name()));
-        this.tools = registry.forPlatform(request.platformId()).without(shadowed);
+        this.tools = registry.forTurn(request.platformId(), request.options().toolAllowlist()).without(shadowed);
         this.toolContext = registry.context(request, signal);
         this.system = systemPrompt == null ? null : ChatMessage.system(systemPrompt);
         this.conversation = new ArrayList<>(request.history().size() + 8);

@@ -19,21 +19,26 @@ import java.util.function.Predicate;
  * delete. A created job runs in this chat as the person the agent is talking to, exactly as if they had
  * typed {@code /schedule add}; {@link Schedules} holds the rules (who may change what).
  *
+ * <p>A job may name a model profile and the tools its runs may use ({@code model}, {@code tools}); tools this chat's
+ * platform does not offer are left out ({@link Schedules}), so a job never reaches further than the chat.
+ *
  * <p>Creating a job is dangerous: it makes the agent act later, unattended, on this person's behalf, so it
- * asks for approval like {@code shell} does, showing the schedule, the zone and the prompt in full.
+ * asks for approval like {@code shell} does, showing the schedule, the zone, its model and tools, and the prompt in full.
  * Listing, pausing, resuming and deleting this chat's own jobs are not dangerous.
  */
 public final class ScheduleTool implements Tool {
     /** The tool's name, for tool lists in the configuration. */
     public static final String NAME = "schedule";
-    private static final JsonNode SCHEMA = Args.schema(new String[] {"action"},
+    private static final JsonNode SCHEMA = withStringItems(Args.schema(new String[] {"action"},
             "action", "string", "one of: create, list, pause, resume, delete",
             "schedule", "string", "for create: a cron expression such as \"0 9 * * 1-5\" (minute hour day month weekday), "
                     + "\"every 30m\", \"in 20m\", \"at 09:00\" or \"at 2026-12-24T09:00\"",
             "prompt", "string", "for create: what you will be asked at each run (write it as an instruction to yourself)",
             "time_zone", "string", "for create: an IANA time zone such as Europe/Berlin; default: Herald's",
             "misfire", "string", "for create: run_once (default: one catch-up run after downtime) or skip",
-            "id", "string", "for pause, resume and delete: the job's id as list shows it");
+            "model", "string", "for create, optional: the model profile its runs use (default: this chat's model)",
+            "tools", "array", "for create, optional: the only tools its runs may use, by name ([] for none; default: this chat's tools)",
+            "id", "string", "for pause, resume and delete: the job's id as list shows it"), "tools");
 
     private final Schedules schedules;
     private final Function<String, Optional<SessionSource>> chatOfScope;
@@ -84,9 +89,13 @@ public final class ScheduleTool implements Tool {
             return Tool.super.approvalText(args, context);
         }
         String zone = Args.string(args, "time_zone", "");
+        Optional<List<String>> tools = tools(args);
         String text = "Schedule a task in this chat: " + Args.string(args, "schedule", "?")
                 + (zone.isBlank() ? " (" + schedules.defaultZone().getId() + ")" : " (" + zone + ")")
-                + ", misfire " + Args.string(args, "misfire", "run_once") + ". At each run the agent is asked:\n"
+                + ", misfire " + Args.string(args, "misfire", "run_once")
+                + optional(args, "model").map(m -> ", model " + m).orElse("")
+                + tools.map(t -> ", tools " + (t.isEmpty() ? "none" : String.join(", ", t))).orElse("")
+                + ". At each run the agent is asked:\n"
                 + Args.string(args, "prompt", "");
         return TooLongToApprove.check(text, "scheduled task", APPROVAL_LIMIT);
     }
@@ -102,11 +111,16 @@ public final class ScheduleTool implements Tool {
         try {
             return switch (action(args)) {
                 case "create" -> {
+                    Optional<List<String>> tools = tools(args);
                     Job job = schedules.create(new Schedules.Draft(Args.string(args, "schedule"), Args.string(args, "prompt"),
-                            optional(args, "time_zone"), optional(args, "misfire").map(Misfire::of), Optional.empty()), who, isAdmin,
-                            Definer.AGENT);
+                            optional(args, "time_zone"), optional(args, "misfire").map(Misfire::of), Optional.empty(),
+                            optional(args, "model"), tools), who, isAdmin, Definer.AGENT);
+                    List<String> dropped = tools.map(t -> t.stream().filter(n -> !job.tools().contains(n)).distinct().toList())
+                            .orElse(List.of());
                     yield ToolResult.ok("Created job " + job.id() + ": " + job.schedule().text() + " (" + job.schedule().zone().getId()
-                            + "), next run " + Text.next(job) + ". The user can stop it with /schedule pause " + job.id() + ".");
+                            + ")" + (job.hasOptions() ? ", " + Text.options(job) : "")
+                            + (dropped.isEmpty() ? "" : " (left out, not offered in this chat: " + String.join(", ", dropped) + ")")
+                            + ", next run " + Text.next(job) + ". The user can stop it with /schedule pause " + job.id() + ".");
                 }
                 case "list" -> ToolResult.ok(list(schedules.forChat(who)));
                 case "pause" -> ToolResult.ok("Paused " + schedules.pause(Args.string(args, "id"), who, isAdmin).id() + ".");
@@ -130,6 +144,29 @@ public final class ScheduleTool implements Tool {
 
     private static String action(JsonNode args) {
         return Args.string(args, "action", "").strip().toLowerCase(Locale.ROOT);
+    }
+
+    /** {@code tools} as names: an array, or (from a model that sends text) a comma-separated string; empty when not given. */
+    private static Optional<List<String>> tools(JsonNode args) {
+        JsonNode t = args.get("tools");
+        if (t == null || t.isNull()) {
+            return Optional.empty();
+        }
+        List<String> names = new java.util.ArrayList<>();
+        if (t.isArray()) {
+            t.forEach(n -> names.add(n.asText().strip()));
+        } else {
+            String text = t.asText().strip();
+            if (!text.equalsIgnoreCase("none")) {
+                names.addAll(java.util.Arrays.stream(text.split(",")).map(String::strip).toList());
+            }
+        }
+        return Optional.of(names.stream().filter(n -> !n.isEmpty()).toList());
+    }
+
+    private static JsonNode withStringItems(com.fasterxml.jackson.databind.node.ObjectNode schema, String arrayField) {
+        ((com.fasterxml.jackson.databind.node.ObjectNode) schema.get("properties").get(arrayField)).putObject("items").put("type", "string");
+        return schema;
     }
 
     private static Optional<String> optional(JsonNode args, String name) {

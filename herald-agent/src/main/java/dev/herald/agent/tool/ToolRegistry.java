@@ -1,6 +1,7 @@
 package dev.herald.agent.tool;
 
 import dev.herald.core.agent.Interrupt;
+import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.agent.TurnRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -57,7 +58,31 @@ public final class ToolRegistry {
 
     /** The tools a turn on {@code platformId} gets, in the order of the platform's list. */
     public ToolSet forPlatform(String platformId) {
-        List<String> wanted = settings.toolsFor(platformId);
+        return select(settings.toolsFor(platformId));
+    }
+
+    /**
+     * The tools of one turn on {@code platformId}: the platform's, limited by {@code allowlist} when there is one. A
+     * list that does not widen keeps only tools the platform offers anyway (in the platform's order); one that widens
+     * (an operator's) is used as it is.
+     */
+    public ToolSet forTurn(String platformId, TurnOptions.ToolAllowlist allowlist) {
+        if (allowlist == null) {
+            return forPlatform(platformId);
+        }
+        ToolSet allowed = select(allowlist.entries());
+        return allowlist.widens() ? allowed : forPlatform(platformId).retain(allowed);
+    }
+
+    /** Every tool there is now, by name: the built-ins, then the sources' (MCP) tools. */
+    public List<String> names() {
+        List<String> names = new ArrayList<>(builtins.keySet());
+        sources.forEach(s -> s.tools().forEach(t -> names.add(t.name())));
+        return names;
+    }
+
+    /** The tools a tool list names (names, {@code prefix*} patterns, {@code mcp}), in the list's order. */
+    private ToolSet select(List<String> wanted) {
         if (wanted.isEmpty()) {
             return ToolSet.EMPTY;
         }

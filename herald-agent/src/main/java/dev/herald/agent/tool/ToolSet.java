@@ -34,6 +34,11 @@ public final class ToolSet {
         return new ToolSet(byName.values().stream().filter(t -> !names.contains(t.name())).toList());
     }
 
+    /** These tools that {@code other} has too, in this set's order. */
+    public ToolSet retain(ToolSet other) {
+        return new ToolSet(byName.values().stream().filter(t -> other.byName.containsKey(t.name())).toList());
+    }
+
     /** The tool called {@code name}, or null. */
     public Tool find(String name) {
         return byName.get(name);

@@ -16,6 +16,7 @@ import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.schedule.Definer;
+import dev.herald.core.schedule.JobChoices;
 import dev.herald.core.schedule.Job;
 import dev.herald.core.schedule.Schedules;
 import dev.herald.core.session.SessionKey;
@@ -45,6 +46,24 @@ class ScheduleToolTest {
     private static final SessionSource ALICE = new SessionSource(Platform.of("telegram"), "123", ChatType.DM, "u1", null, null, null);
     private static final String SCOPE = SessionKey.of(ALICE).value();
 
+    /** Profiles default and fast; telegram's turns get read_file and schedule, not shell. */
+    private static final JobChoices CHOICES = new JobChoices() {
+        @Override
+        public List<String> profiles() {
+            return List.of("default", "fast");
+        }
+
+        @Override
+        public List<String> tools() {
+            return List.of("schedule", "read_file", "shell");
+        }
+
+        @Override
+        public List<String> allowedOn(Platform platform, List<String> names) {
+            return names.stream().filter(n -> !n.equals("shell")).toList();
+        }
+    };
+
     @TempDir
     Path dir;
     private final FakeModelServer fake = FakeModelServer.start();
@@ -60,7 +79,7 @@ class ScheduleToolTest {
     @BeforeEach
     void setUp() {
         storage = SqliteStorage.open(dir.resolve("herald.db"), clock);
-        schedules = new Schedules(storage.schedules(), clock, ZoneId.of("Europe/Berlin"), p -> true);
+        schedules = new Schedules(storage.schedules(), clock, ZoneId.of("Europe/Berlin"), p -> true, CHOICES);
         Function<String, Optional<SessionSource>> chatOf = scope -> scope.equals(SCOPE) ? Optional.of(ALICE) : Optional.empty();
         ScheduleTool tool = new ScheduleTool(schedules, chatOf, s -> false);
         ToolSettings settings = ToolSettings.defaults(dir.resolve("ws")).withTools(List.of("schedule"));
@@ -127,6 +146,34 @@ class ScheduleToolTest {
         });
         assertThat(results).singleElement().satisfies(m -> assertThat(m.content()).startsWith("Created job ")
                 .contains("every 2h (Europe/Berlin)"));
+    }
+
+    @Test
+    void create_withAModelAndTools_asksShowingThem_andKeepsOnlyTheToolsOfThisChat() {
+        modelCalls("c1", "{\"action\":\"create\",\"schedule\":\"every 2h\",\"prompt\":\"Check the build\",\"model\":\"fast\","
+                + "\"tools\":[\"read_file\",\"shell\"]}", "scheduled");
+
+        run("check the build every two hours with the fast model", r -> ApprovalDecision.APPROVED_ONCE);
+
+        assertThat(asked).singleElement().satisfies(r -> assertThat(r.detail()).isEqualTo("Schedule a task in this chat: every 2h "
+                + "(Europe/Berlin), misfire run_once, model fast, tools read_file, shell. At each run the agent is asked:\nCheck the build"));
+        assertThat(schedules.all()).singleElement().satisfies(j -> {
+            assertThat(j.model()).isEqualTo("fast");
+            assertThat(j.tools()).as("shell is not offered in this chat").containsExactly("read_file");
+        });
+        assertThat(results).singleElement().satisfies(m -> assertThat(m.content()).contains("model fast, tools read_file")
+                .contains("left out, not offered in this chat: shell"));
+    }
+
+    @Test
+    void create_withAnUnknownModel_tellsTheModelWhichThereAre() {
+        modelCalls("c1", "{\"action\":\"create\",\"schedule\":\"every 2h\",\"prompt\":\"x\",\"model\":\"huge\"}", "no such model");
+
+        run("use the huge model", r -> ApprovalDecision.APPROVED_ONCE);
+
+        assertThat(schedules.all()).isEmpty();
+        assertThat(results).singleElement().satisfies(m -> assertThat(m.content())
+                .contains("There is no model profile 'huge'; the profiles are default, fast."));
     }
 
     @Test

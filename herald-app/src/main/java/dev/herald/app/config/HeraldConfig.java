@@ -38,10 +38,11 @@ public record HeraldConfig(
                 LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults());
     }
 
-    /** Rules across sections: the agent's tool lists name tools and platforms that exist. */
+    /** Rules across sections: the agent's and the scheduled jobs' tool lists name tools and platforms that exist, jobs name profiles that do. */
     @Override
     public void validate(ConfigChecks check) {
         ToolNames.validate(agent, mcpServers, check);
+        ScheduleJobChoices.validate(schedules, models, mcpServers, check);
         for (var e : models.entrySet()) {
             String name = e.getKey();
             check.require(PROFILE_NAME.matcher(name).matches(), "models." + name,

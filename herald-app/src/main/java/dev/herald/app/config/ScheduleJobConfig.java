@@ -22,16 +22,29 @@ public record ScheduleJobConfig(
         @Doc("seconds after its time a missed run may still start (misfire run_once)")
         long catchUpWindowSeconds,
         @Doc("false = kept but paused")
-        boolean enabled) implements Validated {
+        boolean enabled,
+        @Doc("the model profile its runs use (`default` or a name under models:); not set = the chat's (its /model choice, else the default)")
+        String model,
+        @Doc("the only tools its runs may use, as in agent.tools (names, `<server>__*`, `mcp`); [] = none; not set = the target "
+                + "platform's (agent.platform_tools). Used as written, even beyond the platform's list")
+        java.util.List<String> tools) implements Validated {
 
     public ScheduleJobConfig {
         prompt = prompt == null ? "" : prompt.strip();
         deliver = deliver == null || deliver.isBlank() ? "log" : deliver.strip();
         misfire = misfire == null ? ScheduleMisfire.RUN_ONCE : misfire;
+        model = model == null || model.isBlank() ? null : model.strip();
+        tools = tools == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(tools));
+    }
+
+    /** A job with its chat's model and its platform's tools. */
+    public ScheduleJobConfig(String schedule, String prompt, String deliver, String user, String timeZone, ScheduleMisfire misfire,
+            long catchUpWindowSeconds, boolean enabled) {
+        this(schedule, prompt, deliver, user, timeZone, misfire, catchUpWindowSeconds, enabled, null, null);
     }
 
     public static ScheduleJobConfig defaults() {
-        return new ScheduleJobConfig(null, "", "log", null, null, ScheduleMisfire.RUN_ONCE, 3600, true);
+        return new ScheduleJobConfig(null, "", "log", null, null, ScheduleMisfire.RUN_ONCE, 3600, true, null, null);
     }
 
     @Override

@@ -34,6 +34,11 @@ final class ToolNames {
         }
     }
 
+    /** Checks one more tool list (a scheduled job's) as {@code agent.tools} is checked; {@code path} is its full key. */
+    static void validateList(List<String> entries, String path, List<McpServerConfig> servers, ConfigChecks check) {
+        checkList(entries, path, servers.stream().filter(s -> s.name() != null).map(s -> s.name() + McpNames.SEPARATOR).toList(), check);
+    }
+
     private static void checkList(List<String> entries, String path, List<String> prefixes, ConfigChecks check) {
         for (int i = 0; i < entries.size(); i++) {
             String entry = entries.get(i);

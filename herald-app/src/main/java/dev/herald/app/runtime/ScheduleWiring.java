@@ -6,7 +6,11 @@ import dev.herald.app.config.ScheduleMisfire;
 import dev.herald.app.config.SchedulesConfig;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.agent.ProfileAgent;
+import dev.herald.agent.tool.ToolRegistry;
+import dev.herald.agent.tool.ToolSet;
 import dev.herald.core.schedule.Definer;
+import dev.herald.core.schedule.JobChoices;
 import dev.herald.core.schedule.Job;
 import dev.herald.core.schedule.Misfire;
 import dev.herald.core.schedule.Schedule;
@@ -21,6 +25,7 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,6 +85,37 @@ final class ScheduleWiring {
         }
         Misfire misfire = c.misfire() == ScheduleMisfire.SKIP ? Misfire.SKIP : Misfire.RUN_ONCE;
         return new Job(id, c.prompt(), schedule, source, misfire, Duration.ofSeconds(c.catchUpWindowSeconds()), c.enabled(), Definer.CONFIG,
-                "config", now, now, schedule.nextAfter(now).orElse(null), null, null, null);
+                "config", now, now, schedule.nextAfter(now).orElse(null), null, null, null, c.model(), c.tools());
+    }
+
+    /**
+     * What a job made in a chat may name: the configured model profiles, the tools there are, and of those the ones a
+     * platform's turns get ({@code agent.platform_tools}). {@code tools} is read at each call: the registry is built
+     * after the schedules (its {@code schedule} tool needs them).
+     */
+    static JobChoices choices(List<ProfileAgent.Profile> profiles, Supplier<ToolRegistry> tools) {
+        List<String> names = profiles.stream().map(ProfileAgent.Profile::name).toList();
+        return new JobChoices() {
+            @Override
+            public List<String> profiles() {
+                return names;
+            }
+
+            @Override
+            public List<String> tools() {
+                ToolRegistry r = tools.get();
+                return r == null ? List.of() : r.names();
+            }
+
+            @Override
+            public List<String> allowedOn(Platform platform, List<String> wanted) {
+                ToolRegistry r = tools.get();
+                if (r == null) {
+                    return List.of();
+                }
+                ToolSet offered = r.forPlatform(platform.id());
+                return wanted.stream().filter(n -> offered.find(n) != null).toList();
+            }
+        };
     }
 }

@@ -28,6 +28,7 @@ import dev.herald.agent.tool.BuiltinTools;
 import dev.herald.agent.tool.ScheduleTool;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
+import dev.herald.core.schedule.JobTurnOptions;
 import dev.herald.core.schedule.ScheduleCommand;
 import dev.herald.core.schedule.SchedulePlatform;
 import dev.herald.core.schedule.Scheduler;
@@ -101,10 +102,13 @@ public final class Wiring implements AutoCloseable {
             McpTools mcp = new McpTools(config.mcpServers().stream().map(Wiring::mcpSettings).toList()).start();
             AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
             AtomicReference<Authorizer> authorizerRef = new AtomicReference<>();
-            Schedules schedules = new Schedules(storage.schedules(), clock, config.schedules().zone(),
-                    p -> registryRef.get() != null && registryRef.get().adapter(p).isPresent());
             List<ProfileAgent.Profile> profiles = ModelProfiles.build(config, model, demo);
-            Agent agent = new MeteredAgent(new ProfileAgent(profiles, tools(config.agent(), mcp, schedules, storage, authorizerRef),
+            AtomicReference<ToolRegistry> toolsRef = new AtomicReference<>();
+            Schedules schedules = new Schedules(storage.schedules(), clock, config.schedules().zone(),
+                    p -> registryRef.get() != null && registryRef.get().adapter(p).isPresent(), ScheduleWiring.choices(profiles, toolsRef::get));
+            ToolRegistry toolRegistry = tools(config.agent(), mcp, schedules, storage, authorizerRef);
+            toolsRef.set(toolRegistry);
+            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry,
                     platform -> Optional.ofNullable(registryRef.get()).flatMap(r -> r.adapter(Platform.of(platform)))
                             .filter(MediaFetcher.class::isInstance).map(MediaFetcher.class::cast),
                     storage.modelChoices()), metrics);
@@ -152,6 +156,7 @@ public final class Wiring implements AutoCloseable {
             gateway.useHomeChannelStore(new FileHomeChannelStore(home.resolve("home_channels.json")));
             ScheduleWiring.reconcile(config.schedules(), storage.schedules(), clock, platforms.adapters());
             gateway.addCommand(new ScheduleCommand(schedules));
+            gateway.useStoredOptions(new JobTurnOptions(storage.schedules()));
             Scheduler scheduler = new Scheduler(storage.schedules(), gateway, clock, new ScheduleMeters(metrics), Scheduler.Settings.defaults());
             ui.ifPresent(u -> u.attach(gateway).attachSchedules(schedules, scheduler));
             return new Wiring(storage, profiles, mcp, web, ui, gateway, scheduler);

@@ -52,4 +52,47 @@ class SchedulesConfigTest {
         assertThat(f.error("schedules:\n  jobs:\n    a:\n      schedule: \"@daily\"\n      prompt: x\n      misfire: later\n"))
                 .contains("schedules.jobs.a.misfire").contains("run_once, skip");
     }
+
+    @Test
+    void aJobsModelAndTools_bind_andNotSetMeansNone() {
+        HeraldConfig c = new ConfigFixture(home).config("""
+                model:
+                  base_url: http://127.0.0.1:9/v1
+                models:
+                  fast:
+                    name: small
+                schedules:
+                  jobs:
+                    digest:
+                      schedule: "@daily"
+                      prompt: Summarise the day
+                      model: fast
+                      tools: [read_file, http_get]
+                    quiet:
+                      schedule: "@daily"
+                      prompt: Just talk
+                      tools: []
+                    plain:
+                      schedule: "@daily"
+                      prompt: As always
+                """);
+
+        assertThat(c.schedules().jobs().get("digest").model()).isEqualTo("fast");
+        assertThat(c.schedules().jobs().get("digest").tools()).containsExactly("read_file", "http_get");
+        assertThat(c.schedules().jobs().get("quiet").tools()).as("an empty list is no tools").isEmpty();
+        assertThat(c.schedules().jobs().get("plain").tools()).as("not set is the platform's tools").isNull();
+        assertThat(c.schedules().jobs().get("plain").model()).isNull();
+    }
+
+    @Test
+    void aJobNamingAnUnknownProfileOrTool_stopsTheLoadNamingTheKey() {
+        ConfigFixture f = new ConfigFixture(home);
+        String job = "schedules:\n  jobs:\n    digest:\n      schedule: \"@daily\"\n      prompt: x\n";
+
+        assertThat(f.error("models:\n  fast:\n    base_url: http://127.0.0.1:9/v1\n    name: small\n" + job + "      model: fsat\n"))
+                .contains("schedules.jobs.digest.model is \"fsat\", which names no model profile (did you mean \"fast\"?)")
+                .contains("the profiles are default, fast");
+        assertThat(f.error(job + "      tools: [read_file, shel]\n"))
+                .contains("schedules.jobs.digest.tools[1] is \"shel\", which names no tool (did you mean \"shell\"?)");
+    }
 }

@@ -6,8 +6,10 @@ import java.util.Objects;
 
 /**
  * What one turn's caller asked for beyond the message: a model profile, model parameters, tools the caller runs
- * itself, and images. Only the API server sets them (from an OpenAI request); every other turn runs with
- * {@link #NONE}. They live in memory for the turn: a turn resumed after a restart runs with {@code NONE}.
+ * itself, images, and a limit on Herald's tools. The API server sets the first four from an OpenAI request, in memory
+ * for the turn (a turn of its resumed after a restart runs without them); a scheduled job's profile and tool list
+ * come from the stored job, for its turn and for a turn that resumes it (the gateway's {@code TurnOptionsLookup}).
+ * Most turns run with {@link #NONE}.
  *
  * @param profile     the model profile by name, or null for the session's own choice (else the default)
  * @param parameters  request fields passed to the model as they are, by name ({@code temperature},
@@ -15,14 +17,41 @@ import java.util.Objects;
  * @param clientTools tools the caller executes: offered to the model next to Herald's own; a call to one ends the
  *                    turn with {@link dev.herald.core.continuity.TurnOutcome.ToolCallsRequested}
  * @param images      images of the current user message, for a vision model
+ * @param toolAllowlist which of Herald's tools the turn may use; null = the platform's tools ({@code agent.platform_tools})
  */
-public record TurnOptions(String profile, Map<String, String> parameters, List<ClientTool> clientTools, List<ImagePart> images) {
+public record TurnOptions(String profile, Map<String, String> parameters, List<ClientTool> clientTools, List<ImagePart> images,
+        ToolAllowlist toolAllowlist) {
     public static final TurnOptions NONE = new TurnOptions(null, Map.of(), List.of(), List.of());
 
     public TurnOptions {
         parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
         clientTools = clientTools == null ? List.of() : List.copyOf(clientTools);
         images = images == null ? List.of() : List.copyOf(images);
+    }
+
+    /** Options without a limit on Herald's tools. */
+    public TurnOptions(String profile, Map<String, String> parameters, List<ClientTool> clientTools, List<ImagePart> images) {
+        this(profile, parameters, clientTools, images, null);
+    }
+
+    /** A model profile and a tool limit only (a scheduled job's). */
+    public static TurnOptions of(String profile, ToolAllowlist tools) {
+        return new TurnOptions(profile, Map.of(), List.of(), List.of(), tools);
+    }
+
+    /**
+     * The tools a turn may use, as entries of a tool list ({@code read_file}, {@code github__*}, {@code mcp}); an empty
+     * list means no tools.
+     *
+     * @param entries the allowed tools
+     * @param widens  false: only tools the turn's platform has anyway are kept (the intersection: a list a chat user
+     *                wrote can never reach further than the chat could); true: the list is the operator's (a
+     *                configured job's) and is used as it is, even where the platform's list has fewer tools
+     */
+    public record ToolAllowlist(List<String> entries, boolean widens) {
+        public ToolAllowlist {
+            entries = List.copyOf(entries);
+        }
     }
 
     /**

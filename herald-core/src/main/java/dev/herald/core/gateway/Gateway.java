@@ -72,6 +72,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final Membership membership;
     private final Takeover takeover;
     private final PlatformLeases platformLeases;
+    private final TurnOptionsLookup options;
     /** Runs restart requests off the chat's thread: they end by stopping this gateway, so they are not joined. */
     private final ExecutorService control = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-restart-request").factory());
     private final AtomicReference<GatewayState> state = new AtomicReference<>(GatewayState.STOPPED);
@@ -108,8 +109,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.redelivery = new Redelivery(outbox, platforms, clock, settings.redeliveryInterval(), this::confirmRestart);
         this.watchdog = new Watchdog(turns, orphans, lanes, membership, clock, settings.watchdogInterval(), settings.orphanGrace());
         PendingApprovals approvals = new PendingApprovals(outbox, settings.approvalTimeout());
+        this.options = new TurnOptionsLookup(turns);
         TurnRunner runner = new TurnRunner(storage, turns, orphans, marks, agent, authorizer, platforms, outbox, lanes, settings, clock,
-                metrics, approvals, membership, this::accepting);
+                metrics, approvals, membership, this::accepting, options);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
         this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics,
                 membership.id(), settings.stuckLoopThreshold());
@@ -144,6 +146,11 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** Where /sethome keeps home channels; those saved earlier override configured ones at start. */
     public void useHomeChannelStore(HomeChannelStore store) {
         this.homeChannels = store;
+    }
+
+    /** Where turns find options stored for their request (a scheduled job's profile and tools); before {@link #start}. */
+    public void useStoredOptions(StoredTurnOptions source) {
+        options.use(source);
     }
 
     /** What a stop that cut nothing off records, so the next start knows it needs no recovery (the clean-stop marker). */

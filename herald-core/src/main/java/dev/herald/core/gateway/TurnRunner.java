@@ -8,6 +8,7 @@ import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
+import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.cluster.Membership;
@@ -74,13 +75,14 @@ final class TurnRunner {
     private final Compactions compactions;
     private final Membership membership;
     private final java.util.function.BooleanSupplier accepting;
+    private final TurnOptionsLookup options;
     /** How long a turn held open on this node waits for the node that holds its session's lease, and how often it looks. */
     static final java.time.Duration LEASE_WAIT = java.time.Duration.ofMinutes(10);
     static final java.time.Duration LEASE_POLL = java.time.Duration.ofMillis(200);
 
     TurnRunner(Storage storage, Turns turns, OrphanedTurns orphans, ResumeMarks marks, Agent agent, Authorizer authorizer,
             PlatformRegistry platforms, Outbox outbox, SessionLanes lanes, GatewaySettings settings, Clock clock, GatewayMetrics metrics,
-            PendingApprovals approvals, Membership membership, java.util.function.BooleanSupplier accepting) {
+            PendingApprovals approvals, Membership membership, java.util.function.BooleanSupplier accepting, TurnOptionsLookup options) {
         this.storage = storage;
         this.turns = turns;
         this.orphans = orphans;
@@ -97,6 +99,7 @@ final class TurnRunner {
         this.compactions = new Compactions(storage.transcripts(), clock);
         this.membership = membership;
         this.accepting = accepting;
+        this.options = options;
     }
 
     void run(TurnRecord turn) {
@@ -278,11 +281,12 @@ final class TurnRunner {
 
     private void execute(TurnRecord turn, SessionEntry entry, List<TranscriptRow> transcript,
             NoteInjector.Prepared prepared, PlatformAdapter adapter) {
+        TurnOptions turnOptions = options.of(turn, adapter); // from the store for a scheduled turn and its resume
         Interrupt interrupt = new Interrupt();
         lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
         Capabilities caps = adapter.capabilities();
         TurnRequest request = new TurnRequest(entry.sessionId(), turn.sessionKey().value(), AgentHistory.from(transcript),
-                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), adapter.turnOptions(turn.eventId()));
+                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), turnOptions);
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
         TurnOutcome outcome;

@@ -1,9 +1,11 @@
 package dev.herald.core.schedule;
 
+import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionSource;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -31,6 +33,11 @@ import java.util.regex.Pattern;
  * @param lastRunAt     the scheduled time of the latest occurrence that was run or decided about, or null
  * @param lastOutcome   that occurrence's result ({@code ok}, {@code failed}, {@code refused}, {@code skipped}, ...), or null
  * @param lastOutcomeAt when that result was recorded, or null
+ * @param model         the model profile its turns run on ({@code models:}), or null for its chat's (the default, or what
+ *                      /model chose there)
+ * @param tools         the tools its turns may use, or null for its platform's ({@code agent.platform_tools}); empty = no
+ *                      tools. A job made in a chat gets at most its platform's tools; a configured job's list is the
+ *                      operator's and is used as it is ({@link #toolAllowlist})
  */
 public record Job(
         String id,
@@ -47,7 +54,9 @@ public record Job(
         Instant nextRunAt,
         Instant lastRunAt,
         String lastOutcome,
-        Instant lastOutcomeAt) {
+        Instant lastOutcomeAt,
+        String model,
+        List<String> tools) {
 
     /** Ids: 1-32 lower-case letters, digits, '_' or '-' (they appear in commands, metrics labels and message ids). */
     public static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9_-]{0,31}");
@@ -79,6 +88,16 @@ public record Job(
         Objects.requireNonNull(definedBy, "definedBy");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(updatedAt, "updatedAt");
+        model = model == null || model.isBlank() ? null : model.strip();
+        tools = tools == null ? null : List.copyOf(tools);
+    }
+
+    /** A job that runs with its chat's model and its platform's tools. */
+    public Job(String id, String prompt, Schedule schedule, SessionSource source, Misfire misfire, Duration catchUpWindow, boolean enabled,
+            Definer definedBy, String createdBy, Instant createdAt, Instant updatedAt, Instant nextRunAt, Instant lastRunAt,
+            String lastOutcome, Instant lastOutcomeAt) {
+        this(id, prompt, schedule, source, misfire, catchUpWindow, enabled, definedBy, createdBy, createdAt, updatedAt, nextRunAt,
+                lastRunAt, lastOutcome, lastOutcomeAt, null, null);
     }
 
     /** Where the answer goes, as written in the configuration: {@code log} or {@code <platform>:<chat_id>[:<thread_id>]}. */
@@ -110,11 +129,31 @@ public record Job(
 
     public Job withNextRun(Instant next, Instant now) {
         return new Job(id, prompt, schedule, source, misfire, catchUpWindow, enabled, definedBy, createdBy, createdAt, now, next,
-                lastRunAt, lastOutcome, lastOutcomeAt);
+                lastRunAt, lastOutcome, lastOutcomeAt, model, tools);
     }
 
     public Job withEnabled(boolean on, Instant next, Instant now) {
         return new Job(id, prompt, schedule, source, misfire, catchUpWindow, on, definedBy, createdBy, createdAt, now, next,
-                lastRunAt, lastOutcome, lastOutcomeAt);
+                lastRunAt, lastOutcome, lastOutcomeAt, model, tools);
+    }
+
+    /** The same job with a model profile and tool list (null: not set). */
+    public Job withOptions(String profile, List<String> toolList) {
+        return new Job(id, prompt, schedule, source, misfire, catchUpWindow, enabled, definedBy, createdBy, createdAt, updatedAt,
+                nextRunAt, lastRunAt, lastOutcome, lastOutcomeAt, profile, toolList);
+    }
+
+    /**
+     * The limit on its turns' tools, or null when it sets none: a configured job's list is used as it is, a chat-made
+     * job's only within its platform's tools (checked again at every run, so narrowing {@code agent.platform_tools}
+     * narrows the job too).
+     */
+    public TurnOptions.ToolAllowlist toolAllowlist() {
+        return tools == null ? null : new TurnOptions.ToolAllowlist(tools, definedBy == Definer.CONFIG);
+    }
+
+    /** Whether it sets a model profile or a tool list (else its turns run as any turn of its chat). */
+    public boolean hasOptions() {
+        return model != null || tools != null;
     }
 }

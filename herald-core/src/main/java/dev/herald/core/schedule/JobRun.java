@@ -49,4 +49,14 @@ public record JobRun(String jobId, Instant scheduledAt, Kind kind, State state, 
     public static String messageId(String jobId, Instant scheduledAt) {
         return "schedule:" + jobId + ":" + scheduledAt.toEpochMilli();
     }
+
+    /** The job of an occurrence's message id ({@link #messageId}); empty for any other id. */
+    public static java.util.Optional<String> jobOf(String messageId) {
+        if (messageId == null || !messageId.startsWith("schedule:")) {
+            return java.util.Optional.empty();
+        }
+        int end = messageId.lastIndexOf(':');
+        String id = end > 9 ? messageId.substring(9, end) : "";
+        return Job.ID.matcher(id).matches() ? java.util.Optional.of(id) : java.util.Optional.empty();
+    }
 }

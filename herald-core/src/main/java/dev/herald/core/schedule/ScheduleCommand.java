@@ -17,17 +17,21 @@ import java.util.Optional;
  * /schedule add every 30m tz=Europe/Berlin Check the build
  * /schedule add in 20m Remind me to stretch              one-shot; also: at 2026-12-24T09:00, at 09:00
  * /schedule add at 09:00 to=telegram:-100123 ...         admins only: another chat (or to=log)
+ * /schedule add every 1h model=fast tools=http_get ...   a model profile, only these tools (tools=none: no tools)
  * /schedule list [all]                                   this chat's jobs (admins: all with "all")
  * /schedule pause|resume|delete ID
  * </pre>
- * Options after the schedule: {@code tz=<zone>}, {@code misfire=run_once|skip}, {@code to=<target>}.
+ * Options after the schedule: {@code tz=<zone>}, {@code misfire=run_once|skip}, {@code to=<target>}, {@code model=<profile>},
+ * {@code tools=<name>,<name>} (or {@code tools=none}); tools this chat's platform does not offer are left out, and the
+ * reply says which.
  */
 public final class ScheduleCommand implements CommandExtension {
     static final String USAGE = String.join("\n",
             "Usage:",
             "/schedule add \"0 9 * * 1-5\" <what to do> - a cron schedule (minute hour day month weekday)",
             "/schedule add every 30m <what to do> - also: in 20m, at 09:00, at 2026-12-24T09:00",
-            "  options before the text: tz=Europe/Berlin, misfire=skip, to=<platform>:<chat> (admins)",
+            "  options before the text: tz=Europe/Berlin, misfire=skip, to=<platform>:<chat> (admins),",
+            "  model=<profile> (see /model), tools=read_file,http_get (only these; tools=none for none)",
             "/schedule list - this chat's jobs",
             "/schedule pause|resume|delete <id>");
     private static final int STATUS_LINES = 5;
@@ -87,8 +91,11 @@ public final class ScheduleCommand implements CommandExtension {
     private String add(String rest, SessionSource source, boolean admin) {
         Schedules.Draft draft = parse(rest);
         Job job = schedules.create(draft, source, admin, Definer.CHAT);
+        List<String> dropped = draft.tools().map(t -> t.stream().filter(n -> !job.tools().contains(n)).distinct().toList()).orElse(List.of());
         return "\u23f0 Scheduled " + job.id() + ": " + job.schedule().text() + " (" + job.schedule().zone().getId() + ")"
                 + (job.logOnly() ? ", answers to the log" : draft.target().isPresent() ? ", answers in " + job.target() : "")
+                + (job.hasOptions() ? ", " + Text.options(job) : "")
+                + (dropped.isEmpty() ? "" : " (left out, not offered on " + job.platform() + ": " + String.join(", ", dropped) + ")")
                 + ". Next run " + Text.next(job) + ". /schedule pause " + job.id() + " stops it.";
     }
 
@@ -136,6 +143,8 @@ public final class ScheduleCommand implements CommandExtension {
         Optional<String> zone = Optional.empty();
         Optional<Misfire> misfire = Optional.empty();
         Optional<String> target = Optional.empty();
+        Optional<String> model = Optional.empty();
+        Optional<List<String>> tools = Optional.empty();
         String prompt = after.strip();
         while (true) {
             int space = prompt.indexOf(' ');
@@ -147,8 +156,10 @@ public final class ScheduleCommand implements CommandExtension {
                 case "tz", "zone" -> zone = Optional.of(value);
                 case "misfire" -> misfire = Optional.of(wrapMisfire(value));
                 case "to", "deliver" -> target = Optional.of(value);
+                case "model" -> model = Optional.of(value);
+                case "tools" -> tools = Optional.of(toolList(value));
                 default -> {
-                    return new Schedules.Draft(when, prompt, zone, misfire, target);
+                    return new Schedules.Draft(when, prompt, zone, misfire, target, model, tools);
                 }
             }
             prompt = space < 0 ? "" : prompt.substring(space + 1).strip();
@@ -174,6 +185,15 @@ public final class ScheduleCommand implements CommandExtension {
             return 5;
         }
         throw new ScheduleException("'" + w[0] + "' does not start a schedule.\n" + USAGE);
+    }
+
+    /** {@code a,b} as names; {@code none} (or nothing) as no tools. */
+    static List<String> toolList(String value) {
+        String v = value.strip();
+        if (v.isEmpty() || v.equalsIgnoreCase("none")) {
+            return List.of();
+        }
+        return java.util.Arrays.stream(v.split(",")).map(String::strip).filter(t -> !t.isEmpty()).toList();
     }
 
     private static Misfire wrapMisfire(String value) {

@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
  *   <li>A paused job that is resumed continues from now: what would have run while it was paused is not
  *       caught up.</li>
  *   <li>One person has at most {@value #MAX_PER_USER} jobs made from chats.</li>
+ *   <li>A job may name a model profile ({@code models:}) and a tool list. A chat-made job keeps only the tools its
+ *       platform's turns get ({@code agent.platform_tools}): scheduling never widens what a chat can reach. The agent
+ *       applies the same intersection again at every run, so a later, narrower configuration narrows the job too.</li>
  * </ul>
  */
 public final class Schedules {
@@ -40,14 +43,24 @@ public final class Schedules {
      * @param zone     the zone for local times; empty = the configured default
      * @param misfire  empty = {@code run_once}
      * @param target   {@code log} or {@code <platform>:<chat_id>[:<thread_id>]}; empty = this chat
+     * @param model    a model profile by name; empty = the chat's
+     * @param tools    tool names; empty = the platform's tools; an empty list = no tools
      */
-    public record Draft(String schedule, String prompt, Optional<String> zone, Optional<Misfire> misfire, Optional<String> target) {
+    public record Draft(String schedule, String prompt, Optional<String> zone, Optional<Misfire> misfire, Optional<String> target,
+            Optional<String> model, Optional<List<String>> tools) {
         public Draft {
             Objects.requireNonNull(schedule, "schedule");
             Objects.requireNonNull(prompt, "prompt");
             zone = zone == null ? Optional.empty() : zone;
             misfire = misfire == null ? Optional.empty() : misfire;
             target = target == null ? Optional.empty() : target.filter(t -> !t.isBlank());
+            model = model == null ? Optional.empty() : model.map(String::strip).filter(m -> !m.isEmpty());
+            tools = tools == null ? Optional.empty() : tools.map(List::copyOf);
+        }
+
+        /** A draft without a model profile or tool list. */
+        public Draft(String schedule, String prompt, Optional<String> zone, Optional<Misfire> misfire, Optional<String> target) {
+            this(schedule, prompt, zone, misfire, target, Optional.empty(), Optional.empty());
         }
 
         public static Draft of(String schedule, String prompt) {
@@ -59,16 +72,24 @@ public final class Schedules {
     private final Clock clock;
     private final ZoneId defaultZone;
     private final Predicate<Platform> running;
+    private final JobChoices choices;
 
     /**
      * @param defaultZone the zone of jobs that name none ({@code schedules.time_zone})
      * @param running     whether a platform runs in this Herald (a target must be one that does)
+     * @param choices     the model profiles and tools a job may name
      */
-    public Schedules(ScheduleStore store, Clock clock, ZoneId defaultZone, Predicate<Platform> running) {
+    public Schedules(ScheduleStore store, Clock clock, ZoneId defaultZone, Predicate<Platform> running, JobChoices choices) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.defaultZone = Objects.requireNonNull(defaultZone, "defaultZone");
         this.running = Objects.requireNonNull(running, "running");
+        this.choices = Objects.requireNonNull(choices, "choices");
+    }
+
+    /** Jobs that cannot name a model profile or tools. */
+    public Schedules(ScheduleStore store, Clock clock, ZoneId defaultZone, Predicate<Platform> running) {
+        this(store, clock, defaultZone, running, JobChoices.NONE);
     }
 
     public ZoneId defaultZone() {
@@ -99,11 +120,41 @@ public final class Schedules {
         String id = freeId();
         SessionSource source = draft.target().map(t -> targetFor(t, id, requester, admin)).orElse(requester);
         String who = requester.platform() + " user " + (requester.userId() == null ? "?" : requester.userId());
+        String model = draft.model().map(this::profile).orElse(null);
+        List<String> tools = draft.tools().map(t -> tools(t, source.platform())).orElse(null);
         Job job = wrap(() -> new Job(id, prompt, schedule, source, draft.misfire().orElse(Misfire.RUN_ONCE), Job.DEFAULT_CATCH_UP,
-                true, by, who, now, now, next, null, null, null));
+                true, by, who, now, now, next, null, null, null, model, tools));
         store.create(job);
-        log.info("schedule - job {} created by {} ({}): {} in {}, next run {}", id, who, by.code(), schedule.text(), job.target(), next);
+        log.info("schedule - job {} created by {} ({}): {} in {}, next run {}{}", id, who, by.code(), schedule.text(), job.target(), next,
+                job.hasOptions() ? " (" + Text.options(job) + ")" : "");
         return job;
+    }
+
+    /** The model profiles a job may name. */
+    public List<String> profiles() {
+        return choices.profiles();
+    }
+
+    private String profile(String name) {
+        List<String> known = choices.profiles();
+        if (!known.contains(name)) {
+            throw new ScheduleException("There is no model profile '" + name + "'; " + (known.isEmpty() ? "this Herald has none to choose."
+                    : "the profiles are " + String.join(", ", known) + "."));
+        }
+        return name;
+    }
+
+    /** The names a chat-made job keeps: every one must name a tool; those its platform's turns do not get are dropped. */
+    private List<String> tools(List<String> wanted, Platform platform) {
+        List<String> known = choices.tools();
+        List<String> names = wanted.stream().map(String::strip).filter(t -> !t.isEmpty()).distinct().toList();
+        for (String name : names) {
+            if (!known.contains(name)) {
+                throw new ScheduleException("There is no tool '" + name + "'; the tools are " + (known.isEmpty() ? "none"
+                        : String.join(", ", known)) + ".");
+            }
+        }
+        return choices.allowedOn(platform, names);
     }
 
     /** The jobs that deliver to {@code chat}'s chat (and thread). */

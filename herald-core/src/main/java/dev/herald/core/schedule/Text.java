@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /** How jobs read in chats, /status, the log and the command line. */
 public final class Text {
@@ -30,10 +33,30 @@ public final class Text {
         return job.lastOutcome() == null ? "not run yet" : job.lastOutcome() + " (" + local(job, job.lastRunAt()) + ")";
     }
 
-    /** One line per job: {@code k3m9xq · 0 9 * * 1-5 · next 2026-12-04 09:00 Europe/Berlin · last ok (...) · Summarise my inbox}. */
+    /**
+     * One line per job: {@code k3m9xq · 0 9 * * 1-5 · next 2026-12-04 09:00 Europe/Berlin · last ok (...) · model fast ·
+     * tools read_file, http_get · Summarise my inbox} (model and tools only when the job sets them).
+     */
     public static String line(Job job) {
         return job.id() + " \u00b7 " + job.schedule().text() + " \u00b7 next " + next(job) + " \u00b7 last " + last(job)
-                + (job.logOnly() ? " \u00b7 to log" : "") + " \u00b7 " + shorten(job.prompt(), 80);
+                + (job.logOnly() ? " \u00b7 to log" : "") + optionParts(job).stream().map(p -> " \u00b7 " + p).collect(Collectors.joining())
+                + " \u00b7 " + shorten(job.prompt(), 80);
+    }
+
+    /** The model profile and tools a job sets: {@code model fast, tools read_file, http_get}; {@code tools none} for an empty list. */
+    public static String options(Job job) {
+        return String.join(", ", optionParts(job));
+    }
+
+    private static List<String> optionParts(Job job) {
+        List<String> parts = new ArrayList<>(2);
+        if (job.model() != null) {
+            parts.add("model " + job.model());
+        }
+        if (job.tools() != null) {
+            parts.add("tools " + (job.tools().isEmpty() ? "none" : String.join(", ", job.tools())));
+        }
+        return parts;
     }
 
     static String shorten(String s, int max) {

@@ -72,6 +72,9 @@ public interface TurnStore {
     /** The lane's newest turn that has started (RUNNING or later: not still waiting, not cancelled), if any. */
     Optional<TurnRecord> latestStarted(SessionKey key);
 
+    /** The lane's newest turn older than turn {@code turnId} that has started (what a resume turn continues), if any. */
+    Optional<TurnRecord> latestStartedBefore(SessionKey key, long turnId);
+
     Optional<TurnRecord> find(long turnId);
 
     /** Turns in {@code state}, oldest first; at most {@code limit}. */

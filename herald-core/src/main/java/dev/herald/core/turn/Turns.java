@@ -159,6 +159,10 @@ public final class Turns {
         return store.latestStarted(key);
     }
 
+    public Optional<TurnRecord> latestStartedBefore(SessionKey key, long turnId) {
+        return store.latestStartedBefore(key, turnId);
+    }
+
     public List<TurnRecord> inState(TurnState state, int limit) {
         return store.inState(state, limit);
     }

@@ -43,6 +43,17 @@ class ScheduleCommandTest {
     }
 
     @Test
+    void modelAndTools_areOptionsToo_andToolsNoneIsAnEmptyList() {
+        Schedules.Draft d = ScheduleCommand.parse("every 1h model=fast tools=read_file,http_get check the feeds");
+        assertThat(d.model()).contains("fast");
+        assertThat(d.tools()).contains(java.util.List.of("read_file", "http_get"));
+        assertThat(d.prompt()).isEqualTo("check the feeds");
+
+        assertThat(ScheduleCommand.parse("every 1h tools=none just talk").tools()).contains(java.util.List.of());
+        assertThat(ScheduleCommand.parse("every 1h just talk").tools()).as("not set: the platform's tools").isEmpty();
+    }
+
+    @Test
     void noSchedule_explainsTheForms() {
         assertThatThrownBy(() -> ScheduleCommand.parse("remind me")).isInstanceOf(ScheduleException.class)
                 .hasMessageContaining("does not start a schedule").hasMessageContaining("/schedule add \"0 9 * * 1-5\"");

@@ -30,13 +30,13 @@ import java.util.Optional;
 public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStore {
     private static final String JOB_COLUMNS = """
             id, prompt, schedule, time_zone, anchor_at, source, misfire, catch_up_seconds, enabled, defined_by, created_by,
-            created_at, updated_at, next_run_at, last_run_at, last_outcome, last_outcome_at""";
+            created_at, updated_at, next_run_at, last_run_at, last_outcome, last_outcome_at, model, tools""";
     private static final String RUN_COLUMNS = "job_id, scheduled_at, kind, state, platform, message_id, outcome, claimed_at, updated_at";
     private static final String INSERT_JOB = "INSERT INTO schedule_jobs (" + JOB_COLUMNS + """
-            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING""";
+            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING""";
     private static final String REDEFINE = """
             UPDATE schedule_jobs SET prompt = ?, schedule = ?, time_zone = ?, anchor_at = ?, source = ?, misfire = ?,
-                catch_up_seconds = ?, enabled = ?, defined_by = ?, created_by = ?, updated_at = ?, next_run_at = ?
+                catch_up_seconds = ?, enabled = ?, defined_by = ?, created_by = ?, updated_at = ?, next_run_at = ?, model = ?, tools = ?
             WHERE id = ?""";
     private static final String INSERT_RUN = "INSERT INTO schedule_runs (" + RUN_COLUMNS + """
             ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING""";
@@ -95,7 +95,8 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
             Instant next = same ? was.nextRunAt() : job.nextRunAt();
             c.update(REDEFINE, job.prompt(), job.schedule().text(), job.schedule().zone().getId(), Micros.of(anchor),
                     Json.source(job.source()), job.misfire().code(), job.catchUpWindow().toSeconds(), job.enabled() ? 1 : 0,
-                    job.definedBy().code(), job.createdBy(), Micros.of(job.updatedAt()), Micros.ofNullable(next), job.id());
+                    job.definedBy().code(), job.createdBy(), Micros.of(job.updatedAt()), Micros.ofNullable(next), job.model(),
+                    tools(job), job.id());
             return find(c, job.id()).orElseThrow();
         });
     }
@@ -111,8 +112,16 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
 
     @Override
     public List<Job> list() {
-        return tx.read("jobs", c -> c.listReadable("SELECT " + JOB_COLUMNS + " FROM schedule_jobs ORDER BY id", JdbcScheduleStore::job,
-                JdbcScheduleStore::idOf));
+        return tx.read("jobs", c -> list(c, true));
+    }
+
+    /**
+     * Every job, by id, on connection {@code c}; {@code withOptions} false for a schema before the jobs' model and tools
+     * columns (SQLite V11, PostgreSQL V7), read by {@code herald schedule list} before a new Herald migrated it.
+     */
+    public static <C extends JdbcConn> List<Job> list(C c, boolean withOptions) throws SQLException {
+        String columns = withOptions ? JOB_COLUMNS : JOB_COLUMNS.replace(", model, tools", ", NULL AS model, NULL AS tools");
+        return c.listReadable("SELECT " + columns + " FROM schedule_jobs ORDER BY id", JdbcScheduleStore::job, JdbcScheduleStore::idOf);
     }
 
     @Override
@@ -248,7 +257,12 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
         return new Object[] {j.id(), j.prompt(), j.schedule().text(), j.schedule().zone().getId(), Micros.of(anchor(j)),
                 Json.source(j.source()), j.misfire().code(), j.catchUpWindow().toSeconds(), j.enabled() ? 1 : 0, j.definedBy().code(),
                 j.createdBy(), Micros.of(j.createdAt()), Micros.of(j.updatedAt()), Micros.ofNullable(j.nextRunAt()),
-                Micros.ofNullable(j.lastRunAt()), j.lastOutcome(), Micros.ofNullable(j.lastOutcomeAt())};
+                Micros.ofNullable(j.lastRunAt()), j.lastOutcome(), Micros.ofNullable(j.lastOutcomeAt()), j.model(), tools(j)};
+    }
+
+    /** The tool list as a JSON array, or null when the job sets none ({@code []} is "no tools"). */
+    private static String tools(Job j) {
+        return j.tools() == null ? null : Json.strings(j.tools());
     }
 
     /** What 'every' counts from; for other schedules the creation time (kept for the record). */
@@ -271,13 +285,16 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
         Schedule schedule = RowDecodeException.decoding("schedule", text, () -> Schedule.stored(text, zone, anchor));
         String misfire = rs.getString("misfire");
         String definer = rs.getString("defined_by");
+        String toolsText = rs.getString("tools");
+        List<String> tools = toolsText == null ? null : RowDecodeException.decoding("tools", toolsText, () -> Json.strings(toolsText));
+        String model = rs.getString("model");
         return RowDecodeException.decoding("job " + id, id, () -> {
             try {
                 return new Job(id, rs.getString("prompt"), schedule, Json.source(rs.getString("source"), "source"), Misfire.of(misfire),
                         Duration.ofSeconds(rs.getLong("catch_up_seconds")), rs.getInt("enabled") == 1, Definer.of(definer),
                         rs.getString("created_by"), Micros.column(rs, "created_at"), Micros.column(rs, "updated_at"),
                         Micros.column(rs, "next_run_at"), Micros.column(rs, "last_run_at"), rs.getString("last_outcome"),
-                        Micros.column(rs, "last_outcome_at"));
+                        Micros.column(rs, "last_outcome_at"), model, tools);
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }

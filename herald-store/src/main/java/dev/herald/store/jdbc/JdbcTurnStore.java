@@ -49,6 +49,9 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     public static final String LATEST_STARTED = "SELECT " + COLUMNS + """
              FROM turns WHERE session_key = ? AND state NOT IN ('RECEIVED', 'CANCELLED')
             ORDER BY id DESC LIMIT 1""";
+    public static final String LATEST_STARTED_BEFORE = "SELECT " + COLUMNS + """
+             FROM turns WHERE session_key = ? AND id < ? AND state NOT IN ('RECEIVED', 'CANCELLED')
+            ORDER BY id DESC LIMIT 1""";
     public static final String IN_STATE = "SELECT " + COLUMNS + " FROM turns WHERE state = ? ORDER BY id LIMIT ?";
     public static final String FIND = "SELECT " + COLUMNS + " FROM turns WHERE id = ?";
     /** Every RUNNING turn, through the partial index turns_one_running_per_lane (at most one per lane). */
@@ -267,6 +270,18 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 return c.one(LATEST_STARTED, JdbcTurnStore::decode, key.value());
             } catch (RowDecodeException e) {
                 throw StoreException.corruptRow("latest turn of session " + key, e.problem(), e);
+            }
+        });
+    }
+
+    @Override
+    public Optional<TurnRecord> latestStartedBefore(SessionKey key, long turnId) {
+        Objects.requireNonNull(key, "key");
+        return tx.read("turn before " + turnId + " of session " + key, c -> {
+            try {
+                return c.one(LATEST_STARTED_BEFORE, JdbcTurnStore::decode, key.value(), turnId);
+            } catch (RowDecodeException e) {
+                throw StoreException.corruptRow("turn before " + turnId + " of session " + key, e.problem(), e);
             }
         });
     }

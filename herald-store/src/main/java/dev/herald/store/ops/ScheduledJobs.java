@@ -3,8 +3,6 @@ package dev.herald.store.ops;
 import dev.herald.core.schedule.Job;
 import dev.herald.core.session.StoreException;
 import dev.herald.store.jdbc.JdbcScheduleStore;
-import dev.herald.store.jdbc.Transactions;
-import dev.herald.store.jdbc.Work;
 import dev.herald.store.postgres.PostgresOptions;
 import java.nio.file.Path;
 import java.sql.DriverManager;
@@ -26,7 +24,7 @@ public final class ScheduledJobs {
             if (!conn.exists("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schedule_jobs'")) {
                 return List.of();
             }
-            return read(conn, file.toString());
+            return read(conn, file.toString(), "SELECT 1 FROM pragma_table_info('schedule_jobs') WHERE name = 'model'");
         } catch (SQLException e) {
             throw StoreException.unavailable("reading scheduled jobs from " + file + " failed", e, false);
         }
@@ -47,29 +45,20 @@ public final class ScheduledJobs {
             if (!conn.exists("SELECT 1 FROM information_schema.tables WHERE table_name = 'schedule_jobs'")) {
                 return List.of();
             }
-            return read(conn, options.describe());
+            return read(conn, options.describe(),
+                    "SELECT 1 FROM information_schema.columns WHERE table_name = 'schedule_jobs' AND column_name = 'model'");
         } catch (SQLException e) {
             // the driver's message never holds the password; the URL is not repeated
             throw StoreException.unavailable(options.describe() + " could not be read (SQL state " + e.getSQLState() + ")", null, false);
         }
     }
 
-    private static List<Job> read(PlainConn conn, String where) {
-        Transactions<PlainConn> readOnly = new Transactions<>() {
-            @Override
-            public <T> T write(String subject, Work<PlainConn, T> work) {
-                throw new UnsupportedOperationException("store - listing scheduled jobs writes nothing");
-            }
-
-            @Override
-            public <T> T read(String subject, Work<PlainConn, T> work) {
-                try {
-                    return work.run(conn);
-                } catch (SQLException e) {
-                    throw StoreException.unavailable("reading " + subject + " from " + where + " failed", e, false);
-                }
-            }
-        };
-        return new JdbcScheduleStore<>(readOnly).list();
+    /** The jobs, with their model and tools when the schema has them ({@code hasOptions} asks, as SQL). */
+    private static List<Job> read(PlainConn conn, String where, String hasOptions) {
+        try {
+            return JdbcScheduleStore.list(conn, conn.exists(hasOptions));
+        } catch (SQLException e) {
+            throw StoreException.unavailable("reading jobs from " + where + " failed", e, false);
+        }
     }
 }

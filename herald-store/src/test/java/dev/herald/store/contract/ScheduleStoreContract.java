@@ -175,6 +175,30 @@ public abstract class ScheduleStoreContract extends StorageContract {
     }
 
     @Test
+    void aJobsModelAndTools_surviveAReopen_andAnEmptyListStaysNoTools() {
+        schedules().create(job("fast", "0 9 * * *", Misfire.SKIP).withOptions("fast", List.of("read_file", "github__*")));
+        schedules().create(job("quiet", "0 9 * * *", Misfire.SKIP).withOptions(null, List.of()));
+        schedules().create(job("plain", "0 9 * * *", Misfire.SKIP));
+
+        reopen();
+
+        assertThat(schedules().find("fast").orElseThrow()).extracting(Job::model, Job::tools)
+                .containsExactly("fast", List.of("read_file", "github__*"));
+        assertThat(schedules().find("quiet").orElseThrow().tools()).as("no tools, not 'not set'").isEmpty();
+        assertThat(schedules().find("plain").orElseThrow()).extracting(Job::model, Job::tools).containsExactly(null, null);
+    }
+
+    @Test
+    void putConfigured_replacesTheModelAndTools_alsoWithNone() {
+        schedules().putConfigured(job("cfg", "0 9 * * *", Misfire.RUN_ONCE).withOptions("fast", List.of("shell")));
+
+        Job stored = schedules().putConfigured(job("cfg", "0 9 * * *", Misfire.RUN_ONCE).withOptions(null, List.of("read_file")));
+        assertThat(stored).extracting(Job::model, Job::tools).containsExactly(null, List.of("read_file"));
+        stored = schedules().putConfigured(job("cfg", "0 9 * * *", Misfire.RUN_ONCE));
+        assertThat(stored).extracting(Job::model, Job::tools).containsExactly(null, null);
+    }
+
+    @Test
     void setEnabled_andDelete_ofAMissingJob_sayFalse() {
         assertThat(schedules().setEnabled("nope", false, null, clock.instant())).isFalse();
         assertThat(schedules().delete("nope")).isFalse();

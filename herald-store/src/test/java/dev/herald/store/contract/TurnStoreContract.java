@@ -249,6 +249,23 @@ public abstract class TurnStoreContract extends StorageContract {
     }
 
     @Test
+    void latestStartedBefore_findsTheLanesNewestStartedTurnOlderThanTheGivenOne() {
+        TurnRecord first = running("1");
+        turns().recordReply(first.id(), "final", "first answer");
+        TurnRecord second = running("1");
+        turns().interrupt(second.id(), "interrupted");
+        TurnRecord queued = received("1", "still queued", null);
+        TurnRecord resume = turns().receive(second.sessionKey(), MessageEvent.resume(dm("1"), clock.instant())).orElseThrow();
+        running("2");
+
+        assertThat(turns().latestStartedBefore(first.sessionKey(), resume.id())).get().extracting(TurnRecord::id)
+                .as("the waiting turn in between never started").isEqualTo(second.id());
+        assertThat(turns().latestStartedBefore(first.sessionKey(), queued.id())).get().extracting(TurnRecord::id).isEqualTo(second.id());
+        assertThat(turns().latestStartedBefore(first.sessionKey(), second.id())).get().extracting(TurnRecord::id).isEqualTo(first.id());
+        assertThat(turns().latestStartedBefore(first.sessionKey(), first.id())).isEmpty();
+    }
+
+    @Test
     void markResumePendingWhileRunning_marksOnlyWhileTheTurnRuns() {
         TurnRecord turn = running("1");
         TurnRecord other = running("2");

@@ -74,6 +74,8 @@ public final class ScheduleRoutes implements Routes {
         m.put("definedBy", j.definedBy().code());
         m.put("createdBy", j.createdBy());
         m.put("prompt", j.prompt());
+        m.put("model", j.model());
+        m.put("tools", j.tools());
         return m;
     }
 

@@ -23,6 +23,14 @@
     return outcome ? "warn" : "";
   }
 
+  // a job's own model profile and tool list, when it sets them ("tools none" is an empty list)
+  function options(j) {
+    const parts = [];
+    if (j.model) parts.push("model " + j.model);
+    if (j.tools) parts.push("tools " + (j.tools.length ? j.tools.join(", ") : "none"));
+    return parts.join(" · ");
+  }
+
   function row(j) {
     const b = (label, action, enabled = true) => el("button", { type: "button", onclick: () => act(action, j.id), disabled: !enabled,
       "aria-label": label + " " + j.id }, label);
@@ -34,7 +42,7 @@
         el("span", { class: "reason" }, j.nextRunAt ? "next " + when(j.nextRunAt, j.timeZone) : "no next run")),
       el("td", {}, j.lastOutcome ? el("span", { class: "pill " + outcomeClass(j.lastOutcome) }, j.lastOutcome) : "not run yet",
         j.lastRunAt ? el("span", { class: "reason" }, when(j.lastRunAt, j.timeZone)) : null),
-      el("td", {}, j.prompt),
+      el("td", {}, el("div", {}, j.prompt), options(j) ? el("div", { class: "key" }, options(j)) : null),
       el("td", { class: "row-actions" },
         b("Run now", "run-now"),
         j.status === "paused" ? b("Resume", "resume") : b("Pause", "pause", j.status === "active"),

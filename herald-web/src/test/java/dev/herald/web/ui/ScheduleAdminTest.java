@@ -79,7 +79,8 @@ class ScheduleAdminTest {
         Instant now = clock.instant();
         Schedule daily = Schedule.parse("0 7 * * *", ZoneId.of("Europe/Berlin"), now);
         storage.schedules().create(new Job("digest", "write the morning digest", daily, Targets.log("digest", "config"), Misfire.RUN_ONCE,
-                Duration.ofHours(1), true, Definer.CONFIG, "config", now, now, daily.nextAfter(now).orElseThrow(), null, null, null));
+                Duration.ofHours(1), true, Definer.CONFIG, "config", now, now, daily.nextAfter(now).orElseThrow(), null, null, null, "fast",
+                java.util.List.of("read_file", "http_get")));
     }
 
     @AfterEach
@@ -121,6 +122,8 @@ class ScheduleAdminTest {
         assertThat(j.path("definedBy").asText()).isEqualTo("config");
         assertThat(Instant.parse(j.path("nextRunAt").asText())).isAfter(Instant.now());
         assertThat(j.path("lastOutcome").isNull()).isTrue();
+        assertThat(j.path("model").asText()).isEqualTo("fast");
+        assertThat(j.path("tools")).extracting(com.fasterxml.jackson.databind.JsonNode::asText).containsExactly("read_file", "http_get");
     }
 
     @Test
@@ -167,7 +170,8 @@ class ScheduleAdminTest {
         Path module = WebChatBrowserTest.MODULE;
         try (BrowserScript page = BrowserScript.start(module.resolve("src/test/node"), "browser/schedules.mjs",
                 Map.of("HERALD_URL", web.baseUrl(), "HERALD_SHOTS", module.resolve("target/screenshots").toString()))) {
-            assertThat(page.awaitStep("listed", Duration.ofSeconds(60)).path("text").asText()).contains("digest").contains("log");
+            assertThat(page.awaitStep("listed", Duration.ofSeconds(60)).path("text").asText()).contains("digest").contains("log")
+                    .contains("model fast \u00b7 tools read_file, http_get");
             assertThat(page.awaitStep("ran", Duration.ofSeconds(60)).path("text").asText()).contains("ok");
             page.awaitStep("paused-and-resumed", Duration.ofSeconds(60));
             page.awaitStep("deleted", Duration.ofSeconds(60));
