@@ -59,9 +59,16 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
     private final Clock clock;
     private final Dialect dialect;
     private final String newestChild;
+    private final HistoryCache cache;
 
     public JdbcSessionStore(Transactions<C> tx, Dialect dialect, Clock clock) {
+        this(tx, dialect, clock, new HistoryCache());
+    }
+
+    /** With the transcript cache of the transcript store, which a purge empties. */
+    public JdbcSessionStore(Transactions<C> tx, Dialect dialect, Clock clock, HistoryCache cache) {
         this.tx = tx;
+        this.cache = Objects.requireNonNull(cache, "cache");
         this.dialect = dialect;
         this.clock = clock;
         this.newestChild = TranscriptTables.newestChild(dialect);
@@ -379,6 +386,10 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
     @Override
     public final PurgeResult purge(SessionKey key) {
         Objects.requireNonNull(key, "key");
-        return tx.write("session " + key, c -> new LanePurge(dialect).purge(c, key));
+        try {
+            return tx.write("session " + key, c -> new LanePurge(dialect).purge(c, key));
+        } finally {
+            cache.clear(); // the copies would still be checked, but a purged transcript is not kept in memory
+        }
     }
 }
