@@ -373,7 +373,7 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
         if (inputTokens < 0 || outputTokens < 0) {
             throw new IllegalArgumentException("store - token usage must not be negative (" + inputTokens + " in, " + outputTokens + " out)");
         }
-        tx.write("session " + key, c -> c.update(
+        tx.writeSoon("session " + key, c -> c.update(
                 "UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE session_key = ?",
                 inputTokens, outputTokens, key.value()));
     }

@@ -268,7 +268,7 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         if (inputTokens < 0 || outputTokens < 0) {
             throw new IllegalArgumentException("store - token usage must not be negative (" + inputTokens + " in, " + outputTokens + " out)");
         }
-        tx.write("turn " + turnId, c -> c.update("UPDATE turns SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?",
+        tx.writeSoon("turn " + turnId, c -> c.update("UPDATE turns SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?",
                 inputTokens, outputTokens, turnId));
     }
 

@@ -10,6 +10,17 @@ public interface Transactions<C extends JdbcConn> {
     /** Runs {@code work} in a write transaction and returns its result once committed: never "maybe". */
     <T> T write(String subject, Work<C, T> work);
 
+    /**
+     * Runs {@code work} in a write transaction without waiting for its commit: for counters that nothing else relies on
+     * (token usage). It is committed with the next write that waits (on SQLite, the one writer runs writes in the order
+     * they were handed in, so any later write of the caller commits it too) or, with no such write, within
+     * {@code SqliteWriter#DEFERRED_WAIT}. A crash before then loses it; a failure is logged, not thrown. Stores without
+     * a writer thread run it at once.
+     */
+    default void writeSoon(String subject, Work<C, ?> work) {
+        write(subject, work);
+    }
+
     /** Runs read-only {@code work} on a connection that sees every committed write. */
     <T> T read(String subject, Work<C, T> work);
 }

@@ -113,7 +113,13 @@ public final class SqliteStorage implements Storage {
         }
 
         @Override
+        public void writeSoon(String subject, Work<SqlConn, ?> work) {
+            writer.writeSoon(subject, work);
+        }
+
+        @Override
         public <T> T read(String subject, Work<SqlConn, T> work) {
+            writer.commitDeferredOfThisThread();
             return readers.read(subject, work);
         }
     }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,14 +22,21 @@ import org.slf4j.LoggerFactory;
  * commits them in one transaction, each inside its own savepoint. A write that throws is rolled back
  * to its savepoint and fails alone; its neighbours commit. If the commit itself fails, every write of
  * the batch fails (none of them is on disk). Results are handed out only after the commit.
+ *
+ * <p>Deferred writes ({@link #writeSoon}: counters nothing relies on) are queued like the others but nobody waits for
+ * them, and they never cause a commit of their own at once: a batch of deferred writes alone waits up to
+ * {@link #DEFERRED_WAIT} for a write somebody waits for, and commits with it (one {@code fsync} for both). Because the
+ * queue is first in, first out, a caller's deferred write is on disk no later than its next write.
  */
 final class SqliteWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
 
-    private record Task<T>(String subject, Work<SqlConn, T> work, CompletableFuture<T> result) {
+    private record Task<T>(String subject, Work<SqlConn, T> work, CompletableFuture<T> result, boolean deferred) {
     }
 
-    private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>());
+    /** How long deferred writes alone wait for a write to commit with. */
+    static final java.time.Duration DEFERRED_WAIT = java.time.Duration.ofMillis(50);
+    private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>(), false);
 
     private final SqlConn conn;
     private final Path file;
@@ -37,6 +45,8 @@ final class SqliteWriter implements AutoCloseable {
     private final ReentrantLock admission = new ReentrantLock();
     private boolean closed; // guarded by admission
     private final Thread thread;
+    /** Deferred writes of each thread not committed yet (completed on the writer thread). */
+    private final ThreadLocal<AtomicInteger> deferredOfThread = new ThreadLocal<>();
 
     SqliteWriter(SqlConn conn, Path file, int maxBatch) {
         this.conn = conn;
@@ -54,17 +64,59 @@ final class SqliteWriter implements AutoCloseable {
         if (Thread.currentThread() == thread) {
             throw new IllegalStateException("store - nested write for " + subject + " on the writer thread");
         }
-        Task<T> task = new Task<>(subject, work, new CompletableFuture<>());
+        Task<T> task = new Task<>(subject, work, new CompletableFuture<>(), false);
+        enqueue(task);
+        return Await.uninterruptibly(task.result(), "store - write failed");
+    }
+
+    /** Queues {@code work} to be committed with the next write somebody waits for (or within {@link #DEFERRED_WAIT}). */
+    void writeSoon(String subject, Work<SqlConn, ?> work) {
+        if (Thread.currentThread() == thread) {
+            throw new IllegalStateException("store - nested write for " + subject + " on the writer thread");
+        }
+        AtomicInteger mine = deferredOfThread.get();
+        if (mine == null) {
+            mine = new AtomicInteger();
+            deferredOfThread.set(mine);
+        }
+        AtomicInteger pending = mine;
+        Task<Object> task = new Task<>(subject, c -> work.run(c), new CompletableFuture<>(), true);
+        task.result().whenComplete((ok, failure) -> {
+            pending.decrementAndGet();
+            if (failure != null) {
+                log.warn("store - a deferred write for {} on {} failed: {}", subject, file, failure.toString());
+            }
+        });
+        pending.incrementAndGet();
+        try {
+            enqueue(task);
+        } catch (RuntimeException e) {
+            pending.decrementAndGet();
+            throw e;
+        }
+    }
+
+    /**
+     * Commits the calling thread's deferred writes before it reads, so that a thread reads what it wrote (another
+     * thread sees them with the next commit).
+     */
+    void commitDeferredOfThisThread() {
+        AtomicInteger mine = deferredOfThread.get();
+        if (mine != null && mine.get() > 0) {
+            write("deferred writes before a read", c -> null);
+        }
+    }
+
+    private void enqueue(Task<?> task) {
         admission.lock();
         try {
             if (closed) {
-                throw StoreException.unavailable(file + " is closed; " + subject + " was not written", null, false);
+                throw StoreException.unavailable(file + " is closed; " + task.subject() + " was not written", null, false);
             }
             queue.add(task);
         } finally {
             admission.unlock();
         }
-        return Await.uninterruptibly(task.result(), "store - write failed");
     }
 
     private void loop() {
@@ -74,6 +126,9 @@ final class SqliteWriter implements AutoCloseable {
             batch.clear();
             batch.add(takeUninterruptibly());
             queue.drainTo(batch, maxBatch - 1);
+            if (onlyDeferred(batch)) {
+                waitForCompany(batch);
+            }
             stopping = batch.remove(STOP); // STOP is always the last task ever queued
             if (!batch.isEmpty()) {
                 commit(batch);
@@ -83,6 +138,36 @@ final class SqliteWriter implements AutoCloseable {
             conn.close();
         } catch (SQLException e) {
             log.warn("store - closing the write connection of {} failed: {}", file, e.getMessage());
+        }
+    }
+
+    private static boolean onlyDeferred(List<Task<?>> batch) {
+        for (Task<?> t : batch) {
+            if (!t.deferred()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Deferred writes alone: waits up to {@link #DEFERRED_WAIT} for another write to share their commit. */
+    private void waitForCompany(List<Task<?>> batch) {
+        long deadline = System.nanoTime() + DEFERRED_WAIT.toNanos();
+        while (batch.size() < maxBatch && onlyDeferred(batch)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            try {
+                Task<?> next = queue.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    return;
+                }
+                batch.add(next);
+                queue.drainTo(batch, maxBatch - batch.size());
+            } catch (InterruptedException e) {
+                return; // only close() ends this thread, through STOP
+            }
         }
     }
 
