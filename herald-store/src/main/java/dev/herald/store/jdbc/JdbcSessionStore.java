@@ -375,7 +375,7 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
         }
         tx.writeSoon("session " + key, c -> c.update(
                 "UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE session_key = ?",
-                inputTokens, outputTokens, key.value()));
+                inputTokens, outputTokens, key.value()), null);
     }
 
     @Override

@@ -84,6 +84,14 @@ public final class JdbcTranscriptStore<C extends JdbcConn> implements Transcript
     }
 
     @Override
+    public void appendSoon(String sessionId, TranscriptRow row) {
+        Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(row, "row");
+        tx.writeSoon("transcript " + sessionId, c -> TranscriptTables.append(c, appendGuard, sessionId, row),
+                stored -> cache.appended(sessionId, stored));
+    }
+
+    @Override
     public List<TranscriptRow> load(String sessionId) {
         Objects.requireNonNull(sessionId, "sessionId");
         return tx.read("transcript " + sessionId, c -> {

@@ -269,7 +269,7 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
             throw new IllegalArgumentException("store - token usage must not be negative (" + inputTokens + " in, " + outputTokens + " out)");
         }
         tx.writeSoon("turn " + turnId, c -> c.update("UPDATE turns SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?",
-                inputTokens, outputTokens, turnId));
+                inputTokens, outputTokens, turnId), null);
     }
 
     @Override

@@ -113,8 +113,8 @@ public final class SqliteStorage implements Storage {
         }
 
         @Override
-        public void writeSoon(String subject, Work<SqlConn, ?> work) {
-            writer.writeSoon(subject, work);
+        public <T> void writeSoon(String subject, Work<SqlConn, T> work, java.util.function.Consumer<T> onCommit) {
+            writer.writeSoon(subject, work, onCommit);
         }
 
         @Override

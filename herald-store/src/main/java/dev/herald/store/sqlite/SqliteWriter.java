@@ -31,12 +31,22 @@ import org.slf4j.LoggerFactory;
 final class SqliteWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
 
-    private record Task<T>(String subject, Work<SqlConn, T> work, CompletableFuture<T> result, boolean deferred) {
+    private record Task<T>(String subject, Work<SqlConn, T> work, CompletableFuture<T> result, boolean deferred, Caller caller) {
+    }
+
+    /**
+     * A thread that handed in deferred writes: how many are not committed yet, and the failure of one, which fails the
+     * caller's writes after it until one that waits has reported it (a write that relies on an earlier deferred one must
+     * not succeed without it).
+     */
+    private static final class Caller {
+        final AtomicInteger pending = new AtomicInteger();
+        volatile Throwable failed;
     }
 
     /** How long deferred writes alone wait for a write to commit with. */
     static final java.time.Duration DEFERRED_WAIT = java.time.Duration.ofMillis(50);
-    private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>(), false);
+    private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>(), false, null);
 
     private final SqlConn conn;
     private final Path file;
@@ -45,8 +55,8 @@ final class SqliteWriter implements AutoCloseable {
     private final ReentrantLock admission = new ReentrantLock();
     private boolean closed; // guarded by admission
     private final Thread thread;
-    /** Deferred writes of each thread not committed yet (completed on the writer thread). */
-    private final ThreadLocal<AtomicInteger> deferredOfThread = new ThreadLocal<>();
+    /** The deferred writes of each calling thread (null until its first). */
+    private final ThreadLocal<Caller> callers = new ThreadLocal<>();
 
     SqliteWriter(SqlConn conn, Path file, int maxBatch) {
         this.conn = conn;
@@ -64,34 +74,39 @@ final class SqliteWriter implements AutoCloseable {
         if (Thread.currentThread() == thread) {
             throw new IllegalStateException("store - nested write for " + subject + " on the writer thread");
         }
-        Task<T> task = new Task<>(subject, work, new CompletableFuture<>(), false);
+        Task<T> task = new Task<>(subject, work, new CompletableFuture<>(), false, callers.get());
         enqueue(task);
         return Await.uninterruptibly(task.result(), "store - write failed");
     }
 
-    /** Queues {@code work} to be committed with the next write somebody waits for (or within {@link #DEFERRED_WAIT}). */
-    void writeSoon(String subject, Work<SqlConn, ?> work) {
+    /**
+     * Queues {@code work} to be committed with the next write somebody waits for (or within {@link #DEFERRED_WAIT}),
+     * without waiting. {@code onCommit} runs on the writer thread with the work's result once it is committed.
+     */
+    <T> void writeSoon(String subject, Work<SqlConn, T> work, java.util.function.Consumer<T> onCommit) {
         if (Thread.currentThread() == thread) {
             throw new IllegalStateException("store - nested write for " + subject + " on the writer thread");
         }
-        AtomicInteger mine = deferredOfThread.get();
-        if (mine == null) {
-            mine = new AtomicInteger();
-            deferredOfThread.set(mine);
+        Caller caller = callers.get();
+        if (caller == null) {
+            caller = new Caller();
+            callers.set(caller);
         }
-        AtomicInteger pending = mine;
-        Task<Object> task = new Task<>(subject, c -> work.run(c), new CompletableFuture<>(), true);
-        task.result().whenComplete((ok, failure) -> {
-            pending.decrementAndGet();
+        Caller mine = caller;
+        Task<T> task = new Task<>(subject, work, new CompletableFuture<>(), true, mine);
+        task.result().whenComplete((result, failure) -> {
+            mine.pending.decrementAndGet();
             if (failure != null) {
                 log.warn("store - a deferred write for {} on {} failed: {}", subject, file, failure.toString());
+            } else if (onCommit != null) {
+                onCommit.accept(result);
             }
         });
-        pending.incrementAndGet();
+        mine.pending.incrementAndGet();
         try {
             enqueue(task);
         } catch (RuntimeException e) {
-            pending.decrementAndGet();
+            mine.pending.decrementAndGet();
             throw e;
         }
     }
@@ -101,8 +116,8 @@ final class SqliteWriter implements AutoCloseable {
      * thread sees them with the next commit).
      */
     void commitDeferredOfThisThread() {
-        AtomicInteger mine = deferredOfThread.get();
-        if (mine != null && mine.get() > 0) {
+        Caller mine = callers.get();
+        if (mine != null && (mine.pending.get() > 0 || mine.failed != null)) {
             write("deferred writes before a read", c -> null);
         }
     }
@@ -197,6 +212,9 @@ final class SqliteWriter implements AutoCloseable {
                 if (failures[i] == null) {
                     failures[i] = e instanceof SQLException sql ? SqlConn.failure(batch.get(i).subject(), sql) : e;
                 }
+                if (batch.get(i).deferred()) {
+                    batch.get(i).caller().failed = failures[i];
+                }
             }
         }
         for (int i = 0; i < batch.size(); i++) {
@@ -206,6 +224,15 @@ final class SqliteWriter implements AutoCloseable {
 
     /** Runs one task in its own savepoint; a task failure is recorded, a failure to roll it back is thrown. */
     private void runInSavepoint(Task<?> task, int i, Object[] results, Throwable[] failures) throws SQLException {
+        Caller caller = task.caller();
+        if (caller != null && caller.failed != null) {
+            failures[i] = StoreException.unavailable(task.subject() + " not written: an earlier write of the same caller failed",
+                    caller.failed, false);
+            if (!task.deferred()) {
+                caller.failed = null; // reported, to a caller that waits
+            }
+            return;
+        }
         conn.exec("SAVEPOINT write_task");
         try {
             results[i] = task.work().run(conn);
@@ -214,6 +241,9 @@ final class SqliteWriter implements AutoCloseable {
             conn.exec("ROLLBACK TO write_task");
             conn.exec("RELEASE write_task");
             failures[i] = e instanceof SQLException sql ? SqlConn.failure(task.subject(), sql) : e;
+            if (task.deferred()) {
+                caller.failed = failures[i];
+            }
         }
     }
 

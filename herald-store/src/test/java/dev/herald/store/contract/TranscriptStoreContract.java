@@ -286,4 +286,32 @@ public abstract class TranscriptStoreContract extends StorageContract {
         assertThat(transcripts().load("p")).extracting(TranscriptRow::content).containsExactly("old");
         assertThat(transcripts().load("c")).extracting(TranscriptRow::content).containsExactly("summary");
     }
+
+    @Test
+    void appendSoon_thenLoadOnTheSameThread_includesTheRow_andItIsOnDisk() {
+        create("s1");
+        transcripts().append("s1", TranscriptRow.user("one", clock.instant()));
+        assertThat(transcripts().load("s1")).hasSize(1);
+
+        transcripts().appendSoon("s1", TranscriptRow.assistant("two", clock.instant()));
+
+        assertThat(transcripts().load("s1")).extracting(TranscriptRow::content).containsExactly("one", "two");
+        assertThat(transcripts().append("s1", TranscriptRow.user("three", clock.instant())).seq()).isEqualTo(3);
+        reopen();
+        assertThat(transcripts().load("s1")).extracting(TranscriptRow::content).containsExactly("one", "two", "three");
+    }
+
+    @Test
+    void appendSoon_toAnUnknownSession_failsTheCallersNextWrite() {
+        create("s1");
+
+        try {
+            transcripts().appendSoon("nope", TranscriptRow.assistant("lost", clock.instant()));
+        } catch (StoreException e) {
+            return; // a store without a writer thread appends at once, and fails there
+        }
+        assertThatThrownBy(() -> transcripts().append("s1", TranscriptRow.user("relies on it", clock.instant())))
+                .isInstanceOf(StoreException.class);
+        assertThat(transcripts().append("s1", TranscriptRow.user("later", clock.instant())).seq()).isEqualTo(1);
+    }
 }

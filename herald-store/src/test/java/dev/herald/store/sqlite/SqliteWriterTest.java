@@ -165,7 +165,7 @@ class SqliteWriterTest {
                 attempts = attempt;
                 long before = dataVersion(reader);
                 int n = attempt * 10;
-                writer.writeSoon("usage " + n, c -> c.update("INSERT INTO t (n) VALUES (?)", n));
+                writer.writeSoon("usage " + n, c -> c.update("INSERT INTO t (n) VALUES (?)", n), null);
                 writer.write("append " + n, c -> c.update("INSERT INTO t (n) VALUES (?)", n + 1));
                 shared = dataVersion(reader) - before == 1;
             }
@@ -176,7 +176,7 @@ class SqliteWriterTest {
 
     @Test
     void writeSoon_alone_isCommittedWithoutAnotherWrite() throws Exception {
-        writer.writeSoon("usage", c -> c.update("INSERT INTO t (n) VALUES (?)", 7));
+        writer.writeSoon("usage", c -> c.update("INSERT INTO t (n) VALUES (?)", 7), null);
 
         try (java.sql.Connection reader = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("w.db"))) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -192,20 +192,49 @@ class SqliteWriterTest {
     }
 
     @Test
-    void writeSoon_failing_failsAloneAndTheWriteAfterItCommits() {
+    void writeSoon_failing_failsTheCallersNextWrite_andTheOneAfterThatCommits() {
         writer.write("seed", c -> c.update("INSERT INTO t (n) VALUES (?)", 0));
 
-        writer.writeSoon("duplicate", c -> c.update("INSERT INTO t (n) VALUES (?)", 0));
-        writer.write("after", c -> c.update("INSERT INTO t (n) VALUES (?)", 1));
+        writer.writeSoon("duplicate", c -> c.update("INSERT INTO t (n) VALUES (?)", 0), null);
 
+        assertThatThrownBy(() -> writer.write("relies on it", c -> c.update("INSERT INTO t (n) VALUES (?)", 1)))
+                .isInstanceOf(StoreException.class).hasMessageContaining("relies on it not written: an earlier write of the same caller failed");
+        writer.write("after", c -> c.update("INSERT INTO t (n) VALUES (?)", 2));
         assertThat(rows()).isEqualTo(2);
+    }
+
+    @Test
+    void writeSoon_failingOnOneThread_doesNotFailAnotherThreadsWrite() throws Exception {
+        writer.write("seed", c -> c.update("INSERT INTO t (n) VALUES (?)", 0));
+        CountDownLatch release = blockWriter();
+        writer.writeSoon("duplicate", c -> c.update("INSERT INTO t (n) VALUES (?)", 0), null);
+        Future<Integer> other = callers.submit(() -> writer.write("other", c -> c.update("INSERT INTO t (n) VALUES (?)", 5)));
+        release.countDown();
+
+        assertThat(other.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+
+    @Test
+    void writeSoon_onCommit_getsTheResultAfterTheCommit() throws Exception {
+        java.util.concurrent.CompletableFuture<Long> seen = new java.util.concurrent.CompletableFuture<>();
+        writer.writeSoon("insert", c -> {
+            c.update("INSERT INTO t (n) VALUES (?)", 3);
+            return 3L;
+        }, seen::complete);
+        writer.write("next", c -> null);
+
+        assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo(3L);
+        try (java.sql.Connection reader = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("w.db"));
+                var st = reader.createStatement(); var rs = st.executeQuery("SELECT COUNT(*) FROM t WHERE n = 3")) {
+            assertThat(rs.getLong(1)).isEqualTo(1);
+        }
     }
 
     @Test
     void writeSoon_afterClose_isRefused() {
         writer.close();
 
-        assertThatThrownBy(() -> writer.writeSoon("late", c -> c.update("INSERT INTO t (n) VALUES (?)", 1)))
+        assertThatThrownBy(() -> writer.writeSoon("late", c -> c.update("INSERT INTO t (n) VALUES (?)", 1), null))
                 .isInstanceOf(StoreException.class).hasMessageContaining("closed");
     }
 }
