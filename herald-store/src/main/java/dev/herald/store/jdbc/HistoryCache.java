@@ -21,7 +21,9 @@ import java.util.RandomAccess;
  * store's transaction), so the check is made on every load and no lease is consulted.
  *
  * <p><b>Write-through.</b> An append that committed is added when it continues the copy (its {@code seq} is the next
- * one) and drops the copy otherwise; nothing is added before its commit returned. A copy is also dropped when its
+ * one) and drops the copy otherwise; nothing is added before its commit returned. A copy starts only with a read from
+ * the store (the first load of a session after it was created or after a restart), so a row that cannot be read there
+ * fails that load as it always did. A copy is also dropped when its
  * session ends (compression, {@code /new}, suspension), and everything is dropped on a purge: the copies would still be
  * right, but nobody reads an ended transcript often.
  *
@@ -75,10 +77,7 @@ public final class HistoryCache {
     synchronized void appended(String sessionId, TranscriptRow row) {
         Entry current = entries.get(sessionId);
         if (current == null) {
-            if (row.seq() == 1) {
-                replace(sessionId, null, new Entry(new TranscriptRow[] {row}, 1));
-            }
-            return;
+            return; // a copy starts with a read from the store, so that what it holds was readable there
         }
         if (current.lastSeq() + 1 != row.seq()) {
             remove(sessionId);
