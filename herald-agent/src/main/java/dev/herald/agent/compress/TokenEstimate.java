@@ -40,7 +40,7 @@ public final class TokenEstimate {
     public static long ofTools(List<ToolSpec> specs) {
         long chars = 0;
         for (ToolSpec spec : specs) {
-            chars += spec.name().length() + spec.description().length() + spec.parameters().toString().length() + 32;
+            chars += spec.name().length() + spec.description().length() + spec.parametersJson().length() + 32;
         }
         return chars / CHARS_PER_TOKEN;
     }

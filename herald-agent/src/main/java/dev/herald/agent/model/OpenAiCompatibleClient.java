@@ -138,7 +138,7 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
         HttpRequest.Builder builder = HttpRequest.newBuilder(settings.chatCompletionsUri())
                 .header("Content-Type", "application/json")
                 .header("Accept", request.stream() ? "text/event-stream" : "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(Wire.encode(request, model)));
+                .POST(Wire.encode(request, model).publisher());
         if (settings.hasApiKey()) {
             builder.header("Authorization", "Bearer " + settings.apiKey());
         }

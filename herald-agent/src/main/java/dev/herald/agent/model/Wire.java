@@ -1,10 +1,10 @@
 package dev.herald.agent.model;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.ImagePart;
 import dev.herald.core.transcript.ToolCall;
@@ -17,33 +17,70 @@ final class Wire {
     private Wire() {
     }
 
-    static byte[] encode(ModelRequest request, String defaultModel) {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("model", request.model() == null ? defaultModel : request.model());
-        ArrayNode messages = body.putArray("messages");
+    /** Encodings of the messages sent lately, shared by every request ({@link EncodedMessages}). */
+    private static final EncodedMessages MESSAGES = new EncodedMessages();
+    private static final byte[] TRUE = bytes("true");
+    private static final byte[] FALSE = bytes("false");
+
+    /**
+     * The request body, written without a tree: each message's encoding comes from {@link EncodedMessages} and each
+     * tool's from its {@link ToolSpec}, spliced between the few fields written here. A parameter replaces
+     * {@code temperature} or {@code max_tokens} in place; the others follow in their order.
+     */
+    static Body encode(ModelRequest request, String defaultModel) {
+        Body.Builder out = new Body.Builder();
+        out.raw(bytes("{\"model\":")).raw(json(request.model() == null ? defaultModel : request.model()));
+        out.raw(bytes(",\"messages\":["));
+        boolean first = true;
         for (ChatMessage m : request.messages()) {
-            messages.add(message(m));
-        }
-        if (!request.tools().isEmpty()) {
-            ArrayNode tools = body.putArray("tools");
-            for (ToolSpec spec : request.tools()) {
-                ObjectNode function = tools.addObject().put("type", "function").putObject("function");
-                function.put("name", spec.name()).put("description", spec.description()).set("parameters", spec.parameters());
+            if (!first) {
+                out.comma();
             }
+            out.splice(MESSAGES.get(m, Wire::message));
+            first = false;
         }
-        body.put("stream", request.stream());
+        out.raw(bytes("]"));
+        if (!request.tools().isEmpty()) {
+            out.raw(bytes(",\"tools\":["));
+            first = true;
+            for (ToolSpec spec : request.tools()) {
+                if (!first) {
+                    out.comma();
+                }
+                out.splice(spec.encoded());
+                first = false;
+            }
+            out.raw(bytes("]"));
+        }
+        out.raw(bytes(",\"stream\":")).raw(request.stream() ? TRUE : FALSE);
         if (request.stream()) {
-            body.putObject("stream_options").put("include_usage", true);
+            out.raw(bytes(",\"stream_options\":{\"include_usage\":true}"));
         }
-        if (request.temperature() != null) {
-            body.put("temperature", request.temperature());
+        java.util.Map<String, byte[]> parameters = new java.util.LinkedHashMap<>();
+        request.parameters().forEach((name, text) -> parameters.put(name, json(parameter(name, text))));
+        byte[] temperature = parameters.containsKey("temperature") ? parameters.remove("temperature")
+                : request.temperature() == null ? null : json(request.temperature());
+        field(out, "temperature", temperature);
+        byte[] maxTokens = parameters.containsKey("max_tokens") ? parameters.remove("max_tokens")
+                : request.maxTokens() == null ? null : json(request.maxTokens());
+        field(out, "max_tokens", maxTokens);
+        parameters.forEach((name, value) -> field(out, name, value));
+        return out.raw(bytes("}")).build();
+    }
+
+    private static void field(Body.Builder out, String name, byte[] value) {
+        if (value != null) {
+            out.comma().raw(json(name)).raw(bytes(":")).raw(value);
         }
-        if (request.maxTokens() != null) {
-            body.put("max_tokens", request.maxTokens());
-        }
-        request.parameters().forEach((name, json) -> body.set(name, parameter(name, json)));
+    }
+
+    private static byte[] bytes(String ascii) {
+        return ascii.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static byte[] json(Object value) {
         try {
-            return JSON.writeValueAsBytes(body);
+            return JSON.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot encode a model request", e);
         }
@@ -57,33 +94,57 @@ final class Wire {
         }
     }
 
-    private static ObjectNode message(ChatMessage m) {
-        ObjectNode node = JSON.createObjectNode().put("role", m.role().wire());
-        if (m.hasImages()) {
-            ArrayNode parts = node.putArray("content");
-            if (m.content() != null && !m.content().isEmpty()) {
-                parts.addObject().put("type", "text").put("text", m.content());
+    /** One message of the request, UTF-8 JSON. */
+    static byte[] message(ChatMessage m) {
+        ByteArrayBuilder buffer = new ByteArrayBuilder(64 + 2 * (m.content() == null ? 0 : m.content().length()));
+        try (JsonGenerator g = JSON.getFactory().createGenerator(buffer)) {
+            g.writeStartObject();
+            g.writeStringField("role", m.role().wire());
+            if (m.hasImages()) {
+                g.writeArrayFieldStart("content");
+                if (m.content() != null && !m.content().isEmpty()) {
+                    g.writeStartObject();
+                    g.writeStringField("type", "text");
+                    g.writeStringField("text", m.content());
+                    g.writeEndObject();
+                }
+                for (ImagePart image : m.images()) {
+                    g.writeStartObject();
+                    g.writeStringField("type", "image_url");
+                    g.writeObjectFieldStart("image_url");
+                    g.writeStringField("url", image.dataUrl());
+                    g.writeEndObject();
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            } else {
+                g.writeStringField("content", m.content());
             }
-            for (ImagePart image : m.images()) {
-                parts.addObject().put("type", "image_url").putObject("image_url").put("url", image.dataUrl());
+            if (m.hasToolCalls()) {
+                g.writeArrayFieldStart("tool_calls");
+                for (ToolCall call : m.toolCalls()) {
+                    g.writeStartObject();
+                    g.writeStringField("id", call.id());
+                    g.writeStringField("type", "function");
+                    g.writeObjectFieldStart("function");
+                    g.writeStringField("name", call.name());
+                    g.writeStringField("arguments", call.argumentsJson());
+                    g.writeEndObject();
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
             }
-        } else {
-            node.put("content", m.content());
-        }
-        if (m.hasToolCalls()) {
-            ArrayNode calls = node.putArray("tool_calls");
-            for (ToolCall call : m.toolCalls()) {
-                calls.addObject().put("id", call.id()).put("type", "function")
-                        .putObject("function").put("name", call.name()).put("arguments", call.argumentsJson());
+            if (m.toolCallId() != null) {
+                g.writeStringField("tool_call_id", m.toolCallId());
             }
+            if (m.name() != null) {
+                g.writeStringField("name", m.name());
+            }
+            g.writeEndObject();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot encode a model request message", e);
         }
-        if (m.toolCallId() != null) {
-            node.put("tool_call_id", m.toolCallId());
-        }
-        if (m.name() != null) {
-            node.put("name", m.name());
-        }
-        return node;
+        return buffer.toByteArray();
     }
 
     /** A non-streamed {@code chat.completion}; null when the document has no choices array. */

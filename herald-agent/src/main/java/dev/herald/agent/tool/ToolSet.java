@@ -19,11 +19,31 @@ public final class ToolSet {
         List<ToolSpec> list = new ArrayList<>(tools.size());
         for (Tool tool : tools) {
             if (map.putIfAbsent(tool.name(), tool) == null) {
-                list.add(new ToolSpec(tool.name(), tool.description(), tool.parameters()));
+                list.add(specOf(tool));
             }
         }
         this.byName = Collections.unmodifiableMap(map);
         this.specs = List.copyOf(list);
+    }
+
+    /** The spec a tool had last time when its name, description and schema object are the same: its encoding is kept. */
+    private record Memo(String name, String description, com.fasterxml.jackson.databind.JsonNode schema, ToolSpec spec) {
+    }
+
+    /** One memo per tool object; forgotten with the tool (an MCP server's tools are replaced when it reconnects). */
+    private static final Map<Tool, Memo> SPECS = Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    private static ToolSpec specOf(Tool tool) {
+        String name = tool.name();
+        String description = tool.description();
+        com.fasterxml.jackson.databind.JsonNode schema = tool.parameters();
+        Memo memo = SPECS.get(tool);
+        if (memo != null && memo.name().equals(name) && java.util.Objects.equals(memo.description(), description) && memo.schema() == schema) {
+            return memo.spec();
+        }
+        ToolSpec spec = new ToolSpec(name, description, schema);
+        SPECS.put(tool, new Memo(name, description, schema, spec));
+        return spec;
     }
 
     /** These tools without those named in {@code names} (a caller's tools of the same name hide Herald's). */

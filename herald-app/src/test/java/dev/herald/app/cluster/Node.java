@@ -33,11 +33,16 @@ final class Node implements AutoCloseable {
     final Gateway gateway;
 
     Node(String id, Storage storage, boolean clustered, Duration lease, Clock clock) {
+        this(id, storage, clustered, lease, clock, null);
+    }
+
+    /** A node whose turns run on {@code runner} (a real agent) instead of its scripted agent; null: the scripted one. */
+    Node(String id, Storage storage, boolean clustered, Duration lease, Clock clock, dev.herald.core.agent.Agent runner) {
         this.id = id;
         this.storage = storage;
         this.chat = new LoopbackPlatform(CHAT, new Capabilities(true, false, false, true, false, 4096), clock);
         GatewaySettings settings = GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(300)).withInterruptGrace(Duration.ofSeconds(2));
-        this.gateway = new Gateway(storage, agent, ALLOW_ALL, new PlatformRegistry(List.of(chat), List.of()), settings, clock,
+        this.gateway = new Gateway(storage, runner == null ? agent : runner, ALLOW_ALL, new PlatformRegistry(List.of(chat), List.of()), settings, clock,
                 GatewayMetrics.NONE, new ClusterSettings(clustered, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(),
                         null), lease, null));
     }

@@ -43,7 +43,6 @@ public final class NoteInjector {
             SessionEntry entry, List<TranscriptRow> transcript, String message, boolean interactive,
             Freshness window, Instant now) {
         String text = message == null ? "" : message;
-        List<ChatMessage> history = AgentHistory.from(transcript);
         boolean interruptionFresh = window.interruptionFresh(transcript, now);
         boolean pending = entry != null && entry.resumePending();
         boolean markFresh = window.markFresh(entry, now);
@@ -53,7 +52,7 @@ public final class NoteInjector {
             String note = RecoveryNotes.resumeNote(entry.effectiveResumeReason(), userText, interactive);
             return new Prepared(note, userText.isEmpty() ? note : userText, Note.RESUME);
         }
-        if (AgentHistory.endsWithToolResult(history) && interruptionFresh) {
+        if (AgentHistory.endsWithToolResultRow(transcript) && interruptionFresh) {
             return new Prepared(RecoveryNotes.toolTailNote(text), text, Note.TOOL_TAIL);
         }
         if (pending && text.isBlank()) {

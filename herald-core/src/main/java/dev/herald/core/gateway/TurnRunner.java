@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  *   <li>resolve the session (suspension, compression tip), load the raw transcript, close tool calls
  *       left without a result by a crash, and inject at most one continuity note;</li>
  *   <li>start the turn: RECEIVED to RUNNING together with the user's row, one transaction;</li>
- *   <li>run the agent; every message it produces is appended as it happens;</li>
+ *   <li>run the agent; every message it produces is appended as it happens (an answer without tool calls commits
+ *       with the reply record that follows it, in one transaction on SQLite);</li>
  *   <li>record the final reply on the turn, clear the resume mark only after a success, then send
  *       and mark sent (the outbox).</li>
  * </ol>
@@ -315,8 +316,12 @@ final class TurnRunner {
                     interrupt.raise("this node lost its lease"); // judged dead (paused?): its session is another node's now
                     return;
                 }
-                storage.transcripts().append(current.get(), new TranscriptRow(0, m.role(), m.content(), m.toolCalls(),
-                        m.toolCallId(), m.name(), clock.instant()));
+                TranscriptRow row = new TranscriptRow(0, m.role(), m.content(), m.toolCalls(), m.toolCallId(), m.name(), clock.instant());
+                if (m.role() == dev.herald.core.transcript.Role.ASSISTANT && !m.hasToolCalls()) {
+                    storage.transcripts().appendSoon(current.get(), row); // commits with the turn's next write: its reply record
+                } else {
+                    storage.transcripts().append(current.get(), row); // tool calls run after this: durable first
+                }
             }
 
             @Override

@@ -17,16 +17,32 @@ public final class AgentHistory {
     public static List<ChatMessage> from(List<TranscriptRow> transcript) {
         List<ChatMessage> out = new ArrayList<>(transcript.size());
         for (TranscriptRow row : transcript) {
-            if (row == null || row.role().isBookkeeping()) {
+            if (!kept(row)) {
                 continue;
             }
             if (row.isToolRelated()) {
                 out.add(new ChatMessage(row.role(), row.content(), row.toolCalls(), row.toolCallId(), row.toolName()));
-            } else if (row.content() != null && !row.content().isEmpty()) {
+            } else {
                 out.add(new ChatMessage(row.role(), row.content(), List.of(), null, null));
             }
         }
         return out;
+    }
+
+    /** Whether {@link #from} makes a message of the row. */
+    private static boolean kept(TranscriptRow row) {
+        return row != null && !row.role().isBookkeeping() && (row.isToolRelated() || row.content() != null && !row.content().isEmpty());
+    }
+
+    /** True when the history {@link #from} makes of {@code transcript} ends with a tool result (without building it). */
+    public static boolean endsWithToolResultRow(List<TranscriptRow> transcript) {
+        for (int i = transcript.size() - 1; i >= 0; i--) {
+            TranscriptRow row = transcript.get(i);
+            if (kept(row)) {
+                return row.role() == Role.TOOL;
+            }
+        }
+        return false;
     }
 
     /** True when the last message of the history is a tool result. */

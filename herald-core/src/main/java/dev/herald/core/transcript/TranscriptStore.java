@@ -23,6 +23,15 @@ public interface TranscriptStore {
     /** Appends one row and returns it with its assigned {@code seq}. The session must exist. */
     TranscriptRow append(String sessionId, TranscriptRow row);
 
+    /**
+     * Appends one row without waiting for its commit, for a row nothing acts on before the caller's next write (a final
+     * answer, which the turn's reply record follows): it is durable no later than that write, which fails if this
+     * append failed. Stores without a writer thread append at once.
+     */
+    default void appendSoon(String sessionId, TranscriptRow row) {
+        append(sessionId, row);
+    }
+
     /** Every row of the session in order; empty for an unknown id. */
     List<TranscriptRow> load(String sessionId);
 

@@ -59,9 +59,16 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
     private final Clock clock;
     private final Dialect dialect;
     private final String newestChild;
+    private final HistoryCache cache;
 
     public JdbcSessionStore(Transactions<C> tx, Dialect dialect, Clock clock) {
+        this(tx, dialect, clock, new HistoryCache());
+    }
+
+    /** With the transcript cache of the transcript store, which a purge empties. */
+    public JdbcSessionStore(Transactions<C> tx, Dialect dialect, Clock clock, HistoryCache cache) {
         this.tx = tx;
+        this.cache = Objects.requireNonNull(cache, "cache");
         this.dialect = dialect;
         this.clock = clock;
         this.newestChild = TranscriptTables.newestChild(dialect);
@@ -366,9 +373,9 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
         if (inputTokens < 0 || outputTokens < 0) {
             throw new IllegalArgumentException("store - token usage must not be negative (" + inputTokens + " in, " + outputTokens + " out)");
         }
-        tx.write("session " + key, c -> c.update(
+        tx.writeSoon("session " + key, c -> c.update(
                 "UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE session_key = ?",
-                inputTokens, outputTokens, key.value()));
+                inputTokens, outputTokens, key.value()), null);
     }
 
     @Override
@@ -379,6 +386,10 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
     @Override
     public final PurgeResult purge(SessionKey key) {
         Objects.requireNonNull(key, "key");
-        return tx.write("session " + key, c -> new LanePurge(dialect).purge(c, key));
+        try {
+            return tx.write("session " + key, c -> new LanePurge(dialect).purge(c, key));
+        } finally {
+            cache.clear(); // the copies would still be checked, but a purged transcript is not kept in memory
+        }
     }
 }

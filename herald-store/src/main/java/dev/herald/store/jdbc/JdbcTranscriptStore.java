@@ -16,15 +16,23 @@ import java.util.Optional;
  * Transcripts, written once for both databases: appends give each session a dense {@code seq} (appends to and ends
  * of one session are kept apart by the dialect's append lock, or by SQLite's one writer), loads read one session by
  * its index, and session ids are claimed by the primary key ({@code ON CONFLICT DO NOTHING}), not by a check before.
+ * Loads go through the {@link HistoryCache} shared with the turn and session stores: a transcript read before is
+ * checked against the store's highest seq and only the rows it lacks are read.
  */
 public final class JdbcTranscriptStore<C extends JdbcConn> implements TranscriptStore {
     private final Transactions<C> tx;
     private final String appendGuard;
     private final String findForChange;
     private final String newestChild;
+    private final HistoryCache cache;
 
     public JdbcTranscriptStore(Transactions<C> tx, Dialect dialect) {
+        this(tx, dialect, new HistoryCache());
+    }
+
+    public JdbcTranscriptStore(Transactions<C> tx, Dialect dialect, HistoryCache cache) {
         this.tx = tx;
+        this.cache = Objects.requireNonNull(cache, "cache");
         this.appendGuard = TranscriptTables.SESSION_EXISTS + dialect.lockForAppend();
         this.findForChange = TranscriptTables.FIND_SESSION + dialect.lockForAppend();
         this.newestChild = TranscriptTables.newestChild(dialect);
@@ -62,6 +70,7 @@ public final class JdbcTranscriptStore<C extends JdbcConn> implements Transcript
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(at, "at");
+        cache.invalidate(sessionId);
         return tx.write("transcript session " + sessionId, c -> TranscriptTables.end(c, sessionId, reason, at));
     }
 
@@ -69,13 +78,43 @@ public final class JdbcTranscriptStore<C extends JdbcConn> implements Transcript
     public TranscriptRow append(String sessionId, TranscriptRow row) {
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(row, "row");
-        return tx.write("transcript " + sessionId, c -> TranscriptTables.append(c, appendGuard, sessionId, row));
+        TranscriptRow stored = tx.write("transcript " + sessionId, c -> TranscriptTables.append(c, appendGuard, sessionId, row));
+        cache.appended(sessionId, stored);
+        return stored;
+    }
+
+    @Override
+    public void appendSoon(String sessionId, TranscriptRow row) {
+        Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(row, "row");
+        tx.writeSoon("transcript " + sessionId, c -> TranscriptTables.append(c, appendGuard, sessionId, row),
+                stored -> cache.appended(sessionId, stored));
     }
 
     @Override
     public List<TranscriptRow> load(String sessionId) {
         Objects.requireNonNull(sessionId, "sessionId");
-        return tx.read("transcript " + sessionId, c -> TranscriptTables.load(c, sessionId));
+        return tx.read("transcript " + sessionId, c -> {
+            HistoryCache.Rows known = cache.get(sessionId);
+            if (known != null) {
+                long stored = TranscriptTables.rowCount(c, sessionId);
+                if (stored == known.lastSeq()) {
+                    return known;
+                }
+                if (stored > known.lastSeq()) {
+                    List<TranscriptRow> more = TranscriptTables.loadAfter(c, sessionId, known.lastSeq());
+                    if (!more.isEmpty() && more.get(0).seq() == known.lastSeq() + 1) {
+                        return cache.loaded(sessionId, known, more);
+                    }
+                }
+            }
+            return cache.loaded(sessionId, null, TranscriptTables.load(c, sessionId));
+        });
+    }
+
+    /** The cache of transcripts this store shares with the turn and session stores. */
+    public HistoryCache cache() {
+        return cache;
     }
 
     @Override
@@ -96,6 +135,7 @@ public final class JdbcTranscriptStore<C extends JdbcConn> implements Transcript
         Objects.requireNonNull(childSessionId, "childSessionId");
         Objects.requireNonNull(at, "at");
         Instant start = at.truncatedTo(ChronoUnit.MICROS);
+        cache.invalidate(parentSessionId);
         return tx.write("transcript session " + parentSessionId, c -> {
             TranscriptSession parent = TranscriptTables.findSession(c, parentSessionId, findForChange)
                     .orElseThrow(() -> StoreException.notFound("transcript session " + parentSessionId + " (to continue in "

@@ -87,9 +87,16 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     private final Clock clock;
     private final String appendGuard;
     private final String claimRows;
+    private final HistoryCache cache;
 
     public JdbcTurnStore(Transactions<C> tx, Dialect dialect, Clock clock) {
+        this(tx, dialect, clock, new HistoryCache());
+    }
+
+    /** With the transcript cache of the transcript store, which a start's user row is written through to. */
+    public JdbcTurnStore(Transactions<C> tx, Dialect dialect, Clock clock, HistoryCache cache) {
         this.tx = tx;
+        this.cache = java.util.Objects.requireNonNull(cache, "cache");
         this.clock = clock;
         this.appendGuard = TranscriptTables.SESSION_EXISTS + dialect.lockForAppend();
         this.claimRows = dialect.claimRows();
@@ -164,7 +171,9 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         if (transition.to() == TurnState.RUNNING && change.sessionId() == null) {
             throw new IllegalArgumentException("store - turn " + turnId + " cannot start without a transcript session");
         }
-        return tx.write("turn " + turnId, c -> {
+        TranscriptRow[] appended = new TranscriptRow[1];
+        boolean moved = tx.write("turn " + turnId, c -> {
+            appended[0] = null; // a write may run again after a lost race
             if (transition == TurnTransition.START && change.node() != null
                     && c.update(TAKE_LEASE, change.node(), turnId, change.node(), change.node()) == 0) {
                 return false; // another node holds the session's lease (or this one is not running)
@@ -174,10 +183,14 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 return false;
             }
             if (change.userRow() != null && change.sessionId() != null) {
-                TranscriptTables.append(c, appendGuard, change.sessionId(), change.userRow());
+                appended[0] = TranscriptTables.append(c, appendGuard, change.sessionId(), change.userRow());
             }
             return true;
         });
+        if (moved && appended[0] != null) {
+            cache.appended(change.sessionId(), appended[0]);
+        }
+        return moved;
     }
 
     private int move(C c, long turnId, TurnTransition t, TurnChange change) throws SQLException {
@@ -258,8 +271,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         if (inputTokens < 0 || outputTokens < 0) {
             throw new IllegalArgumentException("store - token usage must not be negative (" + inputTokens + " in, " + outputTokens + " out)");
         }
-        tx.write("turn " + turnId, c -> c.update("UPDATE turns SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?",
-                inputTokens, outputTokens, turnId));
+        tx.writeSoon("turn " + turnId, c -> c.update("UPDATE turns SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?",
+                inputTokens, outputTokens, turnId), null);
     }
 
     @Override

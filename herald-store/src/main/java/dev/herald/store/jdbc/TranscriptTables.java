@@ -33,6 +33,8 @@ public final class TranscriptTables {
     public static final String NEXT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?";
     /** A session's rows in order. */
     public static final String LOAD = "SELECT " + ROW_COLUMNS + " FROM messages WHERE session_id = ? ORDER BY seq";
+    /** A session's rows after a given seq, in order. */
+    static final String LOAD_AFTER = "SELECT " + ROW_COLUMNS + " FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq";
     /** The time of a session's newest row that is not bookkeeping. */
     public static final String LAST_ACTIVITY = """
             SELECT created_at FROM messages WHERE session_id = ? AND role NOT IN ('system', 'session_meta')
@@ -113,6 +115,11 @@ public final class TranscriptTables {
     /** The session's rows in order; {@link StoreException#corruptRow} naming the row when one cannot be read. */
     public static List<TranscriptRow> load(JdbcConn c, String sessionId) throws SQLException {
         return c.list(LOAD, rs -> row(sessionId, rs), sessionId);
+    }
+
+    /** The session's rows after {@code seq}, in order (what a cached copy that ends at {@code seq} lacks). */
+    static List<TranscriptRow> loadAfter(JdbcConn c, String sessionId, long seq) throws SQLException {
+        return c.list(LOAD_AFTER, rs -> row(sessionId, rs), sessionId, seq);
     }
 
     /**

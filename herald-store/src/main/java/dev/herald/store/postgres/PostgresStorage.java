@@ -14,6 +14,7 @@ import dev.herald.store.jdbc.JdbcNodeStore;
 import dev.herald.store.jdbc.JdbcScheduleStore;
 import dev.herald.store.jdbc.Dialect;
 import dev.herald.store.jdbc.JdbcSessionStore;
+import dev.herald.store.jdbc.HistoryCache;
 import dev.herald.store.jdbc.JdbcTranscriptStore;
 import dev.herald.store.jdbc.JdbcTurnStore;
 import java.sql.SQLException;
@@ -76,9 +77,10 @@ public final class PostgresStorage implements Storage {
     private PostgresStorage(String where, PgPool pool, Clock clock) {
         this.where = where;
         this.pool = pool;
-        this.sessions = new JdbcSessionStore<>(pool, DIALECT, clock);
-        this.transcripts = new JdbcTranscriptStore<>(pool, DIALECT);
-        this.turns = new JdbcTurnStore<>(pool, DIALECT, clock);
+        HistoryCache histories = new HistoryCache();
+        this.sessions = new JdbcSessionStore<>(pool, DIALECT, clock, histories);
+        this.transcripts = new JdbcTranscriptStore<>(pool, DIALECT, histories);
+        this.turns = new JdbcTurnStore<>(pool, DIALECT, clock, histories);
         this.modelChoices = new JdbcModelChoices<>(pool, clock);
         this.nodes = new JdbcNodeStore<>(pool, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(pool, clock);

@@ -12,6 +12,7 @@ import dev.herald.store.jdbc.JdbcNodeStore;
 import dev.herald.store.jdbc.JdbcScheduleStore;
 import dev.herald.store.jdbc.Dialect;
 import dev.herald.store.jdbc.JdbcSessionStore;
+import dev.herald.store.jdbc.HistoryCache;
 import dev.herald.store.jdbc.JdbcTranscriptStore;
 import dev.herald.store.jdbc.JdbcTurnStore;
 import dev.herald.store.jdbc.Transactions;
@@ -94,9 +95,10 @@ public final class SqliteStorage implements Storage {
         this.readers = readers;
         this.checkpointer = checkpointer;
         Transactions<SqlConn> tx = new Calls(writer, readers);
-        this.sessions = new JdbcSessionStore<>(tx, DIALECT, clock);
-        this.transcripts = new JdbcTranscriptStore<>(tx, DIALECT);
-        this.turns = new JdbcTurnStore<>(tx, DIALECT, clock);
+        HistoryCache histories = new HistoryCache();
+        this.sessions = new JdbcSessionStore<>(tx, DIALECT, clock, histories);
+        this.transcripts = new JdbcTranscriptStore<>(tx, DIALECT, histories);
+        this.turns = new JdbcTurnStore<>(tx, DIALECT, clock, histories);
         this.modelChoices = new JdbcModelChoices<>(tx, clock);
         this.nodes = new JdbcNodeStore<>(tx, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(tx, clock);
@@ -111,7 +113,13 @@ public final class SqliteStorage implements Storage {
         }
 
         @Override
+        public <T> void writeSoon(String subject, Work<SqlConn, T> work, java.util.function.Consumer<T> onCommit) {
+            writer.writeSoon(subject, work, onCommit);
+        }
+
+        @Override
         public <T> T read(String subject, Work<SqlConn, T> work) {
+            writer.commitDeferredOfThisThread();
             return readers.read(subject, work);
         }
     }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,14 +22,31 @@ import org.slf4j.LoggerFactory;
  * commits them in one transaction, each inside its own savepoint. A write that throws is rolled back
  * to its savepoint and fails alone; its neighbours commit. If the commit itself fails, every write of
  * the batch fails (none of them is on disk). Results are handed out only after the commit.
+ *
+ * <p>Deferred writes ({@link #writeSoon}: counters nothing relies on) are queued like the others but nobody waits for
+ * them, and they never cause a commit of their own at once: a batch of deferred writes alone waits up to
+ * {@link #DEFERRED_WAIT} for a write somebody waits for, and commits with it (one {@code fsync} for both). Because the
+ * queue is first in, first out, a caller's deferred write is on disk no later than its next write.
  */
 final class SqliteWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
 
-    private record Task<T>(String subject, Work<SqlConn, T> work, CompletableFuture<T> result) {
+    private record Task<T>(String subject, Work<SqlConn, T> work, CompletableFuture<T> result, boolean deferred, Caller caller) {
     }
 
-    private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>());
+    /**
+     * A thread that handed in deferred writes: how many are not committed yet, and the failure of one, which fails the
+     * caller's writes after it until one that waits has reported it (a write that relies on an earlier deferred one must
+     * not succeed without it).
+     */
+    private static final class Caller {
+        final AtomicInteger pending = new AtomicInteger();
+        volatile Throwable failed;
+    }
+
+    /** How long deferred writes alone wait for a write to commit with. */
+    static final java.time.Duration DEFERRED_WAIT = java.time.Duration.ofMillis(50);
+    private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>(), false, null);
 
     private final SqlConn conn;
     private final Path file;
@@ -37,6 +55,8 @@ final class SqliteWriter implements AutoCloseable {
     private final ReentrantLock admission = new ReentrantLock();
     private boolean closed; // guarded by admission
     private final Thread thread;
+    /** The deferred writes of each calling thread (null until its first). */
+    private final ThreadLocal<Caller> callers = new ThreadLocal<>();
 
     SqliteWriter(SqlConn conn, Path file, int maxBatch) {
         this.conn = conn;
@@ -54,17 +74,64 @@ final class SqliteWriter implements AutoCloseable {
         if (Thread.currentThread() == thread) {
             throw new IllegalStateException("store - nested write for " + subject + " on the writer thread");
         }
-        Task<T> task = new Task<>(subject, work, new CompletableFuture<>());
+        Task<T> task = new Task<>(subject, work, new CompletableFuture<>(), false, callers.get());
+        enqueue(task);
+        return Await.uninterruptibly(task.result(), "store - write failed");
+    }
+
+    /**
+     * Queues {@code work} to be committed with the next write somebody waits for (or within {@link #DEFERRED_WAIT}),
+     * without waiting. {@code onCommit} runs on the writer thread with the work's result once it is committed.
+     */
+    <T> void writeSoon(String subject, Work<SqlConn, T> work, java.util.function.Consumer<T> onCommit) {
+        if (Thread.currentThread() == thread) {
+            throw new IllegalStateException("store - nested write for " + subject + " on the writer thread");
+        }
+        Caller caller = callers.get();
+        if (caller == null) {
+            caller = new Caller();
+            callers.set(caller);
+        }
+        Caller mine = caller;
+        Task<T> task = new Task<>(subject, work, new CompletableFuture<>(), true, mine);
+        task.result().whenComplete((result, failure) -> {
+            mine.pending.decrementAndGet();
+            if (failure != null) {
+                log.warn("store - a deferred write for {} on {} failed: {}", subject, file, failure.toString());
+            } else if (onCommit != null) {
+                onCommit.accept(result);
+            }
+        });
+        mine.pending.incrementAndGet();
+        try {
+            enqueue(task);
+        } catch (RuntimeException e) {
+            mine.pending.decrementAndGet();
+            throw e;
+        }
+    }
+
+    /**
+     * Commits the calling thread's deferred writes before it reads, so that a thread reads what it wrote (another
+     * thread sees them with the next commit).
+     */
+    void commitDeferredOfThisThread() {
+        Caller mine = callers.get();
+        if (mine != null && (mine.pending.get() > 0 || mine.failed != null)) {
+            write("deferred writes before a read", c -> null);
+        }
+    }
+
+    private void enqueue(Task<?> task) {
         admission.lock();
         try {
             if (closed) {
-                throw StoreException.unavailable(file + " is closed; " + subject + " was not written", null, false);
+                throw StoreException.unavailable(file + " is closed; " + task.subject() + " was not written", null, false);
             }
             queue.add(task);
         } finally {
             admission.unlock();
         }
-        return Await.uninterruptibly(task.result(), "store - write failed");
     }
 
     private void loop() {
@@ -74,6 +141,9 @@ final class SqliteWriter implements AutoCloseable {
             batch.clear();
             batch.add(takeUninterruptibly());
             queue.drainTo(batch, maxBatch - 1);
+            if (onlyDeferred(batch)) {
+                waitForCompany(batch);
+            }
             stopping = batch.remove(STOP); // STOP is always the last task ever queued
             if (!batch.isEmpty()) {
                 commit(batch);
@@ -83,6 +153,36 @@ final class SqliteWriter implements AutoCloseable {
             conn.close();
         } catch (SQLException e) {
             log.warn("store - closing the write connection of {} failed: {}", file, e.getMessage());
+        }
+    }
+
+    private static boolean onlyDeferred(List<Task<?>> batch) {
+        for (Task<?> t : batch) {
+            if (!t.deferred()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Deferred writes alone: waits up to {@link #DEFERRED_WAIT} for another write to share their commit. */
+    private void waitForCompany(List<Task<?>> batch) {
+        long deadline = System.nanoTime() + DEFERRED_WAIT.toNanos();
+        while (batch.size() < maxBatch && onlyDeferred(batch)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            try {
+                Task<?> next = queue.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    return;
+                }
+                batch.add(next);
+                queue.drainTo(batch, maxBatch - batch.size());
+            } catch (InterruptedException e) {
+                return; // only close() ends this thread, through STOP
+            }
         }
     }
 
@@ -112,6 +212,9 @@ final class SqliteWriter implements AutoCloseable {
                 if (failures[i] == null) {
                     failures[i] = e instanceof SQLException sql ? SqlConn.failure(batch.get(i).subject(), sql) : e;
                 }
+                if (batch.get(i).deferred()) {
+                    batch.get(i).caller().failed = failures[i];
+                }
             }
         }
         for (int i = 0; i < batch.size(); i++) {
@@ -121,6 +224,15 @@ final class SqliteWriter implements AutoCloseable {
 
     /** Runs one task in its own savepoint; a task failure is recorded, a failure to roll it back is thrown. */
     private void runInSavepoint(Task<?> task, int i, Object[] results, Throwable[] failures) throws SQLException {
+        Caller caller = task.caller();
+        if (caller != null && caller.failed != null) {
+            failures[i] = StoreException.unavailable(task.subject() + " not written: an earlier write of the same caller failed",
+                    caller.failed, false);
+            if (!task.deferred()) {
+                caller.failed = null; // reported, to a caller that waits
+            }
+            return;
+        }
         conn.exec("SAVEPOINT write_task");
         try {
             results[i] = task.work().run(conn);
@@ -129,6 +241,9 @@ final class SqliteWriter implements AutoCloseable {
             conn.exec("ROLLBACK TO write_task");
             conn.exec("RELEASE write_task");
             failures[i] = e instanceof SQLException sql ? SqlConn.failure(task.subject(), sql) : e;
+            if (task.deferred()) {
+                caller.failed = failures[i];
+            }
         }
     }
 

@@ -61,6 +61,22 @@ public abstract class SessionPurgeContract extends StorageContract {
     }
 
     @Test
+    void purge_transcriptsReadBefore_loadEmptyWithoutReopening() {
+        SessionEntry purged = conversation("1");
+        List<String> purgedIds = transcriptIds(purged.key());
+        for (String id : purgedIds) {
+            transcripts().load(id); // read (and kept) before the purge
+        }
+        assertThat(purgedIds).anyMatch(id -> !transcripts().load(id).isEmpty());
+
+        assertThat(sessions().purge(purged.key())).isInstanceOf(PurgeResult.Purged.class);
+
+        for (String id : purgedIds) {
+            assertThat(transcripts().load(id)).as(id).isEmpty();
+        }
+    }
+
+    @Test
     void purge_twice_isNoSuchSession() {
         SessionEntry lane = conversation("1");
         assertThat(sessions().purge(lane.key())).isInstanceOf(PurgeResult.Purged.class);

@@ -3,6 +3,7 @@ package dev.herald.store.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.EndReason;
 import dev.herald.core.transcript.Role;
@@ -223,5 +224,94 @@ public abstract class TranscriptStoreContract extends StorageContract {
         assertThat(transcripts().load("c")).extracting(TranscriptRow::content).containsExactly("two");
         assertThat(transcripts().compressionTip("p")).isEqualTo("c");
         assertThat(transcripts().append("c", TranscriptRow.user("three", clock.instant())).seq()).isEqualTo(2);
+    }
+
+    // The transcript cache (HistoryCache): a load after appends, starts and purges reads what a fresh store reads.
+
+    @Test
+    void load_afterAppendsToATranscriptReadBefore_equalsWhatAFreshStoreReads() {
+        create("s1");
+        transcripts().append("s1", TranscriptRow.user("one", clock.instant()));
+        assertThat(transcripts().load("s1")).extracting(TranscriptRow::content).containsExactly("one");
+        transcripts().append("s1", TranscriptRow.assistant("two", clock.instant()));
+        transcripts().append("s1", TranscriptRow.assistantToolCalls(null, List.of(new ToolCall("c1", "clock", "{}")), clock.instant()));
+        transcripts().append("s1", TranscriptRow.tool("c1", "clock", "noon", clock.instant()));
+
+        List<TranscriptRow> cached = transcripts().load("s1");
+        reopen();
+
+        assertThat(cached).extracting(TranscriptRow::content).containsExactly("one", "two", null, "noon");
+        assertThat(cached).isEqualTo(transcripts().load("s1"));
+    }
+
+    @Test
+    void load_listReturnedEarlier_doesNotChangeWithLaterAppends() {
+        create("s1");
+        transcripts().append("s1", TranscriptRow.user("one", clock.instant()));
+        List<TranscriptRow> first = transcripts().load("s1");
+
+        transcripts().append("s1", TranscriptRow.assistant("two", clock.instant()));
+
+        assertThat(first).extracting(TranscriptRow::content).containsExactly("one");
+        assertThat(transcripts().load("s1")).extracting(TranscriptRow::content).containsExactly("one", "two");
+        assertThatThrownBy(() -> first.add(TranscriptRow.user("x", clock.instant()))).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void load_afterATurnStartAppendedTheUserRow_includesIt() {
+        SessionSource source = dm("7");
+        var entry = sessions().getOrCreate(keyOf(source), source);
+        transcripts().append(entry.sessionId(), TranscriptRow.user("earlier", clock.instant()));
+        assertThat(transcripts().load(entry.sessionId())).hasSize(1);
+        var turn = turns().receive(keyOf(source), dev.herald.core.platform.MessageEvent.text(source, "now", "m-1", clock.instant()))
+                .orElseThrow();
+
+        turns().start(turn.id(), entry.sessionId(), TranscriptRow.user("now", clock.instant())).orElseThrow();
+
+        List<TranscriptRow> loaded = transcripts().load(entry.sessionId());
+        assertThat(loaded).extracting(TranscriptRow::content).containsExactly("earlier", "now");
+        reopen();
+        assertThat(transcripts().load(entry.sessionId())).isEqualTo(loaded);
+    }
+
+    @Test
+    void load_afterTheSessionContinuedInAChild_readsEachSessionsOwnRows() {
+        create("p");
+        transcripts().append("p", TranscriptRow.user("old", clock.instant()));
+        assertThat(transcripts().load("p")).hasSize(1);
+
+        transcripts().continueInChild("p", "c", clock.instant());
+        transcripts().append("c", TranscriptRow.user("summary", clock.instant()));
+
+        assertThat(transcripts().load("p")).extracting(TranscriptRow::content).containsExactly("old");
+        assertThat(transcripts().load("c")).extracting(TranscriptRow::content).containsExactly("summary");
+    }
+
+    @Test
+    void appendSoon_thenLoadOnTheSameThread_includesTheRow_andItIsOnDisk() {
+        create("s1");
+        transcripts().append("s1", TranscriptRow.user("one", clock.instant()));
+        assertThat(transcripts().load("s1")).hasSize(1);
+
+        transcripts().appendSoon("s1", TranscriptRow.assistant("two", clock.instant()));
+
+        assertThat(transcripts().load("s1")).extracting(TranscriptRow::content).containsExactly("one", "two");
+        assertThat(transcripts().append("s1", TranscriptRow.user("three", clock.instant())).seq()).isEqualTo(3);
+        reopen();
+        assertThat(transcripts().load("s1")).extracting(TranscriptRow::content).containsExactly("one", "two", "three");
+    }
+
+    @Test
+    void appendSoon_toAnUnknownSession_failsTheCallersNextWrite() {
+        create("s1");
+
+        try {
+            transcripts().appendSoon("nope", TranscriptRow.assistant("lost", clock.instant()));
+        } catch (StoreException e) {
+            return; // a store without a writer thread appends at once, and fails there
+        }
+        assertThatThrownBy(() -> transcripts().append("s1", TranscriptRow.user("relies on it", clock.instant())))
+                .isInstanceOf(StoreException.class);
+        assertThat(transcripts().append("s1", TranscriptRow.user("later", clock.instant())).seq()).isEqualTo(1);
     }
 }

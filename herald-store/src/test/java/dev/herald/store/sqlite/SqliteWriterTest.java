@@ -148,4 +148,93 @@ class SqliteWriterTest {
         assertThat(result.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(rows()).isEqualTo(1);
     }
+
+    /** Commits seen by another connection: SQLite's data_version moves once per commit of another connection. */
+    private static long dataVersion(java.sql.Connection c) throws SQLException {
+        try (var st = c.createStatement(); var rs = st.executeQuery("PRAGMA data_version")) {
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void writeSoon_followedByAWrite_commitsWithIt_inOneTransaction() throws Exception {
+        try (java.sql.Connection reader = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("w.db"))) {
+            boolean shared = false;
+            int attempts = 0;
+            for (int attempt = 1; attempt <= 5 && !shared; attempt++) {
+                attempts = attempt;
+                long before = dataVersion(reader);
+                int n = attempt * 10;
+                writer.writeSoon("usage " + n, c -> c.update("INSERT INTO t (n) VALUES (?)", n), null);
+                writer.write("append " + n, c -> c.update("INSERT INTO t (n) VALUES (?)", n + 1));
+                shared = dataVersion(reader) - before == 1;
+            }
+            assertThat(shared).as("a deferred write and the next write share one commit").isTrue();
+            assertThat(rows()).isEqualTo(2L * attempts);
+        }
+    }
+
+    @Test
+    void writeSoon_alone_isCommittedWithoutAnotherWrite() throws Exception {
+        writer.writeSoon("usage", c -> c.update("INSERT INTO t (n) VALUES (?)", 7), null);
+
+        try (java.sql.Connection reader = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("w.db"))) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long seen = 0;
+            while (seen == 0 && System.nanoTime() < deadline) {
+                try (var st = reader.createStatement(); var rs = st.executeQuery("SELECT COUNT(*) FROM t WHERE n = 7")) {
+                    seen = rs.getLong(1);
+                }
+                Thread.sleep(5);
+            }
+            assertThat(seen).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void writeSoon_failing_failsTheCallersNextWrite_andTheOneAfterThatCommits() {
+        writer.write("seed", c -> c.update("INSERT INTO t (n) VALUES (?)", 0));
+
+        writer.writeSoon("duplicate", c -> c.update("INSERT INTO t (n) VALUES (?)", 0), null);
+
+        assertThatThrownBy(() -> writer.write("relies on it", c -> c.update("INSERT INTO t (n) VALUES (?)", 1)))
+                .isInstanceOf(StoreException.class).hasMessageContaining("relies on it not written: an earlier write of the same caller failed");
+        writer.write("after", c -> c.update("INSERT INTO t (n) VALUES (?)", 2));
+        assertThat(rows()).isEqualTo(2);
+    }
+
+    @Test
+    void writeSoon_failingOnOneThread_doesNotFailAnotherThreadsWrite() throws Exception {
+        writer.write("seed", c -> c.update("INSERT INTO t (n) VALUES (?)", 0));
+        CountDownLatch release = blockWriter();
+        writer.writeSoon("duplicate", c -> c.update("INSERT INTO t (n) VALUES (?)", 0), null);
+        Future<Integer> other = callers.submit(() -> writer.write("other", c -> c.update("INSERT INTO t (n) VALUES (?)", 5)));
+        release.countDown();
+
+        assertThat(other.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+
+    @Test
+    void writeSoon_onCommit_getsTheResultAfterTheCommit() throws Exception {
+        java.util.concurrent.CompletableFuture<Long> seen = new java.util.concurrent.CompletableFuture<>();
+        writer.writeSoon("insert", c -> {
+            c.update("INSERT INTO t (n) VALUES (?)", 3);
+            return 3L;
+        }, seen::complete);
+        writer.write("next", c -> null);
+
+        assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo(3L);
+        try (java.sql.Connection reader = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("w.db"));
+                var st = reader.createStatement(); var rs = st.executeQuery("SELECT COUNT(*) FROM t WHERE n = 3")) {
+            assertThat(rs.getLong(1)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void writeSoon_afterClose_isRefused() {
+        writer.close();
+
+        assertThatThrownBy(() -> writer.writeSoon("late", c -> c.update("INSERT INTO t (n) VALUES (?)", 1), null))
+                .isInstanceOf(StoreException.class).hasMessageContaining("closed");
+    }
 }
