@@ -23,9 +23,13 @@ free_port() {
 port=$(free_port)
 printf 'platforms:\n  api_server:\n    port: %s\n' "$port" > "$work/home/config.yaml"
 
-# the same options as bin/herald and the supervisor's child process pass, or the JVM would not use the cache
-java=("$stage/runtime/bin/java" "-XX:AOTCacheOutput=$stage/lib/herald.aot" --enable-native-access=ALL-UNNAMED
-      -jar "$stage/lib/herald.jar")
+# the gateway JVM's options (lib/jvm-options.sh), as bin/herald and the supervisor pass them, or the JVM would not use
+# the cache
+# shellcheck source=../../bin/lib/jvm-options.sh
+. "$stage/lib/jvm-options.sh"
+# shellcheck disable=SC2206 # a list of options
+java=("$stage/runtime/bin/java" $HERALD_GATEWAY_DEFAULT_OPTS "-XX:AOTCacheOutput=$stage/lib/herald.aot"
+      --enable-native-access=ALL-UNNAMED -jar "$stage/lib/herald.jar")
 env -u JAVA_TOOL_OPTIONS HERALD_HOME="$work/home" "${java[@]}" run --foreground --demo > "$work/run.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 300); do
