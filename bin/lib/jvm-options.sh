@@ -9,12 +9,14 @@
 #   - any other command: HERALD_JAVA_OPTS only.
 # The gateway's options are HERALD_GATEWAY_DEFAULT_OPTS followed by the user's HERALD_JAVA_OPTS: the JVM takes the
 # last of two values of one option, so HERALD_JAVA_OPTS=-Xmx1g overrides the default heap bound.
-# HERALD_EXTRA_JVM_OPTS (a release's AOT cache) goes to every JVM.
+# HERALD_EXTRA_JVM_OPTS (a release's AOT cache) goes to every JVM but the supervising launcher's, which gets
+# HERALD_LAUNCHER_EXTRA_JVM_OPTS (a release's small AOT cache of the launcher's own classes) instead.
 
 # The supervising launcher's JVM: a small heap, one GC thread, no optimising compiler (it runs little code, once).
 HERALD_LAUNCHER_DEFAULT_OPTS="-Xmx16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss256k -XX:CICompilerCount=1"
-# The gateway JVM: see docs/performance.md ("after items 5-6") for the measurements behind each.
-HERALD_GATEWAY_DEFAULT_OPTS=""
+# The gateway JVM: the serial collector, a small start heap and a ceiling (not a target) of 1 GB; see
+# docs/performance.md ("after items 5-6") for the measurements behind each.
+HERALD_GATEWAY_DEFAULT_OPTS="-XX:+UseSerialGC -Xms32m -Xmx1g"
 
 herald_jvm_options() {
   herald_gateway_opts="$HERALD_GATEWAY_DEFAULT_OPTS ${HERALD_JAVA_OPTS:-}"
@@ -28,7 +30,7 @@ herald_jvm_options() {
     herald_supervised=0
   fi
   if [ "$herald_supervised" = 1 ]; then
-    HERALD_JVM_OPTIONS="${HERALD_EXTRA_JVM_OPTS:-} ${HERALD_LAUNCHER_JAVA_OPTS:-$HERALD_LAUNCHER_DEFAULT_OPTS}"
+    HERALD_JVM_OPTIONS="${HERALD_LAUNCHER_EXTRA_JVM_OPTS:-} ${HERALD_LAUNCHER_JAVA_OPTS:-$HERALD_LAUNCHER_DEFAULT_OPTS}"
     HERALD_CHILD_JAVA_OPTS="${HERALD_EXTRA_JVM_OPTS:-} $herald_gateway_opts"
     export HERALD_CHILD_JAVA_OPTS
   else

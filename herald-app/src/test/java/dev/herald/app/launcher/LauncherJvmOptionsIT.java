@@ -48,7 +48,9 @@ class LauncherJvmOptionsIT {
         List<String> gatewayArgs = cmdline(gateway);
         assertThat(gateway).as("the gateway runs in a child process").isNotEqualTo(herald.pid());
         assertThat(launcherArgs).contains("-Xmx16m", "-XX:+UseSerialGC").doesNotContain(MARKER);
-        assertThat(gatewayArgs).contains(MARKER, "-Xmx300m", "--foreground").doesNotContain("-Xmx16m");
+        assertThat(gatewayArgs).as("the gateway's defaults, then HERALD_JAVA_OPTS (the JVM takes the last -Xmx)")
+                .contains("-XX:+UseSerialGC", MARKER, "-Xmx300m", "--foreground").doesNotContain("-Xmx16m");
+        assertThat(gatewayArgs.indexOf("-Xmx300m")).isGreaterThan(gatewayArgs.indexOf("-Xmx1g"));
         assertThat(Files.readString(Path.of("/proc/" + gateway + "/environ")))
                 .as("the gateway's own child processes do not inherit the options meant for it").doesNotContain("HERALD_CHILD_JAVA_OPTS");
 
@@ -61,7 +63,7 @@ class LauncherJvmOptionsIT {
         long gateway = awaitGateway();
 
         assertThat(gateway).as("one process: the gateway is the launched JVM").isEqualTo(herald.pid());
-        assertThat(cmdline(gateway)).contains(MARKER).doesNotContain("-Xmx16m");
+        assertThat(cmdline(gateway)).contains("-XX:+UseSerialGC", MARKER).doesNotContain("-Xmx16m");
 
         assertThat(terminate()).as("output:\n%s", output()).isZero();
     }
