@@ -8,7 +8,8 @@
 #   - `herald run` in the foreground (systemd, containers, --foreground, the supervisor's child): the gateway's options;
 #   - any other command: HERALD_JAVA_OPTS only.
 # The gateway's options are HERALD_GATEWAY_DEFAULT_OPTS followed by the user's HERALD_JAVA_OPTS: the JVM takes the
-# last of two values of one option, so HERALD_JAVA_OPTS=-Xmx1g overrides the default heap bound.
+# last of two values of one option, so HERALD_JAVA_OPTS=-Xmx2g overrides the default heap bound; a collector named
+# there (-XX:+UseG1GC) replaces the default one.
 # HERALD_EXTRA_JVM_OPTS (a release's AOT cache) goes to every JVM but the supervising launcher's, which gets
 # HERALD_LAUNCHER_EXTRA_JVM_OPTS (a release's small AOT cache of the launcher's own classes) instead.
 
@@ -16,10 +17,15 @@
 HERALD_LAUNCHER_DEFAULT_OPTS="-Xmx16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss256k -XX:CICompilerCount=1"
 # The gateway JVM: the serial collector, a small start heap and a ceiling (not a target) of 1 GB; see
 # docs/performance.md ("after items 5-6") for the measurements behind each.
-HERALD_GATEWAY_DEFAULT_OPTS="-XX:+UseSerialGC -Xms32m -Xmx1g"
+HERALD_GATEWAY_GC_OPTS="-XX:+UseSerialGC"
+HERALD_GATEWAY_DEFAULT_OPTS="$HERALD_GATEWAY_GC_OPTS -Xms32m -Xmx1g"
 
 herald_jvm_options() {
   herald_gateway_opts="$HERALD_GATEWAY_DEFAULT_OPTS ${HERALD_JAVA_OPTS:-}"
+  case " ${HERALD_JAVA_OPTS:-} " in
+    # another collector named by the user: the JVM refuses two, so the default one goes
+    *" -XX:+Use"*"GC "*) herald_gateway_opts="${HERALD_GATEWAY_DEFAULT_OPTS#"$HERALD_GATEWAY_GC_OPTS"} ${HERALD_JAVA_OPTS:-}" ;;
+  esac
   HERALD_JVM_OPTIONS="${HERALD_EXTRA_JVM_OPTS:-} ${HERALD_JAVA_OPTS:-}"
   [ "${1:-}" = run ] || return 0
   herald_supervised=1
