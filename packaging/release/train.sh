@@ -4,7 +4,7 @@
 # model, SIGTERM) and lets the JVM store every class it loaded, parsed, verified and linked, at exit. Later
 # starts map that file instead of doing that work again. The JVM ignores a cache that does not match it.
 # A second, supervised run to ready makes lib/launcher.aot: the supervising launcher JVM's own classes only, so that
-# small JVM maps 18 MB instead of the gateway's cache (docs/performance.md, "after items 5-6").
+# small JVM maps 25 MB instead of the gateway's 46 MB (docs/performance.md, "after items 5-6").
 # Usage: train.sh STAGE_DIR WORK_DIR
 set -euo pipefail
 stage=$1

@@ -15,8 +15,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code herald run}: resolve the home, load and validate the configuration, create the home, claim the store
  * (one gateway per home and per database), set up logging, log the effective configuration once (masked), then
- * hand over to {@link HeraldRuntime}. A configuration problem stops before anything is created. A supervising
- * {@code herald run} does none of this itself: it starts the gateway as a child ({@code --foreground}), which does.
+ * hand over to {@link HeraldRuntime}. A configuration problem stops before anything is created.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Start Herald and keep it running until stopped (Ctrl-C or SIGTERM drains running turns).")
@@ -40,14 +39,12 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path home = where.home(cli);
-        if (!foreground && dev.herald.app.runtime.Supervisor.wanted(cli.env())) {
-            // the gateway process checks the configuration (a bad one: it says why and exits 78, and supervision ends);
-            // this process only supervises it, so it loads none of the configuration's classes and stays small
-            return supervise(home);
-        }
         LoadedConfig loaded = new ConfigLoader(cli.env()).load(where.configFile(home), where.configExplicit(), home);
         var level = Logging.level(cli.env());
         HeraldHome.create(home);
+        if (!foreground && dev.herald.app.runtime.Supervisor.wanted(cli.env())) {
+            return supervise(home);
+        }
         // the store is claimed before anything in the home is read or written, the log included: a second gateway on
         // this home (or on this database) stops here, naming the running one, and exits 78
         dev.herald.app.runtime.Succession succession = dev.herald.app.runtime.Succession.fromEnv(cli.env());
