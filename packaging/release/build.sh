@@ -62,6 +62,7 @@ step "jlink: runtime with $modules"
 cp "$jar" "$stage/lib/herald.jar"
 "$JAVA_HOME/bin/java" "$here/SlimJar.java" "$stage/lib/herald.jar" org/sqlite/native/Linux/x86_64
 install -m 755 "$here/herald" "$stage/bin/herald"
+install -m 644 "$(dirname "$packaging")/bin/lib/jvm-options.sh" "$stage/lib/jvm-options.sh"
 cp "$here/config.yaml" "$stage/share/config.yaml"
 cp "$packaging/systemd/herald.service" "$stage/share/herald.service"
 printf 'herald %s\ncommit %s\n' "$version" "$commit" > "$stage/share/VERSION"

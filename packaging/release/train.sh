@@ -3,6 +3,8 @@
 # the staged release once as a user would start it (`herald run` to ready, one API round trip with the demo
 # model, SIGTERM) and lets the JVM store every class it loaded, parsed, verified and linked, at exit. Later
 # starts map that file instead of doing that work again. The JVM ignores a cache that does not match it.
+# A second, supervised run to ready makes lib/launcher.aot: the supervising launcher JVM's own classes only, so that
+# small JVM maps 25 MB instead of the gateway's 46 MB (docs/performance.md, "after items 5-6").
 # Usage: train.sh STAGE_DIR WORK_DIR
 set -euo pipefail
 stage=$1
@@ -23,9 +25,13 @@ free_port() {
 port=$(free_port)
 printf 'platforms:\n  api_server:\n    port: %s\n' "$port" > "$work/home/config.yaml"
 
-# the same options as bin/herald and the supervisor's child process pass, or the JVM would not use the cache
-java=("$stage/runtime/bin/java" "-XX:AOTCacheOutput=$stage/lib/herald.aot" --enable-native-access=ALL-UNNAMED
-      -jar "$stage/lib/herald.jar")
+# the gateway JVM's options (lib/jvm-options.sh), as bin/herald and the supervisor pass them, or the JVM would not use
+# the cache
+# shellcheck source=../../bin/lib/jvm-options.sh
+. "$stage/lib/jvm-options.sh"
+# shellcheck disable=SC2206 # a list of options
+java=("$stage/runtime/bin/java" $HERALD_GATEWAY_DEFAULT_OPTS "-XX:AOTCacheOutput=$stage/lib/herald.aot"
+      --enable-native-access=ALL-UNNAMED -jar "$stage/lib/herald.jar")
 env -u JAVA_TOOL_OPTIONS HERALD_HOME="$work/home" "${java[@]}" run --foreground --demo > "$work/run.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 300); do
@@ -47,3 +53,21 @@ fi
 kill -TERM "$pid"
 wait "$pid"
 [ -s "$stage/lib/herald.aot" ]
+
+# the launcher: `herald run` supervised (its options as lib/jvm-options.sh gives them), the gateway child on the cache
+# just made; the launcher writes its cache when it exits after the child's drain
+# shellcheck disable=SC2206 # a list of options
+launcher=("$stage/runtime/bin/java" $HERALD_LAUNCHER_DEFAULT_OPTS "-XX:AOTCacheOutput=$stage/lib/launcher.aot"
+          --enable-native-access=ALL-UNNAMED -jar "$stage/lib/herald.jar")
+env -u JAVA_TOOL_OPTIONS -u INVOCATION_ID -u HERALD_SUPERVISED_CHILD HERALD_HOME="$work/home" \
+  HERALD_CHILD_JAVA_OPTS="-XX:AOTCache=$stage/lib/herald.aot $HERALD_GATEWAY_DEFAULT_OPTS" \
+  "${launcher[@]}" run --demo > "$work/launcher.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+  grep -q 'Herald is ready' "$work/launcher.log" && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+kill -TERM "$pid" 2>/dev/null || true
+wait "$pid" || { echo "train - the supervised run failed; no launcher cache; its output:" >&2; cat "$work/launcher.log" >&2;
+  rm -f "$stage/lib/launcher.aot"; }

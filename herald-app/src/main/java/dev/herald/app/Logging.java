@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * Logging for {@code herald run}, set up in code once the home is known: the console (standard output)
  * and {@code $HERALD_HOME/logs/herald.log}, rolled daily and at 10 MB, 14 days and 1 GB kept, old files
  * gzipped. Level INFO unless {@code HERALD_LOG_LEVEL} says otherwise. Before this runs, the
- * {@code logback.xml} on the classpath keeps the console to warnings.
+ * {@link ConsoleLogConfigurator} keeps the console to warnings.
  */
 final class Logging {
     static final String LEVEL_ENV = "HERALD_LOG_LEVEL";

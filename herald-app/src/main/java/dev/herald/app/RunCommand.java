@@ -71,7 +71,7 @@ final class RunCommand implements Callable<Integer> {
             args.add("--demo");
         }
         try {
-            var command = dev.herald.app.runtime.Supervisor.childCommand(Main.class.getName(), args);
+            var command = dev.herald.app.runtime.Supervisor.childCommand(Main.class.getName(), args, cli.env());
             return new dev.herald.app.runtime.Supervisor(command, home).run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

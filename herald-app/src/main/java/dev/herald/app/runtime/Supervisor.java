@@ -28,6 +28,11 @@ import org.slf4j.LoggerFactory;
 public final class Supervisor {
     private static final Logger log = LoggerFactory.getLogger("supervisor");
     public static final String CHILD_ENV = "HERALD_SUPERVISED_CHILD";
+    /**
+     * The gateway JVM's options, set by the launcher script ({@code bin/herald}) when it starts this supervisor with a small
+     * JVM of its own; without it the child gets this JVM's {@code -Xm}, {@code -XX:} and {@code -D} options.
+     */
+    public static final String CHILD_JAVA_OPTS_ENV = "HERALD_CHILD_JAVA_OPTS";
     static final int RESTART = 75;
 
     public static final String HANDOVER_REQUEST = "handover_request.json";
@@ -54,14 +59,26 @@ public final class Supervisor {
         return !"1".equals(env.get(CHILD_ENV)) && env.get("INVOCATION_ID") == null;
     }
 
-    /** The command that starts a child gateway: this JVM's java, class path and main class, then {@code args}. */
-    public static List<String> childCommand(String mainClass, List<String> args) {
+    /**
+     * The command that starts a child gateway: this JVM's java, the options {@link #CHILD_JAVA_OPTS_ENV} names (else this
+     * JVM's own), class path and main class, then {@code args}.
+     */
+    public static List<String> childCommand(String mainClass, List<String> args, Map<String, String> env) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
         cmd.add("--enable-native-access=ALL-UNNAMED");
-        for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("-Xm") || a.startsWith("-XX:") || a.startsWith("-D")) {
-                cmd.add(a);
+        String childOpts = env.get(CHILD_JAVA_OPTS_ENV);
+        if (childOpts != null) {
+            for (String a : childOpts.strip().split("\\s+")) {
+                if (!a.isEmpty()) {
+                    cmd.add(a);
+                }
+            }
+        } else {
+            for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                if (a.startsWith("-Xm") || a.startsWith("-XX:") || a.startsWith("-D")) {
+                    cmd.add(a);
+                }
             }
         }
         cmd.add("-cp");
@@ -172,6 +189,7 @@ public final class Supervisor {
     private Process start(Map<String, String> env) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         pb.environment().put(CHILD_ENV, "1");
+        pb.environment().remove(CHILD_JAVA_OPTS_ENV); // the gateway's own child processes (tools) have no use for it
         pb.environment().putAll(env);
         pb.environment().put("HERALD_SUPERVISOR_PID", Long.toString(ProcessHandle.current().pid()));
         Process p = pb.start();
