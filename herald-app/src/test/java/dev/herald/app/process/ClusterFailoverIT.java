@@ -56,16 +56,7 @@ class ClusterFailoverIT {
 
     /** Starts a node (foreground: a killed node stays dead) on the shared database and waits until it runs. */
     private HeraldProcess node(String id) throws Exception {
-        String extra = """
-                store:
-                  url: %s
-                  user: postgres
-                cluster:
-                  enabled: true
-                  node_id: %s
-                  lease_seconds: %d
-                """.formatted(db.url(), id, LEASE_SECONDS);
-        HeraldProcess n = HeraldProcess.configure(dir.resolve(id), model.baseUrl().toString(), "drain_timeout_seconds: 1", extra);
+        HeraldProcess n = HeraldProcess.configureNode(dir.resolve(id), model.baseUrl().toString(), "drain_timeout_seconds: 1", db.url(), id, LEASE_SECONDS);
         nodes.add(n);
         n.start(false, Map.of()).awaitReady();
         return n;

@@ -52,6 +52,21 @@ final class HeraldProcess implements AutoCloseable {
         return new HeraldProcess(home, port);
     }
 
+    /** A node of a cluster on the shared PostgreSQL database {@code dbUrl} (user postgres), with its own home and port. */
+    static HeraldProcess configureNode(Path home, String modelUrl, String gatewayYaml, String dbUrl, String nodeId, int leaseSeconds)
+            throws IOException {
+        String cluster = """
+                store:
+                  url: %s
+                  user: postgres
+                cluster:
+                  enabled: true
+                  node_id: %s
+                  lease_seconds: %d
+                """.formatted(dbUrl, nodeId, leaseSeconds);
+        return configure(home, modelUrl, gatewayYaml, cluster);
+    }
+
     void rewriteConfig(String from, String to) throws IOException {
         Path f = home.resolve("config.yaml");
         Files.writeString(f, Files.readString(f).replace(from, to));

@@ -71,16 +71,7 @@ class RollingRestartIT {
 
     /** Starts a supervised node ({@code herald restart} needs the supervisor) on the shared database. */
     private HeraldProcess node(String id) throws Exception {
-        String extra = """
-                store:
-                  url: %s
-                  user: postgres
-                cluster:
-                  enabled: true
-                  node_id: %s
-                  lease_seconds: 6
-                """.formatted(db.url(), id);
-        HeraldProcess n = HeraldProcess.configure(dir.resolve(id), model.baseUrl().toString(), "drain_timeout_seconds: 30", extra);
+        HeraldProcess n = HeraldProcess.configureNode(dir.resolve(id), model.baseUrl().toString(), "drain_timeout_seconds: 30", db.url(), id, 6);
         nodes.add(n);
         n.start();
         return n;

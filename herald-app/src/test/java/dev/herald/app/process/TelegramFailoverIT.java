@@ -49,16 +49,7 @@ class TelegramFailoverIT {
     }
 
     private HeraldProcess node(String id) throws Exception {
-        String extra = """
-                store:
-                  url: %s
-                  user: postgres
-                cluster:
-                  enabled: true
-                  node_id: %s
-                  lease_seconds: %d
-                """.formatted(db.url(), id, LEASE_SECONDS);
-        HeraldProcess n = HeraldProcess.configure(dir.resolve(id), model.baseUrl().toString(), "drain_timeout_seconds: 1", extra);
+        HeraldProcess n = HeraldProcess.configureNode(dir.resolve(id), model.baseUrl().toString(), "drain_timeout_seconds: 1", db.url(), id, LEASE_SECONDS);
         n.rewriteConfig("platforms:\n", "platforms:\n  telegram:\n    enabled: true\n    token: \"" + TOKEN + "\"\n    api_base: "
                 + telegram.apiBase() + "\n    allow_all_users: true\n");
         nodes.add(n);
