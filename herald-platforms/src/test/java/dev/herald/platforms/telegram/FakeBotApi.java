@@ -49,6 +49,14 @@ final class FakeBotApi implements AutoCloseable {
 
     /** Queues an update carrying a private message from {@code userId}; returns it (to redeliver later). */
     ObjectNode userSays(long userId, String text) {
+        return userSays(userId, text, message -> { });
+    }
+
+    /**
+     * Like {@link #userSays(long, String)}, but {@code shape} edits the message before the update is queued (editing
+     * the returned update afterwards races the adapter's poll).
+     */
+    ObjectNode userSays(long userId, String text, java.util.function.Consumer<ObjectNode> shape) {
         ObjectNode u = JSON.createObjectNode();
         u.put("update_id", nextUpdateId.getAndIncrement());
         ObjectNode m = u.putObject("message");
@@ -57,6 +65,7 @@ final class FakeBotApi implements AutoCloseable {
         m.putObject("chat").put("id", userId).put("type", "private");
         m.put("date", System.currentTimeMillis() / 1000);
         m.put("text", text);
+        shape.accept(m);
         updates.add(u);
         return u;
     }

@@ -163,9 +163,10 @@ class TelegramFakeServerTest {
     void typing_isShownInTheTopicWhileTheTurnRuns() throws Exception {
         h.start();
         ScriptedAgent.Hold hold = h.agent.hold("done");
-        ObjectNode u = fake.userSays(USER, "slow");
-        u.get("message").withObject("chat").put("type", "supergroup").put("id", -100);
-        ((ObjectNode) u.get("message")).put("message_thread_id", 9).put("is_topic_message", true);
+        fake.userSays(USER, "slow", m -> {
+            m.withObject("chat").put("type", "supergroup").put("id", -100);
+            m.put("message_thread_id", 9).put("is_topic_message", true);
+        });
 
         hold.awaitArrival(WAIT);
         await().atMost(WAIT).until(() -> !fake.calls("sendChatAction").isEmpty());

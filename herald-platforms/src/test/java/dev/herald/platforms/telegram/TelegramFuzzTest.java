@@ -94,9 +94,10 @@ class TelegramFuzzTest {
     @Test
     void anUpdateWhoseIdsCannotNameASession_isPassedOver_andTheNextMessageIsAnswered() throws Exception {
         h.start();
-        ObjectNode poison = fake.userSays(USER, "poison");
-        ((ObjectNode) poison.path("message").path("chat")).put("id", "100\t");
-        ((ObjectNode) poison.path("message").path("from")).put("id", "B\tW");
+        fake.userSays(USER, "poison", m -> {
+            m.withObject("chat").put("id", "100\t");
+            m.withObject("from").put("id", "B\tW");
+        });
         fake.userSays(USER, "after the poison");
 
         await().atMost(WAIT).until(() -> fake.calls("sendMessage").stream()
