@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A turn whose reply goes back where it was received (API server, web chat), waiting on node B for node A to be done
- * with the session, when B stops (a handover): on a platform nobody reads later (the API server: its request is
+ * with the session (or behind the session's running turn on B), when B stops (a handover): on a platform nobody reads later (the API server: its request is
  * answered 503 "retry"), the turn is cancelled, so it never runs on A as well (a reply to no one, and the client's
  * retry would run it twice); on an interactive one (the web chat: the page reads the transcript), it stays waiting and
  * A runs it once.
@@ -145,6 +145,48 @@ class WaitingForTheLeaseWhileStoppingTest {
             assertThat(second.state()).isEqualTo(TurnState.DELIVERED);
         } else {
             assertThat(agentA.calls()).extracting(r -> r.userMessage()).containsExactly("first question");
+            assertThat(second.state()).isEqualTo(TurnState.CANCELLED);
+        }
+    }
+
+    /**
+     * The other way a turn is left unstarted by a stopping node: it waits behind the session's running turn on the same
+     * node. The running turn finishes within the drain; the waiting one never starts there. Where its request is answered
+     * 503 "retry" it is cancelled (the client sends it again; run on node B as well, it would run twice); on an
+     * interactive platform node B runs it once.
+     */
+    @ParameterizedTest(name = "interactive {0}")
+    @ValueSource(booleans = {false, true})
+    void aTurnQueuedBehindTheRunningOneWhenItsNodeStops_isWithdrawnWhereNobodyReadsLater_elseAnotherNodeRunsItOnce(boolean interactive)
+            throws Exception {
+        ScriptedAgent agentA = new ScriptedAgent();
+        ScriptedAgent agentB = new ScriptedAgent();
+        LoopbackPlatform a = node("node-a", agentA, interactive);
+        node("node-b", agentB, interactive);
+        SessionSource dan = new SessionSource(REQUESTS, "dan", ChatType.DM, "dan", null, null, null);
+        ScriptedAgent.Hold first = agentA.hold("first answer");
+        agentB.reply("second answer");
+        a.say(dan, "first question", "q-1");
+        first.awaitArrival(WAIT);
+        a.say(dan, "second question", "q-2"); // queued behind the first on node a
+
+        var stopping = java.util.concurrent.CompletableFuture.runAsync(() -> gateways.get(0).stop(StopKind.HANDOVER, false));
+        Thread.sleep(500); // node a drains: it takes nothing new, and waits for the running turn
+        first.release();
+        stopping.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        Thread.sleep(5_000); // a gone receiver's waiting turn is picked up within a few seconds
+
+        List<TurnRecord> turns = new ArrayList<>();
+        for (TurnState s : TurnState.values()) {
+            turns.addAll(stores.get(1).turns().inState(s, 100));
+        }
+        TurnRecord second = turns.stream().filter(t -> t.text().equals("second question")).findFirst().orElseThrow();
+        assertThat(agentA.calls()).extracting(r -> r.userMessage()).containsExactly("first question");
+        if (interactive) {
+            assertThat(agentB.calls()).extracting(r -> r.userMessage()).containsExactly("second question");
+            assertThat(second.state()).isEqualTo(TurnState.DELIVERED);
+        } else {
+            assertThat(agentB.calls()).as("b ran nothing").isEmpty();
             assertThat(second.state()).isEqualTo(TurnState.CANCELLED);
         }
     }

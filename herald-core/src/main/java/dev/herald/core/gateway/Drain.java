@@ -4,6 +4,7 @@ import dev.herald.core.continuity.ResumeMarks;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.session.SessionKey;
+import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import dev.herald.core.turn.Turns;
 import java.time.Duration;
@@ -33,6 +34,9 @@ import org.slf4j.LoggerFactory;
  *       stuck-loop rule, <b>interrupt</b> them, wait the interrupt grace, and record as INTERRUPTED any turn that
  *       ignored its interrupt. A turn that only sends its recorded reply is not cut off: the outbox finishes it.</li>
  *   <li><b>Clear</b> the marks this stop set on lanes whose turns ended by themselves: they are not to be resumed.</li>
+ *   <li><b>Withdraw</b> this node's turns that never started and whose only reader is a request the closing adapter
+ *       answers 503 "retry" (the API server): each is cancelled, so neither another node nor the next start runs a
+ *       message its client sends again.</li>
  *   <li>Let the notices finish (up to their bound), close the adapters, and report what was cut off; a stop that cut
  *       nothing off is clean, and the clean-stop marker is written.</li>
  * </ol>
@@ -118,6 +122,7 @@ final class Drain {
         if (cutOffTold != null) {
             cutOffTold.await(hurried.isDone() ? Duration.ZERO : settings.noticeTimeout());
         }
+        withdrawUnstarted();
         closeAdapters();
         StopReport report = new StopReport(kind, cutOff, Duration.ofNanos(System.nanoTime() - t0));
         log.info("gateway - stopped in {} ms ({} turn(s) cut off)", report.took().toMillis(), cutOff.size());
@@ -189,6 +194,24 @@ final class Drain {
         Duration spent = Duration.ofNanos(System.nanoTime() - t0);
         Duration left = bound.minus(spent);
         return left.isNegative() ? Duration.ZERO : left;
+    }
+
+    /**
+     * This node's turns that never started and whose request the closing adapter answers 503 "retry" (the API server) are
+     * cancelled first, each by one compare-and-set: nobody could receive their replies, and the client sends the message
+     * again. A turn that starts meanwhile wins the compare-and-set and runs; the lanes are done by now, so none does.
+     */
+    private void withdrawUnstarted() {
+        int withdrawn = 0;
+        for (TurnRecord t : turns.inState(TurnState.RECEIVED, 10_000)) {
+            if (membership.id().equals(t.ownerNode()) && platforms.withdrawnAtStop(t.source().platform())
+                    && turns.cancel(t.id(), "this node stopped before the turn started; its request is answered 503 (retry)")) {
+                withdrawn++;
+            }
+        }
+        if (withdrawn > 0) {
+            log.info("gateway - {} waiting API turn(s) withdrawn: their requests are answered 503 and retried by the client", withdrawn);
+        }
     }
 
     void closeAdapters() {

@@ -116,7 +116,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics,
                 membership.id(), settings.stuckLoopThreshold());
         this.commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
-        this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting);
+        this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting, platforms);
         this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics, membership);
         Pickup pickup = new Pickup(turns, lanes, driver, platforms, clock);
         this.platformLeases = new PlatformLeases(membership, platforms, this::startAdapter);

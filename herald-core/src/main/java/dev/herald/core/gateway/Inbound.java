@@ -30,9 +30,11 @@ final class Inbound {
     private final StartupGate gate;
     private final LaneDriver driver;
     private final BooleanSupplier accepting;
+    private final PlatformRegistry platforms;
 
     Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox outbox, Commands commands, Turns turns, StartupGate gate,
-            LaneDriver driver, BooleanSupplier accepting) {
+            LaneDriver driver, BooleanSupplier accepting, PlatformRegistry platforms) {
+        this.platforms = platforms;
         this.keyPolicy = keyPolicy;
         this.authorizer = authorizer;
         this.outbox = outbox;
@@ -88,6 +90,11 @@ final class Inbound {
         if (turn.isEmpty()) {
             log.info("{} - message {} was delivered before; dropped", event.source().platform(), event.messageId());
             return Admission.DUPLICATE;
+        }
+        if (!accepting.getAsBoolean() && platforms.withdrawnAtStop(event.source().platform())
+                && turns.cancel(turn.get().id(), "the gateway began to stop as the message was stored; its request is answered 503 (retry)")) {
+            // the stop began between the check above and the store: the drain's withdrawal may have looked already
+            return Admission.REJECTED_STOPPING;
         }
         if (!gate.hold(turn.get())) {
             driver.dispatch(turn.get(), mayInterrupt);

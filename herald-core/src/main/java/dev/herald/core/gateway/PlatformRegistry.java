@@ -47,6 +47,17 @@ public final class PlatformRegistry {
         return adapters.values();
     }
 
+    /**
+     * Whether a turn of platform {@code p} that has not started when this node stops must never start at all: its reply
+     * goes back only over a request this node holds open, nobody reads it later in a chat, and the request is answered
+     * 503 "retry" when the adapter closes (the API server). Run anyway, on another node or after the restart, it would
+     * reach no one, and the client's retry would run the message a second time.
+     */
+    public boolean withdrawnAtStop(Platform p) {
+        PlatformAdapter a = adapters.get(p);
+        return a != null && a.turnsRunWhereReceived() && !a.capabilities().interactive();
+    }
+
     public void setConnection(Platform p, ConnectionState state, String detail) {
         connections.put(p, new Connection(state, detail == null ? "" : detail));
     }
