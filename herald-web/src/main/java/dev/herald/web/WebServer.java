@@ -169,16 +169,36 @@ public final class WebServer implements AutoCloseable {
     }
 
     /**
+     * How long a server that stopped accepting still serves requests that arrive on its kept-alive connections (each
+     * answer closes its connection) before it closes the connections still idle. A client that sends on an idle
+     * connection just as the server closes it gets no answer at all (for a POST it cannot know whether to send again),
+     * so the server first lets the busy clients move to the new process by themselves.
+     */
+    static final Duration LINGER = Duration.ofSeconds(1);
+
+    /**
      * Stops accepting connections (a restart's new process accepts them now) while the requests on open connections run
-     * to their end. Idempotent; {@link #close()} still stops the server.
+     * to their end: for up to {@link #LINGER} requests on kept-alive connections are still served (each answer closes
+     * its connection), then the connections still idle are closed. Idempotent; {@link #close()} still stops the server.
      */
     public synchronized void stopAccepting() {
         if (state == State.RUNNING && connector != null && connector.isOpen()) {
             closing = true;
             connector.close();
+            int before = connections.openCount();
+            long end = System.nanoTime() + LINGER.toNanos();
+            while (connections.openCount() > 0 && System.nanoTime() < end) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
             int idle = connections.closeIdle();
-            log.info("web - port {} no longer accepts connections here; {} idle connection(s) closed, open requests finish (and close "
-                    + "their connections)", boundPort, idle);
+            log.info("web - port {} no longer accepts connections here; of {} open connection(s), {} moved on by themselves, {} idle "
+                    + "one(s) closed, open requests finish (and close their connections)", boundPort, before,
+                    Math.max(0, before - connections.openCount() - idle), idle);
         }
     }
 

@@ -91,6 +91,33 @@ class WebServerSharedPortTest {
         }
     }
 
+    /**
+     * While the old process stops listening, a client keeps sending on its kept-alive connection: that request is
+     * answered by the old process, with {@code Connection: close}, and the client's next request reaches the new one.
+     * Closing the idle connection at once would race the client's send (an answerless POST), as a rolling restart found.
+     */
+    @Test
+    void aRequestOnAKeptAliveConnectionWhileTheOldStopsListening_isAnsweredThere_andClosesTheConnection() throws Exception {
+        int port = freePort();
+        CountDownLatch release = new CountDownLatch(0);
+        HttpClient keepAlive = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        try (WebServer old = server(port, "old", release).sharePort(false); WebServer next = server(port, "new", release).sharePort(true)) {
+            old.start();
+            HttpRequest who = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/who")).build();
+            assertThat(keepAlive.send(who, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("old");
+            next.start();
+
+            CompletableFuture<Void> stopping = CompletableFuture.runAsync(old::stopAccepting);
+            Thread.sleep(200); // the old one has stopped listening and lingers on its open connection
+
+            HttpResponse<String> during = keepAlive.send(who, HttpResponse.BodyHandlers.ofString());
+            assertThat(during.body()).isEqualTo("old");
+            assertThat(during.headers().firstValue("Connection")).hasValue("close");
+            assertThat(keepAlive.send(who, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("new");
+            stopping.get(5, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void aSharedPort_thatAnotherProgramHolds_isRefusedAtAFirstStart() throws Exception {
         try (ServerSocket other = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());

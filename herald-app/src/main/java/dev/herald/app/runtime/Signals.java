@@ -10,7 +10,7 @@ import sun.misc.Signal;
  * SIGUSR1 restarts it (drain, then exit 75 so the supervisor or the service manager starts a new one).
  * A SIGTERM or SIGINT that comes at least {@link #AGAIN} after the first is an operator's second Ctrl-C: the drain
  * stops waiting and cuts off what still runs, marked for resume first. Signals closer together are one request:
- * a terminal's Ctrl-C reaches this process directly and again through the supervisor, as SIGTERM.
+ * a terminal's Ctrl-C reaches this process directly and again through the supervisor (which passes a signal on as itself).
  */
 public final class Signals {
     private static final Logger log = LoggerFactory.getLogger("runtime");
@@ -23,7 +23,7 @@ public final class Signals {
 
     public static void install(StopRequests stops) {
         // one line per stop: a terminal's Ctrl-C reaches the supervisor and the gateway, and the supervisor passes
-        // it on as SIGTERM; the signals after the first only repeat the request (the first one wins)
+        // it on; the signals after the first only repeat the request (the first one wins)
         java.util.concurrent.atomic.AtomicLong firstAt = new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
         handleOnce("TERM", firstAt, stops, () -> stops.request(StopKind.SHUTDOWN, false));
         handleOnce("INT", firstAt, stops, () -> stops.request(StopKind.SHUTDOWN, false));

@@ -198,13 +198,17 @@ public final class Supervisor {
         return p;
     }
 
+    /**
+     * Passes a stop signal on as itself: a terminal's Ctrl-C reaches the gateway directly too, and the gateway logs the
+     * first of the two; passed on as SIGTERM, it could arrive first and the log would name a signal nobody sent.
+     */
     private void forwardStop(String signal) {
         stopping.set(true);
-        signalChild("TERM");
+        signalChild(signal);
     }
 
     private void signalChild(String signal) {
-        if (signal.equals("TERM")) {
+        if (signal.equals("TERM") || signal.equals("INT")) {
             retiring.forEach(r -> signal(r, signal)); // a retiring gateway drains too
         }
         signal(child.get(), signal);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A terminal's Ctrl-C: SIGINT to the whole foreground process group of a supervised {@code herald run} (the
- * supervisor and the gateway; the supervisor also passes it on as SIGTERM). The log says so once, and Herald exits 0.
+ * supervisor and the gateway; the supervisor also passes it on, as SIGINT). The log says so once, and Herald exits 0.
  */
 class CtrlCIT {
     @TempDir

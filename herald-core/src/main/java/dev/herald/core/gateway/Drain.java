@@ -64,6 +64,7 @@ final class Drain {
     private final dev.herald.core.cluster.Membership membership;
     private volatile Runnable onHandover = () -> {
     };
+    private final java.util.concurrent.atomic.AtomicBoolean handedOver = new java.util.concurrent.atomic.AtomicBoolean();
     private final CompletableFuture<Void> hurried = new CompletableFuture<>();
 
     Drain(SessionLanes lanes, Turns turns, ResumeMarks marks, ShutdownNotices notices, PlatformRegistry platforms,
@@ -82,6 +83,22 @@ final class Drain {
         this.onHandover = step;
     }
 
+    /**
+     * Runs the handover step once (the process stops listening; requests on its open connections are still served
+     * meanwhile). The gateway runs it before it stops taking turns, so that a request that reaches this process while
+     * it stops listening is answered, not refused.
+     */
+    void handOver() {
+        if (!handedOver.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            onHandover.run();
+        } catch (RuntimeException e) {
+            log.warn("gateway - the handover step failed ({}); draining anyway", e.toString());
+        }
+    }
+
     /** Ends the drain's waits now (a second stop request); harmless before or after a drain. */
     void hurry() {
         if (hurried.complete(null)) {
@@ -96,11 +113,7 @@ final class Drain {
                 settings.drainTimeout().toSeconds());
         membership.draining();
         if (kind == StopKind.HANDOVER) {
-            try {
-                onHandover.run();
-            } catch (RuntimeException e) {
-                log.warn("gateway - the handover step failed ({}); draining anyway", e.toString());
-            }
+            handOver();
         }
         ShutdownNotices.Sending told = notices.announce(kind, requestedInChat);
         List<SessionKey> marked = new ArrayList<>(markRunning(kind));

@@ -299,6 +299,10 @@ public final class Gateway implements InboundSink, GatewayControl {
      * @param requestedInChat true for an in-chat /restart (home channels are not broadcast to)
      */
     public StopReport stop(StopKind kind, boolean requestedInChat) {
+        GatewayState now = state.get();
+        if (kind == StopKind.HANDOVER && (now == GatewayState.RUNNING || now == GatewayState.STARTING)) {
+            drain.handOver(); // the new process takes new connections; what reaches this one meanwhile is still answered
+        }
         if (!state.compareAndSet(GatewayState.RUNNING, GatewayState.DRAINING)
                 && !state.compareAndSet(GatewayState.STARTING, GatewayState.DRAINING)) {
             return state.get() == GatewayState.STOPPED && !stopped.isDone()

@@ -124,6 +124,11 @@ public final class ClientConnections implements Connection.Listener, AutoCloseab
      * open new ones, which reach the process now listening; connections serving a request are left to finish it.
      * Returns how many it closed.
      */
+    /** How many connections are open now (idle, serving, streaming). */
+    public int openCount() {
+        return open.size();
+    }
+
     public int closeIdle() {
         int closed = 0;
         for (Connection c : open.keySet()) {
