@@ -107,6 +107,15 @@ class WaitingForTheLeaseWhileStoppingTest {
         return chat;
     }
 
+    /** The stored turn of the message {@code text}, whatever its state. */
+    private static TurnRecord storedTurn(Storage storage, String text) {
+        List<TurnRecord> turns = new ArrayList<>();
+        for (TurnState s : TurnState.values()) {
+            turns.addAll(storage.turns().inState(s, 100));
+        }
+        return turns.stream().filter(t -> t.text().equals(text)).findFirst().orElseThrow();
+    }
+
     @AfterEach
     void stop() {
         gateways.forEach(g -> g.stop(StopKind.SHUTDOWN, false));
@@ -134,11 +143,7 @@ class WaitingForTheLeaseWhileStoppingTest {
         a.awaitSent(t -> t.equals("first answer"), WAIT);
         Thread.sleep(5_000); // a gone receiver's waiting turn is picked up within a few seconds
 
-        List<TurnRecord> turns = new ArrayList<>();
-        for (TurnState s : TurnState.values()) {
-            turns.addAll(stores.get(0).turns().inState(s, 100));
-        }
-        TurnRecord second = turns.stream().filter(t -> t.text().equals("second question")).findFirst().orElseThrow();
+        TurnRecord second = storedTurn(stores.get(0), "second question");
         assertThat(agentB.calls()).as("b ran nothing").isEmpty();
         if (interactive) {
             assertThat(agentA.calls()).extracting(r -> r.userMessage()).containsExactly("first question", "second question");
@@ -176,11 +181,7 @@ class WaitingForTheLeaseWhileStoppingTest {
         stopping.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
         Thread.sleep(5_000); // a gone receiver's waiting turn is picked up within a few seconds
 
-        List<TurnRecord> turns = new ArrayList<>();
-        for (TurnState s : TurnState.values()) {
-            turns.addAll(stores.get(1).turns().inState(s, 100));
-        }
-        TurnRecord second = turns.stream().filter(t -> t.text().equals("second question")).findFirst().orElseThrow();
+        TurnRecord second = storedTurn(stores.get(1), "second question");
         assertThat(agentA.calls()).extracting(r -> r.userMessage()).containsExactly("first question");
         if (interactive) {
             assertThat(agentB.calls()).extracting(r -> r.userMessage()).containsExactly("second question");
