@@ -59,6 +59,12 @@ final class InstantModel implements AutoCloseable {
     private final AtomicLong requests = new AtomicLong();
     private final Set<String> connections = ConcurrentHashMap.newKeySet();
 
+    static {
+        // the JDK's server leaves Nagle's algorithm on unless told: each streamed event after the first would wait for the
+        // gateway's delayed ACK (up to 40 ms on Linux), which a real model server (TCP_NODELAY) does not make it do
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
     private InstantModel() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
         server.setExecutor(threads);

@@ -48,6 +48,12 @@ import java.util.function.Function;
  * held reply blocks nothing else. Closing releases every hold (their connections are cut) and stops.
  */
 public final class FakeModelServer implements AutoCloseable {
+    static {
+        // as a real server would: without TCP_NODELAY the JDK's server holds each small write after the first until the
+        // client's delayed ACK (up to 40 ms on Linux), which slows streamed replies and the tests that wait for them
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
