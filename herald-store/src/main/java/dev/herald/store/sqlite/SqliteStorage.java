@@ -156,7 +156,7 @@ public final class SqliteStorage implements Storage {
             }
             checkpointConn = connect(file, options, Role.CHECKPOINTER);
             OwnerOnly.sideFilesLike(file);
-            SqliteStorage storage = new SqliteStorage(file, options, new SqliteWriter(writeConn, file, options.maxBatch()),
+            SqliteStorage storage = new SqliteStorage(file, options, new SqliteWriter(writeConn, file, options.maxBatch(), options.busyTimeout(), SqliteWriter.WAL_RESTART_BYTES),
                     new ReadPool(file, readConns, options.busyTimeout()),
                     new Checkpointer(checkpointConn, file, CHECKPOINT_EVERY), clock);
             log.info("store - opened {} (schema v{}{}, WAL, synchronous {}, {} readers) in {} ms", file, Migrations.latest(),
@@ -206,7 +206,7 @@ public final class SqliteStorage implements Storage {
                     requireWal(c, file);
                     c.exec("PRAGMA synchronous = " + options.synchronous().name());
                     c.exec("PRAGMA foreign_keys = ON");
-                    c.exec("PRAGMA journal_size_limit = " + 64L * 1024 * 1024);
+                    c.exec("PRAGMA journal_size_limit = " + SqliteWriter.WAL_RESTART_BYTES);
                     c.exec("PRAGMA cache_size = -" + WRITER_CACHE_KIB);
                     c.exec("PRAGMA wal_autocheckpoint = 0"); // the Checkpointer does it, off the commit path
                 }
