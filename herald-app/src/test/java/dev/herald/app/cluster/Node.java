@@ -47,7 +47,8 @@ final class Node implements AutoCloseable {
                         null), lease, null));
     }
 
-    private static final Authorizer ALLOW_ALL = new Authorizer() {
+    /** Lets everyone in (these tests are about nodes, not authorization). */
+    static final Authorizer ALLOW_ALL = new Authorizer() {
         @Override
         public boolean isAuthorized(SessionSource source) {
             return true;

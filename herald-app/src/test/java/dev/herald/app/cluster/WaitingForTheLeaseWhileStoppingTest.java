@@ -2,7 +2,6 @@ package dev.herald.app.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.core.auth.Authorizer;
 import dev.herald.core.cluster.ClusterSettings;
 import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.core.gateway.Gateway;
@@ -87,18 +86,7 @@ class WaitingForTheLeaseWhileStoppingTest {
         Storage storage = PostgresStorage.open(db.options(), Clock.systemUTC());
         stores.add(storage);
         LoopbackPlatform chat = new LoopbackPlatform(REQUESTS, new Capabilities(interactive, false, false, true, false, 4096), Clock.systemUTC());
-        Authorizer all = new Authorizer() {
-            @Override
-            public boolean isAuthorized(SessionSource source) {
-                return true;
-            }
-
-            @Override
-            public boolean isAdmin(SessionSource source) {
-                return false;
-            }
-        };
-        Gateway g = new Gateway(storage, agent, all, new PlatformRegistry(List.of(new HeldHere(chat)), List.of()),
+        Gateway g = new Gateway(storage, agent, Node.ALLOW_ALL, new PlatformRegistry(List.of(new HeldHere(chat)), List.of()),
                 GatewaySettings.defaults().withDrainTimeout(Duration.ofSeconds(5)).withInterruptGrace(Duration.ofSeconds(2)), Clock.systemUTC(),
                 GatewayMetrics.NONE, new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null),
                         Duration.ofSeconds(3), null));
