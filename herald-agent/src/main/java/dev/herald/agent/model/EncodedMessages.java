@@ -19,11 +19,22 @@ import java.util.function.Function;
  * one; when the young one is full it becomes the old one and the old one is dropped, so what a running conversation
  * keeps reusing stays and what nobody asked for during a whole generation goes. Messages with images are never kept
  * (their data URLs are large and they are sent once).
+ *
+ * <p>A message is kept only when it is encoded a second time. Most messages are sent once and never again (the one
+ * message of a new conversation, a stateless request), and keeping them filled the cache with what nobody asks for: a
+ * gateway answering new conversations grew its heap until the bound, by about 270 bytes a turn. A fixed table of hashes
+ * ({@value #SEEN_SLOTS} slots, 256 KiB) remembers what was encoded once; a conversation pays one more encoding per
+ * message (on the turn after it was first sent) and is spliced from kept bytes from then on. Two messages whose hashes
+ * share a slot only cost a lost admission or an early one, never a wrong encoding: the maps are keyed by value.
  */
 final class EncodedMessages {
     /** Estimated bytes kept at most (32 MiB). */
     static final long MAX_BYTES = 32L * 1024 * 1024;
     private static final int ENTRY_OVERHEAD = 128;
+    static final int SEEN_SLOTS = 1 << 16;
+
+    /** The spread hash of a message encoded once (0: none); racy by design, an int is written whole. */
+    private final int[] seenOnce = new int[SEEN_SLOTS];
 
     private final long generationBytes;
     private volatile ConcurrentHashMap<ChatMessage, byte[]> young = new ConcurrentHashMap<>();
@@ -50,6 +61,9 @@ final class EncodedMessages {
         bytes = old.get(message);
         if (bytes == null) {
             bytes = encoder.apply(message);
+            if (firstSight(message)) {
+                return bytes;
+            }
         }
         long cost = 2L * bytes.length + ENTRY_OVERHEAD;
         if (cost > generationBytes / 4) {
@@ -60,6 +74,18 @@ final class EncodedMessages {
             rotate();
         }
         return bytes;
+    }
+
+    /** Whether this is the first time the message is encoded lately (and remembers that it was). */
+    private boolean firstSight(ChatMessage message) {
+        int h = message.hashCode() * 0x9E3779B9;
+        h = h == 0 ? 1 : h;
+        int slot = (h ^ (h >>> 16)) & (SEEN_SLOTS - 1);
+        if (seenOnce[slot] == h) {
+            return false;
+        }
+        seenOnce[slot] = h;
+        return true;
     }
 
     private synchronized void rotate() {

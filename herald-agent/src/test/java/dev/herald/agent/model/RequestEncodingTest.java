@@ -116,7 +116,7 @@ class RequestEncodingTest {
     }
 
     @Test
-    void encodedMessages_sameMessagesAgain_areNotEncodedAgain_andTheBoundDropsOldOnes() {
+    void encodedMessages_aMessageSentAgain_isKeptFromItsSecondEncoding_andTheBoundDropsOldOnes() {
         EncodedMessages cache = new EncodedMessages(64 * 1024);
         AtomicInteger encoded = new AtomicInteger();
         List<ChatMessage> history = conversation(1).subList(0, 2);
@@ -124,19 +124,33 @@ class RequestEncodingTest {
             encoded.incrementAndGet();
             return Wire.message(m);
         };
-        byte[] first = cache.get(history.get(1), counting);
         history.forEach(m -> cache.get(m, counting));
-        assertThat(encoded.get()).isEqualTo(2);
+        assertThat(cache.size()).as("sent once: nothing kept").isZero();
+        byte[] second = cache.get(history.get(1), counting);
+        history.forEach(m -> cache.get(m, counting));
+        assertThat(encoded.get()).as("each encoded twice, then spliced").isEqualTo(4);
         ChatMessage equalButNew = ChatMessage.user(new String(history.get(1).content()));
-        assertThat(cache.get(equalButNew, counting)).isSameAs(first);
-        assertThat(encoded.get()).isEqualTo(2);
+        assertThat(cache.get(equalButNew, counting)).isSameAs(second);
+        assertThat(encoded.get()).isEqualTo(4);
 
         for (int i = 0; i < 200; i++) {
-            cache.get(ChatMessage.user("filler " + i + " " + "y".repeat(500)), counting);
+            ChatMessage filler = ChatMessage.user("filler " + i + " " + "y".repeat(500));
+            cache.get(filler, counting);
+            cache.get(filler, counting);
         }
         cache.get(history.get(1), counting);
-        assertThat(encoded.get()).as("dropped after a generation nobody asked for it").isEqualTo(203);
+        assertThat(encoded.get()).as("dropped after a generation nobody asked for it").isEqualTo(405);
         assertThat(cache.size()).isLessThan(200);
+    }
+
+    @Test
+    void encodedMessages_messagesSentOnlyOnce_keepNothing() {
+        EncodedMessages cache = new EncodedMessages();
+        for (int i = 0; i < 10_000; i++) {
+            byte[] bytes = cache.get(ChatMessage.user("a new conversation's only message " + i), Wire::message);
+            assertThat(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).contains("message " + i + "\"");
+        }
+        assertThat(cache.size()).isZero();
     }
 
     private static JsonNode parse(Body body) {
