@@ -6,6 +6,7 @@ import dev.herald.app.runtime.Handover;
 import dev.herald.app.runtime.Succession;
 import dev.herald.app.runtime.CrashLoopBreaker;
 import dev.herald.app.runtime.HomePermissions;
+import dev.herald.app.runtime.OldGenTrim;
 import dev.herald.app.runtime.RunFiles;
 import dev.herald.app.runtime.Signals;
 import dev.herald.app.runtime.StatusFile;
@@ -63,6 +64,7 @@ public final class HeraldRuntime {
         // a first run has nothing to recover: no SQLite file yet, or (PostgreSQL) no run of this home ever wrote its state
         boolean firstRun = config.store().path() != null ? !Files.exists(config.store().path()) : !Files.exists(files.stateFile());
         StopRequests stops = new StopRequests();
+        OldGenTrim.install(); // the serial heap's old generation is collected, not grown, once it holds mostly garbage
         Wiring wiring;
         try {
             wiring = Wiring.build(config, home, demo, clock, succession.predecessor().orElse(null));
