@@ -1,7 +1,5 @@
 package dev.herald.agent.tool;
 
-import java.util.Locale;
-
 /** Small text helpers shared by tools and the loop. */
 public final class Texts {
     private Texts() {
@@ -9,7 +7,20 @@ public final class Texts {
 
     /** {@code 2,140}: grouped digits, independent of the machine's locale. */
     public static String number(long value) {
-        return String.format(Locale.ROOT, "%,d", value);
+        String digits = Long.toString(value); // not String.format: this runs for every turn's closing log line
+        int start = value < 0 ? 1 : 0;
+        int length = digits.length() - start;
+        if (length <= 3) {
+            return digits;
+        }
+        StringBuilder out = new StringBuilder(digits.length() + length / 3);
+        out.append(digits, 0, start);
+        int first = length % 3 == 0 ? 3 : length % 3;
+        out.append(digits, start, start + first);
+        for (int i = start + first; i < digits.length(); i += 3) {
+            out.append(',').append(digits, i, i + 3);
+        }
+        return out.toString();
     }
 
     /**

@@ -121,9 +121,12 @@ public final class ToolRegistry {
 
     /** A file-system-safe, collision-free directory name for a scope: readable part plus a short hash. */
     static String directoryName(String scope) {
-        String readable = scope.replaceAll("[^A-Za-z0-9._-]", "_");
-        if (readable.length() > 60) {
-            readable = readable.substring(0, 60);
+        StringBuilder readable = new StringBuilder(Math.min(scope.length(), 60)); // every turn: no regular expression
+        for (int i = 0; i < scope.length() && readable.length() < 60; ) {
+            int c = scope.codePointAt(i);
+            boolean safe = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+            readable.append(safe ? (char) c : '_'); // one '_' per character, as ever: existing workspaces keep their names
+            i += Character.charCount(c);
         }
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(scope.getBytes(StandardCharsets.UTF_8));

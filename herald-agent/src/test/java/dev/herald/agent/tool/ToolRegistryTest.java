@@ -84,4 +84,36 @@ class ToolRegistryTest {
         assertThatThrownBy(() -> new ToolRegistry(settings, List.of(new Named("has space")), List.of()))
                 .hasMessageContaining("is not a valid tool name");
     }
+
+    @Test
+    void workspaceDirectoryNames_keepTheirShape_oneUnderscorePerUnsafeCharacter_atMost60Readable() {
+        assertThat(ToolRegistry.directoryName("telegram:dm:42")).matches("telegram_dm_42-[0-9a-f]{8}");
+        assertThat(ToolRegistry.directoryName("web:é🙂x")).startsWith("web___x-"); // one '_' for the emoji, not two
+        String long70 = "a".repeat(70);
+        assertThat(ToolRegistry.directoryName(long70)).matches("a{60}-[0-9a-f]{8}");
+        assertThat(ToolRegistry.directoryName("x/../y")).isNotEqualTo(ToolRegistry.directoryName("x_.._y"));
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 500; i++) {
+            StringBuilder scope = new StringBuilder();
+            for (int j = random.nextInt(80); j > 0; j--) {
+                scope.appendCodePoint(random.nextInt(4) == 0 ? 0x1F600 + random.nextInt(40) : 32 + random.nextInt(95));
+            }
+            String regex = scope.toString().replaceAll("[^A-Za-z0-9._-]", "_");
+            String expected = regex.length() > 60 ? regex.substring(0, 60) : regex;
+            assertThat(ToolRegistry.directoryName(scope.toString())).startsWith(expected + "-").hasSize(expected.length() + 9);
+        }
+    }
+
+    @Test
+    void numbers_areGroupedByThousands() {
+        assertThat(Texts.number(0)).isEqualTo("0");
+        assertThat(Texts.number(999)).isEqualTo("999");
+        assertThat(Texts.number(1000)).isEqualTo("1,000");
+        assertThat(Texts.number(2140)).isEqualTo("2,140");
+        assertThat(Texts.number(-1234567)).isEqualTo("-1,234,567");
+        assertThat(Texts.number(Long.MIN_VALUE)).isEqualTo(String.format(java.util.Locale.ROOT, "%,d", Long.MIN_VALUE));
+        for (long v : new long[] {12, 123456, 1234567890123L, Long.MAX_VALUE, -999, -1000}) {
+            assertThat(Texts.number(v)).isEqualTo(String.format(java.util.Locale.ROOT, "%,d", v));
+        }
+    }
 }

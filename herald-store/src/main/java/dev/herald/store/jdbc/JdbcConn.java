@@ -44,6 +44,19 @@ public abstract class JdbcConn {
         }
     }
 
+    /**
+     * Runs a statement without parameters or results that this connection runs again and again (a writer's BEGIN,
+     * COMMIT and savepoints): prepared once where the dialect keeps statements, instead of parsed on every use.
+     */
+    public final void execAgain(String sql) throws SQLException {
+        PreparedStatement statement = prepare(sql);
+        try {
+            statement.execute();
+        } finally {
+            release(statement);
+        }
+    }
+
     /** Runs an INSERT, UPDATE or DELETE and returns how many rows it changed. */
     public final int update(String sql, Object... args) throws SQLException {
         try (Bound b = bind(sql, args)) {

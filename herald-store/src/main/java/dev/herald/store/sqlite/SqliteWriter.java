@@ -263,11 +263,11 @@ final class SqliteWriter implements AutoCloseable {
         Object[] results = new Object[batch.size()];
         Throwable[] failures = new Throwable[batch.size()];
         try {
-            conn.exec("BEGIN IMMEDIATE");
+            conn.execAgain("BEGIN IMMEDIATE");
             for (int i = 0; i < batch.size(); i++) {
                 runInSavepoint(batch.get(i), i, results, failures);
             }
-            conn.exec("COMMIT");
+            conn.execAgain("COMMIT");
         } catch (SQLException | RuntimeException | Error e) {
             rollbackQuietly();
             log.warn("store - a write transaction of {} write(s) on {} failed and was rolled back: {}", batch.size(), file, e.toString());
@@ -296,13 +296,13 @@ final class SqliteWriter implements AutoCloseable {
             }
             return;
         }
-        conn.exec("SAVEPOINT write_task");
+        conn.execAgain("SAVEPOINT write_task");
         try {
             results[i] = task.work().run(conn);
-            conn.exec("RELEASE write_task");
+            conn.execAgain("RELEASE write_task");
         } catch (SQLException | RuntimeException e) {
-            conn.exec("ROLLBACK TO write_task");
-            conn.exec("RELEASE write_task");
+            conn.execAgain("ROLLBACK TO write_task");
+            conn.execAgain("RELEASE write_task");
             failures[i] = e instanceof SQLException sql ? SqlConn.failure(task.subject(), sql) : e;
             if (task.deferred()) {
                 caller.failed = failures[i];
