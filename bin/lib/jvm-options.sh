@@ -16,7 +16,8 @@
 # The supervising launcher's JVM: a small heap, one GC thread, no optimising compiler (it runs little code, once).
 HERALD_LAUNCHER_DEFAULT_OPTS="-Xmx16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss256k -XX:CICompilerCount=1"
 # The gateway JVM: the serial collector, a small start heap and a ceiling (not a target) of 1 GB; see
-# docs/performance.md ("after items 5-6") for the measurements behind each.
+# docs/performance.md ("after items 5-6") for the measurements behind each. The gateway itself collects the old
+# generation before the serial collector grows it with garbage toward the ceiling (OldGenTrim, -Dherald.heap.trim_mib).
 HERALD_GATEWAY_GC_OPTS="-XX:+UseSerialGC"
 HERALD_GATEWAY_DEFAULT_OPTS="$HERALD_GATEWAY_GC_OPTS -Xms32m -Xmx1g"
 
