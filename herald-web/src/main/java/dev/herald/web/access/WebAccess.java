@@ -313,6 +313,9 @@ public final class WebAccess {
         return ClientAddress.isLoopback(address);
     }
 
+    /** A dotted 127.x.y.z, compiled once: every API request's Host header is checked. */
+    private static final java.util.regex.Pattern LOOPBACK_V4 = java.util.regex.Pattern.compile("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+
     static boolean isLoopbackHost(String hostHeader) {
         if (hostHeader == null || hostHeader.isBlank()) {
             return false;
@@ -324,7 +327,7 @@ public final class WebAccess {
         }
         int colon = h.indexOf(':');
         String name = colon >= 0 ? h.substring(0, colon) : h;
-        return name.equals("localhost") || name.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+        return name.equals("localhost") || LOOPBACK_V4.matcher(name).matches();
     }
 
     private String sign(String payload) {

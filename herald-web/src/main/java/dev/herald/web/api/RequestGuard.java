@@ -1,9 +1,8 @@
 package dev.herald.web.api;
 
+import dev.herald.web.LimitedBody;
 import io.javalin.http.Context;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import dev.herald.web.access.WebAccess;
 import dev.herald.web.access.WebGuard;
 import java.util.Locale;
@@ -67,28 +66,15 @@ final class RequestGuard {
         return s.length() <= 60 ? s : s.substring(0, 60) + "...";
     }
 
-    /**
-     * Reads the body, refusing with 413 before reading when the declared length is over the limit, and
-     * while reading once a chunked body passes it (so an endless body costs at most the limit).
-     */
+    /** Reads the body, refusing with 413 over the limit ({@link LimitedBody}: declared or sent, and read to its end first). */
     byte[] readBody(Context ctx) {
-        long declared = ctx.req().getContentLengthLong();
-        if (declared > maxBodyBytes) {
-            throw tooLarge(declared + " bytes declared");
-        }
-        try (InputStream in = ctx.req().getInputStream()) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 1024), 65_536));
-            byte[] buffer = new byte[8192];
-            long total = 0;
-            int n;
-            while ((n = in.read(buffer)) > 0) {
-                total += n;
-                if (total > maxBodyBytes) {
-                    throw tooLarge("more than " + maxBodyBytes + " bytes sent");
-                }
-                out.write(buffer, 0, n);
+        try {
+            byte[] body = LimitedBody.read(ctx, maxBodyBytes);
+            if (body == null) {
+                long declared = ctx.req().getContentLengthLong();
+                throw tooLarge(declared > maxBodyBytes ? declared + " bytes declared" : "more than " + maxBodyBytes + " bytes sent");
             }
-            return out.toByteArray();
+            return body;
         } catch (IOException e) {
             throw ApiError.badRequest("the request body could not be read (" + e.getClass().getSimpleName() + ")", null);
         }

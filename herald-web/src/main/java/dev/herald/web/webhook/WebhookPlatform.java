@@ -18,10 +18,9 @@ import dev.herald.core.platform.SendResult;
 import dev.herald.core.session.SessionSource;
 import dev.herald.web.Routes;
 import dev.herald.web.WebServer;
+import dev.herald.web.LimitedBody;
 import io.javalin.http.Context;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -247,25 +246,10 @@ public final class WebhookPlatform implements PlatformAdapter {
         return text;
     }
 
-    /** The body, or null when it is over the limit (declared or sent). */
+    /** The body, or null when it is over the limit (declared or sent; {@link LimitedBody}). */
     private byte[] readBody(Context ctx) {
-        long max = settings.maxBodyBytes();
-        if (ctx.req().getContentLengthLong() > max) {
-            return null;
-        }
-        try (InputStream in = ctx.req().getInputStream()) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            long total = 0;
-            int n;
-            while ((n = in.read(buffer)) > 0) {
-                total += n;
-                if (total > max) {
-                    return null;
-                }
-                out.write(buffer, 0, n);
-            }
-            return out.toByteArray();
+        try {
+            return LimitedBody.read(ctx, settings.maxBodyBytes());
         } catch (IOException e) {
             return new byte[0];
         }

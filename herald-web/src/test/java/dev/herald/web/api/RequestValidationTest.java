@@ -189,6 +189,26 @@ class RequestValidationTest {
     }
 
     @Test
+    void aBodyOverTheLimitThatIsStillArriving_getsIts413_everyTime_notAResetConnection() throws Exception {
+        // before the refused body was read to its end, about 1 in 45 of these posts got no answer at all
+        // ("header parser received no bytes"): the server closed on a client that was still sending
+        fx = ApiFixture.start(ScriptedAgent.replying("x"));
+        String big = body("z".repeat(1_100_000), false);
+
+        for (int i = 0; i < 150; i++) {
+            assertThat(fx.get("/v1/nothing-here").statusCode()).isEqualTo(404);
+            HttpRequest.BodyPublisher publisher = i % 5 == 4
+                    ? HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big.getBytes()))
+                    : HttpRequest.BodyPublishers.ofString(big);
+            HttpResponse<String> r = fx.send(fx.request("/v1/chat/completions").POST(publisher).build());
+
+            assertThat(r.statusCode()).as("post %d", i).isEqualTo(413);
+            assertThat(error(r).path("code").asText()).isEqualTo("request_too_large");
+        }
+        assertThat(fx.agent.requests).isEmpty();
+    }
+
+    @Test
     void chunkedBodyUnderTheLimit_isRead() throws Exception {
         fx = ApiFixture.start(ScriptedAgent.replying("fine"));
         byte[] small = body("chunked", false).getBytes();
