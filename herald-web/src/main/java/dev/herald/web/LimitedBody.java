@@ -44,7 +44,7 @@ public final class LimitedBody {
     }
 
     /** The most of a refused body that is read (and dropped) so that its 413 reaches the client: 8 MiB, or 4 x the limit. */
-    public static long drainLimit(long max) {
+    private static long drainLimit(long max) {
         return Math.max(8L << 20, 4 * max);
     }
 

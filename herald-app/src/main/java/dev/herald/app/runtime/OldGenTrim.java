@@ -43,13 +43,14 @@ public final class OldGenTrim implements NotificationListener {
     private final long floorBytes;
     private final long minIntervalMs;
     private final AtomicBoolean trimming = new AtomicBoolean();
-    private volatile long lastTrimNanos = System.nanoTime() - Long.MAX_VALUE / 2;
+    private volatile long lastTrimNanos;
     private volatile int trims;
 
     private OldGenTrim(MemoryPoolMXBean pool, long floorBytes, long minIntervalMs) {
         this.pool = pool;
         this.floorBytes = floorBytes;
         this.minIntervalMs = minIntervalMs;
+        this.lastTrimNanos = System.nanoTime() - java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(minIntervalMs); // the first may run at once
     }
 
     /** Watches the old generation with the floor from {@code herald.heap.trim_mib} (default 32); empty when off or not serial. */
@@ -124,8 +125,10 @@ public final class OldGenTrim implements NotificationListener {
         trims++;
         var after = pool.getCollectionUsage();
         long live = after == null ? pool.getUsage().getUsed() : after.getUsed();
+        long max = pool.getUsage().getMax(); // -1 when the pool has no bound
         long next = Math.max(floorBytes, LIVE_FACTOR * live);
-        pool.setUsageThreshold(Math.min(next, pool.getUsage().getMax() > 0 ? pool.getUsage().getMax() : next));
+        next = max > 0 ? Math.min(next, max) : next;
+        pool.setUsageThreshold(next);
         LOG.debug("memory - old generation collected: {} MB -> {} MB alive in {} ms; next at {} MB", before >> 20, live >> 20,
                 (lastTrimNanos - start) / 1_000_000, next >> 20);
     }

@@ -3,12 +3,15 @@ package dev.herald.store.sqlite;
 import dev.herald.core.session.StoreException;
 import dev.herald.store.jdbc.Await;
 import dev.herald.store.jdbc.Work;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -47,12 +50,12 @@ final class SqliteWriter implements AutoCloseable {
     /** The WAL size past which the writer restarts the log: the {@code journal_size_limit} the store sets. */
     static final long WAL_RESTART_BYTES = 64L * 1024 * 1024;
     /** How often at most the writer looks at the WAL's size. */
-    private static final long WAL_CHECK_NANOS = java.time.Duration.ofMillis(100).toNanos();
+    private static final long WAL_CHECK_NANOS = Duration.ofMillis(100).toNanos();
     /** How long a WAL restart waits for readers still on old frames before it gives up until the next look. */
     private static final int RESTART_WAIT_MS = 250;
 
     /** How long deferred writes alone wait for a write to commit with. */
-    static final java.time.Duration DEFERRED_WAIT = java.time.Duration.ofMillis(50);
+    static final Duration DEFERRED_WAIT = Duration.ofMillis(50);
     private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>(), false, null);
 
     private final SqlConn conn;
@@ -70,14 +73,14 @@ final class SqliteWriter implements AutoCloseable {
     private final ThreadLocal<Caller> callers = new ThreadLocal<>();
 
     SqliteWriter(SqlConn conn, Path file, int maxBatch) {
-        this(conn, file, maxBatch, java.time.Duration.ofSeconds(5), WAL_RESTART_BYTES);
+        this(conn, file, maxBatch, Duration.ofSeconds(5), WAL_RESTART_BYTES);
     }
 
     /**
      * @param busyTimeout     the connection's busy timeout, restored after a WAL restart (which waits less)
      * @param walRestartBytes the WAL size past which the writer restarts the log (see {@link #restartLogIfLarge})
      */
-    SqliteWriter(SqlConn conn, Path file, int maxBatch, java.time.Duration busyTimeout, long walRestartBytes) {
+    SqliteWriter(SqlConn conn, Path file, int maxBatch, Duration busyTimeout, long walRestartBytes) {
         this.conn = conn;
         this.file = file;
         this.maxBatch = maxBatch;
@@ -195,7 +198,7 @@ final class SqliteWriter implements AutoCloseable {
         walCheckedAt = now;
         long size;
         try {
-            size = java.nio.file.Files.size(wal);
+            size = Files.size(wal);
         } catch (java.io.IOException | RuntimeException e) {
             return; // no log yet, or not readable: nothing to restart
         }
@@ -207,7 +210,7 @@ final class SqliteWriter implements AutoCloseable {
             conn.exec("PRAGMA busy_timeout = " + RESTART_WAIT_MS);
             boolean busy = conn.one("PRAGMA wal_checkpoint(RESTART)", rs -> rs.getInt(1) != 0).orElse(true);
             log.debug("store - WAL of {} at {} bytes: restart {} in {} ms", file, size, busy ? "deferred (readers on old frames)" : "done",
-                    java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
         } catch (SQLException | RuntimeException e) {
             log.warn("store - restarting the WAL of {} ({} bytes) failed ({}); the next look tries again", file, size, e.getMessage());
         } finally {
@@ -237,7 +240,7 @@ final class SqliteWriter implements AutoCloseable {
                 return;
             }
             try {
-                Task<?> next = queue.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+                Task<?> next = queue.poll(left, TimeUnit.NANOSECONDS);
                 if (next == null) {
                     return;
                 }
