@@ -11,14 +11,17 @@
 
 HERALD_MIN_JAVA=21
 
-# Prints the full version ("25.0.1", "17.0.15", "1.8.0_292") of the JDK at $1, from `java -version`,
-# else from its release file; returns 1 when $1 has no runnable java.
+# Prints the full version ("25.0.1", "17.0.15", "1.8.0_292") of the JDK at $1, from its release file, else from
+# `java -version` (a JDK without a release file); returns 1 when $1 has no runnable java. Reading the file first keeps
+# each script's start fast: `java -version` starts a JVM (about 50 ms) for each JDK on the machine.
 herald_java_version() {
   local home=$1 v=""
   [ -x "$home/bin/java" ] || return 1
-  v=$("$home/bin/java" -version 2>&1 | sed -n 's/^[^"]* version "\([^"]*\)".*/\1/p' | head -n 1) || true
-  if [ -z "$v" ] && [ -f "$home/release" ]; then
+  if [ -f "$home/release" ]; then
     v=$(sed -n 's/^JAVA_VERSION="\([^"]*\)"$/\1/p' "$home/release" | head -n 1)
+  fi
+  if [ -z "$v" ]; then
+    v=$("$home/bin/java" -version 2>&1 | sed -n 's/^[^"]* version "\([^"]*\)".*/\1/p' | head -n 1) || true
   fi
   [ -n "$v" ] || return 1
   printf '%s\n' "$v"

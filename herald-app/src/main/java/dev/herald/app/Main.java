@@ -1,6 +1,7 @@
 package dev.herald.app;
 
 import dev.herald.app.config.ConfigException;
+import java.nio.file.Path;
 import picocli.CommandLine;
 
 /**
@@ -14,6 +15,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        var env = System.getenv();
+        var home = SupervisedRun.home(args, env, Path.of(System.getProperty("user.home")));
+        if (home.isPresent()) { // the supervising launcher: no parser, no configuration (SupervisedRun)
+            System.exit(SupervisedRun.supervise(args, home.get(), env));
+        }
         System.exit(run(CliEnvironment.system(), args));
     }
 

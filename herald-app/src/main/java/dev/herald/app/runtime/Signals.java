@@ -48,15 +48,4 @@ public final class Signals {
             log.warn("runtime - cannot handle SIG{} here: {}", name, e.getMessage());
         }
     }
-
-    static void handle(String name, Runnable action) {
-        try {
-            Signal.handle(new Signal(name), sig -> {
-                log.info("runtime - SIG{} received", name);
-                action.run();
-            });
-        } catch (IllegalArgumentException e) {
-            log.warn("runtime - cannot handle SIG{} here: {}", name, e.getMessage());
-        }
-    }
 }

@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code herald run} without a service manager: this process only supervises; the gateway runs in a
@@ -26,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * is the supervised child again (it keeps serving).
  */
 public final class Supervisor {
-    private static final Logger log = LoggerFactory.getLogger("supervisor");
+    private static final Lines log = new Lines(System.getenv("HERALD_LOG_LEVEL"));
     public static final String CHILD_ENV = "HERALD_SUPERVISED_CHILD";
     /**
      * The gateway JVM's options, set by the launcher script ({@code bin/herald}) when it starts this supervisor with a small
@@ -89,10 +87,10 @@ public final class Supervisor {
     }
 
     public int run() throws InterruptedException {
-        Signals.handle("TERM", () -> forwardStop("TERM"));
-        Signals.handle("INT", () -> forwardStop("INT"));
-        Signals.handle("USR1", () -> signalChild("USR1"));
-        Signals.handle("USR2", this::handOver);
+        handle("TERM", () -> forwardStop("TERM"));
+        handle("INT", () -> forwardStop("INT"));
+        handle("USR1", () -> signalChild("USR1"));
+        handle("USR2", this::handOver);
         int crashes = 0;
         Process p = null;
         while (true) {
@@ -138,6 +136,17 @@ public final class Supervisor {
             if (stopping.get()) {
                 return 0;
             }
+        }
+    }
+
+    private static void handle(String name, Runnable action) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
+                log.info("supervisor - SIG{} received", name);
+                action.run();
+            });
+        } catch (IllegalArgumentException e) {
+            log.warn("supervisor - cannot handle SIG{} here: {}", name, e.getMessage());
         }
     }
 
@@ -224,6 +233,56 @@ public final class Supervisor {
             log.warn("supervisor - could not pass SIG{} to {}: {}", signal, p.pid(), e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The supervisor's log lines, in Herald's format ({@code 2026-12-04 05:31:36.563 WARN  supervisor - ...}) on standard
+     * error, written without a logging framework: the supervising launcher then loads none (about 300 classes and a tenth
+     * of a second of its start, before the gateway can start). Warnings and errors are printed, as the console showed them
+     * before; the info lines (a child started, a restart asked for) too when {@code HERALD_LOG_LEVEL} is info or finer.
+     */
+    static final class Lines {
+        private static final java.time.format.DateTimeFormatter TIME =
+                java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(java.time.ZoneId.systemDefault());
+        private final boolean info;
+
+        Lines(String level) {
+            String l = level == null ? "" : level.strip().toLowerCase(java.util.Locale.ROOT);
+            this.info = l.equals("info") || l.equals("debug") || l.equals("trace");
+        }
+
+        void info(String message, Object... args) {
+            if (info) {
+                print("INFO ", message, args);
+            }
+        }
+
+        void warn(String message, Object... args) {
+            print("WARN ", message, args);
+        }
+
+        void error(String message, Object... args) {
+            print("ERROR", message, args);
+        }
+
+        /** {@code message} with each {@code {}} replaced by the next of {@code args}, as one line. */
+        static String format(String message, Object... args) {
+            StringBuilder line = new StringBuilder(message.length() + 32);
+            int from = 0;
+            int next = 0;
+            for (int at = message.indexOf("{}"); at >= 0 && next < args.length; at = message.indexOf("{}", from)) {
+                line.append(message, from, at).append(args[next++]);
+                from = at + 2;
+            }
+            return line.append(message, from, message.length()).toString();
+        }
+
+        private static void print(String level, String message, Object... args) {
+            String line = TIME.format(java.time.Instant.now()) + " " + level + " " + format(message, args);
+            synchronized (System.err) {
+                System.err.println(line);
+            }
         }
     }
 }

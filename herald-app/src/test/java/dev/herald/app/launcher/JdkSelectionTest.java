@@ -78,6 +78,19 @@ class JdkSelectionTest {
     }
 
     @Test
+    void aJdkWithAReleaseFile_isChosenWithoutStartingItsJava() throws Exception {
+        Path jdk = fakeJdk("temurin-25", "25.0.3", true);
+        Path started = jvms.resolve("java-was-started");
+        Files.writeString(jdk.resolve("bin/java"), "#!/bin/sh\n: > '" + started + "'\necho 'openjdk version \"9.0.1\"' >&2\n");
+
+        Scripts.Result r = select(null);
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out().strip()).isEqualTo(jdk.toString());
+        assertThat(started).as("the version comes from the release file; no JVM is started to ask").doesNotExist();
+    }
+
+    @Test
     void noJdk21Anywhere_failsNamingWhatWasFound() throws Exception {
         Path jdk17 = fakeJdk("java-17-openjdk", "17.0.15", false);
         fakeJdk("jdk8", "1.8.0_292", false);
