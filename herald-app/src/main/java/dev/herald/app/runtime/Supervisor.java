@@ -196,7 +196,7 @@ public final class Supervisor {
     }
 
     private Process start(Map<String, String> env) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+        ProcessBuilder pb = new ProcessBuilder(withoutStaleAotCache(command)).inheritIO();
         pb.environment().put(CHILD_ENV, "1");
         pb.environment().remove(CHILD_JAVA_OPTS_ENV); // the gateway's own child processes (tools) have no use for it
         pb.environment().putAll(env);
@@ -205,6 +205,43 @@ public final class Supervisor {
         child.set(p);
         log.info("supervisor - gateway process {} started", p.pid());
         return p;
+    }
+
+    /**
+     * {@code command} without its {@code -XX:AOTCache=} option when a jar on its class path is newer than the cache (or the
+     * cache is gone): the jar was rebuilt since the cache was made (a checkout's {@code mvn package} while Herald runs, then
+     * a restart). The JVM should refuse such a cache itself, but JDK 25 before 25.0.4 does not (JDK-8377932) and would run
+     * the cached classes of the old build with the new jar's other classes. Started without the cache, the gateway is only
+     * slower to start; {@code bin/herald} makes a new cache on its next run.
+     */
+    static List<String> withoutStaleAotCache(List<String> command) {
+        String option = null;
+        String classPath = null;
+        for (int i = 0; i < command.size(); i++) {
+            String a = command.get(i);
+            if (a.startsWith("-XX:AOTCache=")) {
+                option = a;
+            } else if ((a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path") || a.equals("-jar"))
+                    && i + 1 < command.size()) {
+                classPath = command.get(i + 1);
+                break;
+            }
+        }
+        if (option == null || classPath == null) {
+            return command;
+        }
+        java.io.File cache = new java.io.File(option.substring("-XX:AOTCache=".length()));
+        long madeAt = cache.lastModified(); // 0 when the file is gone
+        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+            if (!entry.isEmpty() && new java.io.File(entry).lastModified() > madeAt) {
+                log.warn("supervisor - {} changed after the start-up cache {} was made; this gateway starts without the cache",
+                        entry, cache);
+                List<String> without = new ArrayList<>(command);
+                without.remove(option);
+                return List.copyOf(without);
+            }
+        }
+        return command;
     }
 
     /**

@@ -82,6 +82,34 @@ class LauncherJvmOptionsIT {
         assertThat(out.split("port must be 1\\.\\.65535", -1)).as("said once: no second gateway was started").hasSize(2);
     }
 
+    @Test
+    void run_fromACheckout_makesTheStartUpCacheOnce_andOnlyTheGatewayJvmMapsIt() throws Exception {
+        Path cache = home.resolve("cache").resolve("herald.aot");
+        Files.createDirectories(cache.getParent());
+        Map<String, String> aot = Map.of("HERALD_AOT", "1", "HERALD_AOT_CACHE", cache.toString());
+
+        start(List.of(), aot);
+        long gateway = awaitGateway();
+
+        assertThat(output()).contains("herald: preparing the start-up cache for this build");
+        assertThat(cache).isRegularFile();
+        assertThat(cmdline(gateway)).contains("-XX:AOTCache=" + cache);
+        assertThat(Files.readString(Path.of("/proc/" + gateway + "/maps"))).as("the gateway JVM runs on the cache")
+                .contains(cache.toString());
+        assertThat(cmdline(herald.pid())).as("the launcher is too small to profit from the gateway's cache")
+                .noneMatch(a -> a.startsWith("-XX:AOTCache"));
+        assertThat(terminate()).as("output:\n%s", output()).isZero();
+        long madeAt = Files.getLastModifiedTime(cache).toMillis();
+
+        start(List.of("--foreground"), aot);
+        long again = awaitGateway(gateway);
+
+        assertThat(output()).as("made once per build").doesNotContain("preparing the start-up cache");
+        assertThat(Files.getLastModifiedTime(cache).toMillis()).isEqualTo(madeAt);
+        assertThat(Files.readString(Path.of("/proc/" + again + "/maps"))).contains(cache.toString());
+        assertThat(terminate()).as("output:\n%s", output()).isZero();
+    }
+
     private void start(List<String> extra, Map<String, String> env) throws IOException {
         if (!Files.exists(home.resolve("config.yaml"))) {
             Files.writeString(home.resolve("config.yaml"), "platforms:\n  api_server:\n    host: 127.0.0.1\n    port: " + freePort() + "\n");
@@ -93,20 +121,25 @@ class LauncherJvmOptionsIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(home.resolve("out.log").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         for (String v : List.of("INVOCATION_ID", "HERALD_SUPERVISED_CHILD", "HERALD_SUPERVISOR_PID", "HERALD_CHILD_JAVA_OPTS",
-                "HERALD_JAVA_OPTS", "HERALD_LAUNCHER_JAVA_OPTS", "HERALD_HOME", "HERALD_CONFIG")) {
+                "HERALD_JAVA_OPTS", "HERALD_LAUNCHER_JAVA_OPTS", "HERALD_HOME", "HERALD_CONFIG", "HERALD_AOT_CACHE")) {
             pb.environment().remove(v);
         }
+        pb.environment().put("HERALD_AOT", "0"); // no start-up cache unless a test asks for one (its training takes ~10 s)
         pb.environment().putAll(env);
         herald = pb.start();
     }
 
-    /** Waits until the gateway's status file says running; returns the gateway's pid. */
     private long awaitGateway() throws Exception {
+        return awaitGateway(-1);
+    }
+
+    /** Waits until the gateway's status file says running with a pid other than {@code notPid}; returns the gateway's pid. */
+    private long awaitGateway(long notPid) throws Exception {
         long deadline = System.nanoTime() + READY.toNanos();
         while (System.nanoTime() < deadline) {
             try {
                 var state = JSON.readTree(Files.readString(home.resolve("gateway_state.json")));
-                if ("running".equals(state.path("state").asText())) {
+                if ("running".equals(state.path("state").asText()) && state.path("pid").asLong() != notPid) {
                     return state.path("pid").asLong();
                 }
             } catch (IOException | RuntimeException notYet) {
