@@ -1,7 +1,6 @@
 package dev.herald.app;
 
 import dev.herald.app.config.ConfigException;
-import java.nio.file.Path;
 import picocli.CommandLine;
 
 /**
@@ -15,10 +14,9 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        var env = System.getenv();
-        var home = SupervisedRun.home(args, env, Path.of(System.getProperty("user.home")));
-        if (home.isPresent()) { // the supervising launcher: no parser, no configuration (SupervisedRun)
-            System.exit(SupervisedRun.supervise(args, home.get(), env));
+        var plain = PlainRun.parse(args);
+        if (plain.isPresent()) { // the common `herald run`: no command-line parser (PlainRun)
+            System.exit(plain.get().run(args, CliEnvironment.system()));
         }
         System.exit(run(CliEnvironment.system(), args));
     }
@@ -62,25 +60,32 @@ public final class Main {
             cli.err().println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
             return ExitCodes.USAGE;
         });
-        herald.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
-            if (ex instanceof ConfigException) {
-                cli.err().println(ex.getMessage());
-                return ExitCodes.CONFIG;
-            }
-            var fatal = FatalStart.line(ex);
-            if (fatal.isPresent()) {
-                cli.err().println(fatal.get());
-                return ExitCodes.CONFIG;
-            }
-            if (ex instanceof dev.herald.core.session.StoreException) {
-                // a store that may come back (busy, a server restarting): one line, no stack trace; a supervisor retries
-                cli.err().println(ex.getMessage());
-                return ExitCodes.FAILURE;
-            }
-            cli.err().println("herald " + cmd.getCommandName() + " - failed: " + ex.getMessage());
-            ex.printStackTrace(cli.err());
-            return ExitCodes.FAILURE;
-        });
+        herald.setExecutionExceptionHandler((ex, cmd, parseResult) -> exitCode(ex, cmd.getCommandName(), cli));
         return herald;
+    }
+
+    /**
+     * The exit code of a command that failed with {@code ex}, after its message: a {@link ConfigException}, or an environment
+     * error no restart can cure ({@link FatalStart}), prints its one line (78); a store that may come back prints one line
+     * (1); anything else its stack trace (1).
+     */
+    static int exitCode(Exception ex, String commandName, CliEnvironment cli) {
+        if (ex instanceof ConfigException) {
+            cli.err().println(ex.getMessage());
+            return ExitCodes.CONFIG;
+        }
+        var fatal = FatalStart.line(ex);
+        if (fatal.isPresent()) {
+            cli.err().println(fatal.get());
+            return ExitCodes.CONFIG;
+        }
+        if (ex instanceof dev.herald.core.session.StoreException) {
+            // a store that may come back (busy, a server restarting): one line, no stack trace; a supervisor retries
+            cli.err().println(ex.getMessage());
+            return ExitCodes.FAILURE;
+        }
+        cli.err().println("herald " + commandName + " - failed: " + ex.getMessage());
+        ex.printStackTrace(cli.err());
+        return ExitCodes.FAILURE;
     }
 }
