@@ -277,7 +277,8 @@ public final class Supervisor {
      * The supervisor's log lines, in Herald's format ({@code 2026-12-04 05:31:36.563 WARN  supervisor - ...}) on standard
      * error, written without a logging framework: the supervising launcher then loads none (about 300 classes and a tenth
      * of a second of its start, before the gateway can start). Warnings and errors are printed, as the console showed them
-     * before; the info lines (a child started, a restart asked for) too when {@code HERALD_LOG_LEVEL} is info or finer.
+     * before; the info lines (a child started, a restart asked for) too when {@code HERALD_LOG_LEVEL} is set to info or
+     * finer.
      */
     static final class Lines {
         private static final java.time.format.DateTimeFormatter TIME =
