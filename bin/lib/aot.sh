@@ -39,7 +39,9 @@ herald_train_aot() {
   rm -rf "$work" && mkdir -p "$work/home" || return 1
   port=$(herald_free_port) || { echo "aot - no free port for the training run" >&2; return 1; }
   printf 'platforms:\n  api_server:\n    host: 127.0.0.1\n    port: %s\n' "$port" > "$work/home/config.yaml"
-  env -u JAVA_TOOL_OPTIONS -u HERALD_CONFIG -u HERALD_JAVA_OPTS -u INVOCATION_ID HERALD_HOME="$work/home" \
+  # a clean environment: nothing of the caller's reaches the training gateway (no HERALD_* setting, key or store, no
+  # JAVA_TOOL_OPTIONS), so it can only ever open its own home
+  env -i PATH="$PATH" HOME="$work" TMPDIR="${TMPDIR:-/tmp}" LANG=C.UTF-8 HERALD_HOME="$work/home" \
     "$java" "$@" "-XX:AOTCacheOutput=$partial" --enable-native-access=ALL-UNNAMED -jar "$jar" run --foreground --demo \
     > "$work/run.log" 2>&1 < /dev/null &
   pid=$!
@@ -78,22 +80,25 @@ herald_train_aot() {
 # herald_prepare_aot JAR CACHE
 # A checkout's cache: trains CACHE for JAR with the gateway's default options when CACHE is missing or older than JAR,
 # one training at a time per cache (a second caller waits, then finds it fresh), with a line on standard error. A failed
-# training says so and returns 0: Herald starts without a cache. Needs JAVA_HOME (bin/lib/jdk.sh).
+# training says so, leaves CACHE.failed, and returns 0: Herald starts without a cache, and later starts do not try again
+# (each try costs seconds) until the jar changes. Needs JAVA_HOME (bin/lib/jdk.sh).
 herald_prepare_aot() {
   local jar=$1 cache=$2 lock_fd="" training
-  [ -f "$cache" ] && [ ! "$cache" -ot "$jar" ] && return 0
+  herald_aot_settled "$jar" "$cache" && return 0
   if command -v flock >/dev/null 2>&1; then
     exec {lock_fd}>"${TMPDIR:-/tmp}/herald-aot-$(printf '%s' "$cache" | cksum | cut -d ' ' -f 1).lock"
     flock "$lock_fd"
   fi
-  if [ ! -f "$cache" ] || [ "$cache" -ot "$jar" ]; then
+  if ! herald_aot_settled "$jar" "$cache"; then
     echo "herald: preparing the start-up cache for this build (once, about 10 s; HERALD_AOT=0 skips it)..." >&2
+    rm -f "$cache.failed"
     training=$(mktemp -d "${TMPDIR:-/tmp}/herald-aot.XXXXXX")
     # shellcheck source=jvm-options.sh
     . "$(dirname "${BASH_SOURCE[0]}")/jvm-options.sh"
     # shellcheck disable=SC2086 # a list of options
     if ! herald_train_aot "$JAVA_HOME/bin/java" "$jar" "$cache" "$training/run" $HERALD_GATEWAY_DEFAULT_OPTS; then
-      echo "herald: no start-up cache this time (output above); Herald starts without it" >&2
+      echo "herald: no start-up cache for this build (output above); Herald starts without it, and tries again after the next build" >&2
+      : > "$cache.failed" 2>/dev/null || true
     fi
     rm -rf "$training"
   fi
@@ -101,4 +106,10 @@ herald_prepare_aot() {
     exec {lock_fd}>&-
   fi
   return 0
+}
+
+# True when CACHE is up to date for JAR, or its training failed for this JAR already (CACHE.failed newer than JAR).
+herald_aot_settled() {
+  local jar=$1 cache=$2
+  { [ -f "$cache" ] && [ ! "$cache" -ot "$jar" ]; } || { [ -f "$cache.failed" ] && [ ! "$cache.failed" -ot "$jar" ]; }
 }
