@@ -26,6 +26,17 @@ herald_free_port() {
   return 1
 }
 
+# herald_await_ready LOG PID SECONDS: waits until LOG has Herald's ready line (true), PID has exited or SECONDS passed.
+herald_await_ready() {
+  local log=$1 pid=$2 seconds=$3
+  for _ in $(seq 1 $((seconds * 10))); do
+    grep -q 'Herald is ready' "$log" && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  grep -q 'Herald is ready' "$log"
+}
+
 # herald_train_aot JAVA JAR CACHE WORK [JVM OPTION...]
 # Runs the gateway once as a user would start it (`herald run --foreground --demo` in a home of its own under WORK, on a
 # free loopback port, to ready; one API round trip; SIGTERM) with the given JVM options and -XX:AOTCacheOutput, and lets
@@ -45,12 +56,7 @@ herald_train_aot() {
     "$java" "$@" "-XX:AOTCacheOutput=$partial" --enable-native-access=ALL-UNNAMED -jar "$jar" run --foreground --demo \
     > "$work/run.log" 2>&1 < /dev/null &
   pid=$!
-  for _ in $(seq 1 600); do
-    grep -q 'Herald is ready' "$work/run.log" && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! grep -q 'Herald is ready' "$work/run.log"; then
+  if ! herald_await_ready "$work/run.log" "$pid" 60; then
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     rm -f "$partial" "$partial.config"

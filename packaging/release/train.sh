@@ -37,11 +37,7 @@ env -u JAVA_TOOL_OPTIONS -u INVOCATION_ID -u HERALD_SUPERVISED_CHILD HERALD_HOME
   HERALD_CHILD_JAVA_OPTS="-XX:AOTCache=$stage/lib/herald.aot $HERALD_GATEWAY_DEFAULT_OPTS" \
   "${launcher[@]}" run --demo > "$work/launcher.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 300); do
-  grep -q 'Herald is ready' "$work/launcher.log" && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
+herald_await_ready "$work/launcher.log" "$pid" 30 || true
 kill -TERM "$pid" 2>/dev/null || true
 wait "$pid" || { echo "train - the supervised run failed; no launcher cache; its output:" >&2; cat "$work/launcher.log" >&2;
   rm -f "$stage/lib/launcher.aot"; }
