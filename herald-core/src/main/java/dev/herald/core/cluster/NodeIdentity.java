@@ -6,11 +6,15 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Who a node is: its id in the registry, and the process behind it. The process key ({@code host|pid-namespace|pid|
- * start}) lets a node on the same host (and the same pid namespace) tell at once that another node's process is gone,
- * without waiting for its lease: a restarted gateway's previous incarnation, a node killed on this machine.
+ * start|t<start ticks>}) lets a node on the same host (and the same pid namespace) tell at once that another node's
+ * process is gone, without waiting for its lease: a restarted gateway's previous incarnation, a node killed on this
+ * machine. The process is told by its start in clock ticks since boot ({@code /proc/<pid>/stat}), which nothing changes;
+ * the start as a wall-clock instant (the fourth part, all that keys written before had) moves when the system clock is
+ * stepped, and compared across processes it once made every node on a host judge every other one gone at the same moment.
  *
  * @param id         the node's id ({@code cluster.node_id}; by default host name, pid and start time)
  * @param host       the host name, read without DNS
@@ -62,7 +66,7 @@ public record NodeIdentity(String id, String host, long pid, String processKey) 
         }
         String[] mine = processKey.split("\\|");
         String[] other = otherKey.split("\\|");
-        if (mine.length != 4 || other.length != 4 || !mine[0].equals(other[0]) || !mine[1].equals(other[1])) {
+        if (mine.length < 4 || other.length < 4 || !mine[0].equals(other[0]) || !mine[1].equals(other[1])) {
             return false;
         }
         try {
@@ -71,15 +75,34 @@ public record NodeIdentity(String id, String host, long pid, String processKey) 
             if (p.isEmpty() || !p.get().isAlive()) {
                 return true;
             }
-            return p.get().info().startInstant().map(s -> !Long.toString(s.toEpochMilli()).equals(other[3])).orElse(false);
+            if (other.length < 5 || !other[4].startsWith("t")) {
+                return false; // a key without the start in ticks (an older Herald): its lease decides
+            }
+            OptionalLong ticks = startTicks(pid);
+            return ticks.isPresent() && ticks.getAsLong() != Long.parseLong(other[4].substring(1));
         } catch (NumberFormatException e) {
             return false;
         }
     }
 
+    /**
+     * When process {@code pid} started, in clock ticks since boot (field 22 of {@code /proc/<pid>/stat}, read after the
+     * command name, which may hold spaces and parentheses); empty when it cannot be read.
+     */
+    static OptionalLong startTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return fields.length > 19 ? OptionalLong.of(Long.parseLong(fields[19])) : OptionalLong.empty();
+        } catch (IOException | RuntimeException e) {
+            return OptionalLong.empty();
+        }
+    }
+
     private static String processKey(String host, long pid, Instant start) {
         String ns = pidNamespace();
-        return ns == null ? null : host + "|" + ns + "|" + pid + "|" + start.toEpochMilli();
+        OptionalLong ticks = startTicks(pid);
+        return ns == null || ticks.isEmpty() ? null : host + "|" + ns + "|" + pid + "|" + start.toEpochMilli() + "|t" + ticks.getAsLong();
     }
 
     /** The pid namespace of this process ({@code pid:[4026531836]}), or null where /proc does not tell. */
