@@ -13,6 +13,16 @@ herald_aot_supported() {
   [ "$(herald_java_major "$v")" -ge 25 ]
 }
 
+# True when a checkout's scripts make and use a cache: HERALD_AOT is not 0 and the JDK at JAVA_HOME can make one.
+herald_aot_wanted() {
+  [ "${HERALD_AOT:-1}" != 0 ] && herald_aot_supported "$JAVA_HOME"
+}
+
+# The checkout at $1's cache file: HERALD_AOT_CACHE, else herald-app/target/herald.aot next to the jar.
+herald_checkout_aot() {
+  printf '%s\n' "${HERALD_AOT_CACHE:-$1/herald-app/target/herald.aot}"
+}
+
 # A TCP port on 127.0.0.1 that nothing listens on (bash's /dev/tcp; no other tool needed).
 herald_free_port() {
   local p

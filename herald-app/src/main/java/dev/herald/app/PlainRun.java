@@ -3,9 +3,12 @@ package dev.herald.app;
 import dev.herald.app.runtime.Supervisor;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The common {@code herald run} command lines, started without the command-line parser: {@code run} followed only by
@@ -31,52 +34,33 @@ record PlainRun(Path home, Path config, boolean demo, boolean foreground) {
         if (args.length == 0 || !args[0].equals("run")) {
             return Optional.empty();
         }
-        String home = null;
-        String config = null;
-        boolean demo = false;
-        boolean foreground = false;
+        Set<String> flags = new HashSet<>();
+        Map<String, String> values = new HashMap<>();
         for (int i = 1; i < args.length; i++) {
-            String a = args[i];
+            String name = args[i];
             String value = null;
-            String name = a;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                name = a.substring(0, eq);
-                value = a.substring(eq + 1);
-            } else if ((a.equals("--home") || a.equals("--config")) && i + 1 < args.length) {
+            int eq = name.indexOf('=');
+            if (name.startsWith("--") && eq > 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if ((name.equals("--home") || name.equals("--config")) && i + 1 < args.length) {
                 value = args[++i];
             }
-            switch (name) {
-                case "--demo", "--foreground" -> {
-                    boolean seen = name.equals("--demo") ? demo : foreground;
-                    if (seen || value != null) {
-                        return Optional.empty();
-                    }
-                    if (name.equals("--demo")) {
-                        demo = true;
-                    } else {
-                        foreground = true;
-                    }
-                }
-                case "--home", "--config" -> {
-                    String before = name.equals("--home") ? home : config;
-                    if (before != null || value == null || value.isBlank() || value.startsWith("-")) {
-                        return Optional.empty();
-                    }
-                    if (name.equals("--home")) {
-                        home = value;
-                    } else {
-                        config = value;
-                    }
-                }
-                default -> {
-                    return Optional.empty();
-                }
+            boolean plain = switch (name) {
+                case "--demo", "--foreground" -> value == null && flags.add(name);
+                case "--home", "--config" -> value != null && !value.isBlank() && !value.startsWith("-")
+                        && values.putIfAbsent(name, value) == null;
+                default -> false;
+            };
+            if (!plain) {
+                return Optional.empty();
             }
         }
+        String home = values.get("--home");
+        String config = values.get("--config");
         try {
-            return Optional.of(new PlainRun(home == null ? null : Path.of(home), config == null ? null : Path.of(config), demo,
-                    foreground));
+            return Optional.of(new PlainRun(home == null ? null : Path.of(home), config == null ? null : Path.of(config),
+                    flags.contains("--demo"), flags.contains("--foreground")));
         } catch (RuntimeException e) { // a path this platform cannot name: the parser's error message says so
             return Optional.empty();
         }
@@ -95,7 +79,9 @@ record PlainRun(Path home, Path config, boolean demo, boolean foreground) {
     /** Runs it: supervises, or runs the gateway in this JVM; returns the exit code. */
     int run(String[] args, CliEnvironment cli) {
         if (supervises(cli.env())) {
-            return supervise(args, resolvedHome(cli), cli.env());
+            List<String> childArgs = new ArrayList<>(List.of(args));
+            childArgs.add(1, "--foreground");
+            return supervise(childArgs, resolvedHome(cli), cli.env());
         }
         RunCommand command = new RunCommand(cli);
         command.where = new HomeOptions();
@@ -113,10 +99,11 @@ record PlainRun(Path home, Path config, boolean demo, boolean foreground) {
         }
     }
 
-    /** Supervises the gateway of {@code home}: a child JVM running {@code args} plus {@code --foreground}; its exit code. */
-    private static int supervise(String[] args, Path home, Map<String, String> env) {
-        List<String> childArgs = new ArrayList<>(List.of(args));
-        childArgs.add(1, "--foreground");
+    /**
+     * Supervises the gateway of {@code home}: a child JVM running {@code childArgs} (a {@code run --foreground} command
+     * line); returns the exit code. {@link RunCommand} supervises through this too.
+     */
+    static int supervise(List<String> childArgs, Path home, Map<String, String> env) {
         try {
             return new Supervisor(Supervisor.childCommand(Main.class.getName(), childArgs, env), home).run();
         } catch (InterruptedException e) {

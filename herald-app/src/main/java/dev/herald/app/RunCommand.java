@@ -70,12 +70,6 @@ final class RunCommand implements Callable<Integer> {
         if (demo) {
             args.add("--demo");
         }
-        try {
-            var command = dev.herald.app.runtime.Supervisor.childCommand(Main.class.getName(), args, cli.env());
-            return new dev.herald.app.runtime.Supervisor(command, home).run();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return ExitCodes.FAILURE;
-        }
+        return PlainRun.supervise(args, home, cli.env());
     }
 }

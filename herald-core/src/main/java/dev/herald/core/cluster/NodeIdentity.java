@@ -15,6 +15,8 @@ import java.util.OptionalLong;
  * machine. The process is told by its start in clock ticks since boot ({@code /proc/<pid>/stat}), which nothing changes;
  * the start as a wall-clock instant (the fourth part, all that keys written before had) moves when the system clock is
  * stepped, and compared across processes it once made every node on a host judge every other one gone at the same moment.
+ * The fourth part stays only so that a key has five parts: an older Herald reads only four-part keys and leaves any other
+ * to the lease, where a four-part key with ticks in it would look to it like a process that started at another time.
  *
  * @param id         the node's id ({@code cluster.node_id}; by default host name, pid and start time)
  * @param host       the host name, read without DNS
