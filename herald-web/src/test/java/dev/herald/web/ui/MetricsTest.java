@@ -19,7 +19,13 @@ class MetricsTest {
         try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
             fx.chat("conv-metric", "m-metric-1", "count me");
             fx.awaitReply("conv-metric", "echo: count me");
+            // the reply is shown before the turn's lane is released (that follows once the delivery is recorded)
             HttpResponse<String> scrape = fx.get("/metrics");
+            for (long end = System.nanoTime() + 10_000_000_000L; !scrape.body().contains("herald_lanes_claimed 0.0")
+                    && System.nanoTime() < end; ) {
+                sleep(20);
+                scrape = fx.get("/metrics");
+            }
             assertThat(scrape.statusCode()).isEqualTo(200);
             assertThat(scrape.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
             String body = scrape.body();
@@ -51,6 +57,15 @@ class MetricsTest {
             assertThat(stopped.body()).contains("stopped");
             assertThat(fx.get("/health").statusCode()).isEqualTo(200);
             assertThat(fx.get("/metrics").body()).contains("herald_gateway_running 0.0");
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 }
