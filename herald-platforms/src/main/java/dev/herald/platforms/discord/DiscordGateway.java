@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Resume: after a dropped connection, RECONNECT (op 7), a resumable INVALID_SESSION or a heartbeat
  * that was never ACKed, the next connection goes to {@code resume_gateway_url} and sends RESUME with the
- * session id and the last sequence received; Discord replays what was missed, then RESUMED. A
+ * session id and the last sequence received; Discord replays what was missed, then RESUMED. When a
+ * connection to that URL ends without RESUMED, the next resume goes to the gateway URL instead. A
  * non-resumable INVALID_SESSION starts a new session (IDENTIFY) after 1-5 s; close codes 4003, 4007 and
  * 4009 start one at once. Final close codes (4004 bad token, 4014 disallowed intents, ...) end the loop
  * and are reported through {@link Handler#failed}. Between attempts the core's {@link Backoff} applies,
@@ -139,23 +140,33 @@ final class DiscordGateway {
 
     private Ending connectOnce() {
         boolean resuming = sessionId != null;
-        URI uri = withQuery(resuming && resumeUrl != null ? resumeUrl : settings.gatewayUrl());
+        boolean viaResumeUrl = resuming && resumeUrl != null;
+        URI uri = withQuery(viaResumeUrl ? resumeUrl : settings.gatewayUrl());
         handler.connection(ConnectionState.CONNECTING, resuming ? "resuming session at seq " + seq : "identifying");
-        WebSocketSession ws;
+        Ending ending;
+        WebSocketSession ws = null;
         try {
             ws = WebSocketSession.open(http, uri, settings.timing().connectTimeout());
+            current = ws;
+            ending = converse(ws, resuming);
         } catch (IOException e) {
-            return new Ending(Next.RESUME, e.getMessage(), false);
-        }
-        current = ws;
-        try {
-            return converse(ws, resuming);
+            ending = new Ending(Next.RESUME, e.getMessage(), false);
         } catch (InterruptedException e) {
             return new Ending(Next.STOPPED, "interrupted", false);
         } finally {
             current = null;
-            ws.close();
+            if (ws != null) {
+                ws.close();
+            }
         }
+        if (viaResumeUrl && !ending.healthy() && ending.next() == Next.RESUME) {
+            // READY's resume URL comes from the server; one that never leads to a resumed session (unreachable, or
+            // not a gateway) must not hold the adapter in a loop: the session is resumed through the gateway URL
+            resumeUrl = null;
+            return new Ending(Next.RESUME, ending.detail() + "; the resume URL did not lead to a session, so the next "
+                    + "resume goes to the gateway URL", false);
+        }
+        return ending;
     }
 
     /** One connection from HELLO to its end; returns what to do next. */

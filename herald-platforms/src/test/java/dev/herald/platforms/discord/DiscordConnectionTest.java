@@ -50,6 +50,28 @@ class DiscordConnectionTest {
     }
 
     @Test
+    void aResumeUrlThatRefusesConnections_isLeftForTheGatewayUrl_andTheSessionIsResumedThere() throws Exception {
+        herald.start();
+        int refusing;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            refusing = s.getLocalPort();
+        }
+        // the same session, but READY names a resume URL where nothing listens
+        discord.raw("""
+                {"op":0,"t":"READY","s":%d,"d":{"v":10,"session_id":"session-1","resume_gateway_url":"ws://127.0.0.1:%d/resume",
+                 "user":{"id":"%s","username":"herald","bot":true},"guilds":[]}}""".formatted(discord.lastSeq(), refusing, FakeDiscord.BOT_ID));
+        discord.lostInFlight("MESSAGE_CREATE", discord.messageJson("6051", "dm-1", null, "u1", "sent while the line was down"));
+
+        discord.drop();
+
+        await().atMost(WAIT).until(() -> discord.postsTo("dm-1").size() == 1);
+        assertThat(discord.connectedPaths).as("the resume went to the gateway URL").containsExactly("/gateway", "/gateway");
+        assertThat(discord.sent(6)).singleElement().satisfies(resume -> assertThat(resume.path("d").path("session_id").asText()).isEqualTo("session-1"));
+        assertThat(discord.sent(2)).as("no second IDENTIFY").hasSize(1);
+        assertThat(herald.agent.messages()).containsExactly("sent while the line was down");
+    }
+
+    @Test
     void aHeartbeatThatIsNeverAcknowledged_makesTheAdapterReconnectAndResume() {
         discord.heartbeatInterval = 100;
         herald.start();

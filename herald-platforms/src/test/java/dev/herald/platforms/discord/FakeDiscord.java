@@ -69,6 +69,7 @@ final class FakeDiscord implements AutoCloseable {
     private final Javalin app;
     private final AtomicLong ids = new AtomicLong(300_000_000_000_000_000L);
     private final AtomicInteger sessions = new AtomicInteger();
+    private final AtomicInteger handshakes = new AtomicInteger();
     private final List<ObjectNode> history = new ArrayList<>();
     private volatile WsContext current;
     private String sessionId;
@@ -185,6 +186,19 @@ final class FakeDiscord implements AutoCloseable {
         }
     }
 
+    /** The server ends the session: closes the connection with 4009 (session timed out), after which a client must IDENTIFY. */
+    void endSession() {
+        WsContext ws = current; // cleared by its close, unless a newer connection has taken its place
+        if (ws != null) {
+            ws.closeSession(4009, "Session timed out");
+        }
+    }
+
+    /** How many handshakes (READY after an IDENTIFY, RESUMED after a RESUME) this server has completed. */
+    int handshakes() {
+        return handshakes.get();
+    }
+
     void requestReconnect() {
         WsContext ws = current;
         if (ws != null) {
@@ -272,6 +286,7 @@ final class FakeDiscord implements AutoCloseable {
             (c.path("type").asInt() == 11 ? threads : list).add(c);
         }
         dispatch("GUILD_CREATE", guild);
+        handshakes.incrementAndGet();
     }
 
     private void resume(WsContext ctx, JsonNode d) {
@@ -290,6 +305,7 @@ final class FakeDiscord implements AutoCloseable {
             send(ctx, p);
         }
         dispatch("RESUMED", JSON.createObjectNode());
+        handshakes.incrementAndGet();
     }
 
     private void createMessage(Context ctx) throws Exception {
