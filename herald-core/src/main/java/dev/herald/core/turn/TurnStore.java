@@ -77,7 +77,7 @@ public interface TurnStore {
 
     Optional<TurnRecord> find(long turnId);
 
-    /** Turns in {@code state}, oldest first; at most {@code limit}. */
+    /** Turns in {@code state}, oldest first; at most {@code limit}. Indexed for the unfinished states only. */
     List<TurnRecord> inState(TurnState state, int limit);
 
     /** Every RUNNING turn with its last activity, oldest first (rows that cannot be read are logged and skipped). */

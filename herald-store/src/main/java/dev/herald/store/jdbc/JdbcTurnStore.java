@@ -52,10 +52,18 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     public static final String LATEST_STARTED_BEFORE = "SELECT " + COLUMNS + """
              FROM turns WHERE session_key = ? AND id < ? AND state NOT IN ('RECEIVED', 'CANCELLED')
             ORDER BY id DESC LIMIT 1""";
-    public static final String IN_STATE = "SELECT " + COLUMNS + " FROM turns WHERE state = ? ORDER BY id LIMIT ?";
+    /**
+     * The condition of the partial index turns_by_state (schema: SQLite V12, PostgreSQL V8), which holds only the turns
+     * that are not finished. A query reaches that index only when its WHERE clause names this condition as it is
+     * written in the index (SQLite matches the term itself), so every query for unfinished turns by state adds it.
+     */
+    static final String UNFINISHED = "state IN ('RECEIVED', 'RUNNING', 'AWAITING_DELIVERY')";
+    public static final String IN_STATE = "SELECT " + COLUMNS + " FROM turns WHERE state = ? AND " + UNFINISHED + " ORDER BY id LIMIT ?";
+    static final String IN_FINISHED_STATE = "SELECT " + COLUMNS + " FROM turns WHERE state = ? ORDER BY id LIMIT ?";
     public static final String FIND = "SELECT " + COLUMNS + " FROM turns WHERE id = ?";
-    /** Every RUNNING turn, through the partial index turns_one_running_per_lane (at most one per lane). */
-    public static final String RUNNING = "SELECT id, session_key, session_id, started_at, updated_at, owner_node FROM turns WHERE state = 'RUNNING' ORDER BY id";
+    /** Every RUNNING turn, through a partial index (turns_one_running_per_lane, at most one per lane, or turns_by_state). */
+    public static final String RUNNING = "SELECT id, session_key, session_id, started_at, updated_at, owner_node FROM turns WHERE state = 'RUNNING' AND "
+            + UNFINISHED + " ORDER BY id";
     /** Marks a cut-off lane resume-pending unless it is resume-pending or suspended already (spec B5). */
     static final String MARK_CUT_OFF = """
             UPDATE sessions SET resume_pending = TRUE, resume_reason = ?, resume_marked_at = ?
@@ -318,7 +326,9 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         if (limit < 1) {
             throw new IllegalArgumentException("store - limit " + limit + " must be at least 1");
         }
-        return tx.read(state + " turns", c -> c.listReadable(IN_STATE, JdbcTurnStore::decode, JdbcTurnStore::subject, state.name(), limit));
+        // finished turns are not in turns_by_state: listing them reads the table (tests and tools; nothing per message)
+        String sql = state.terminal() ? IN_FINISHED_STATE : IN_STATE;
+        return tx.read(state + " turns", c -> c.listReadable(sql, JdbcTurnStore::decode, JdbcTurnStore::subject, state.name(), limit));
     }
 
     @Override
@@ -380,10 +390,10 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
      * {@link TurnStore#claimWaiting}; a live receiver's (or claimer's) turn at once when the node holds its lane's lease (the
      * receiver could not start it), else once it has waited since {@code updated_at} (received or claimed) for the grace. Through turns_by_state; the lane's and the receiver's liveness by primary keys.
      */
-    static String waitingSql(int boundPlatforms) {
+    public static String waitingSql(int boundPlatforms) {
         String notBound = boundPlatforms == 0 ? "" : " AND t.platform NOT IN (" + "?, ".repeat(boundPlatforms - 1) + "?)";
         return "SELECT " + COLUMNS + """
-                 FROM turns t WHERE t.state = 'RECEIVED'
+                 FROM turns t WHERE t.state = 'RECEIVED' AND t.%s
                   AND NOT EXISTS (SELECT 1 FROM sessions s JOIN nodes n ON n.node_id = s.owner_node
                                   WHERE s.session_key = t.session_key AND s.owner_node <> ? AND (n.state = 'running'
                                     OR n.state = 'draining' AND EXISTS (SELECT 1 FROM turns b WHERE b.session_key = s.session_key
@@ -392,7 +402,7 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                        OR NOT EXISTS (SELECT 1 FROM nodes r WHERE r.node_id = t.owner_node AND r.state <> 'gone')
                        OR (t.updated_at < ? OR EXISTS (SELECT 1 FROM sessions h WHERE h.session_key = t.session_key
                                                        AND h.owner_node = ?))%s)
-                ORDER BY t.id LIMIT ?""".formatted(notBound);
+                ORDER BY t.id LIMIT ?""".formatted(UNFINISHED, notBound);
     }
 
     @Override

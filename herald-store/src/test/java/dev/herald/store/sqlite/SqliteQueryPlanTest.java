@@ -39,6 +39,8 @@ class SqliteQueryPlanTest {
             JdbcSessionStore.Search.of(SessionQuery.all(50)).sql(),
             JdbcTurnStore.RUNNING,
             JdbcTurnStore.IN_STATE,
+            JdbcTurnStore.waitingSql(0),
+            JdbcTurnStore.waitingSql(2),
             JdbcTurnStore.LATEST_STARTED,
             JdbcTurnStore.START,
             TranscriptTables.newestChild(SqliteStorage.DIALECT),
@@ -55,7 +57,7 @@ class SqliteQueryPlanTest {
         List<String> plan = plan(sql);
 
         assertThat(plan).as("plan of %s", sql).isNotEmpty()
-                .noneMatch(step -> step.matches("SCAN (sessions|messages|turns|transcript_sessions|r|p|c)( .*)?") && !step.contains("USING"));
+                .noneMatch(step -> step.matches("SCAN (sessions|messages|turns|transcript_sessions|r|p|c|t|s|h|b)( .*)?") && !step.contains("USING"));
     }
 
     private List<String> plan(String sql) throws Exception {
