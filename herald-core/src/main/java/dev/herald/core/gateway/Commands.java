@@ -1,5 +1,6 @@
 package dev.herald.core.gateway;
 
+import dev.herald.core.platform.EventIds;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.Interrupt;
@@ -204,7 +205,7 @@ final class Commands {
         if (text.isEmpty()) {
             return "Usage: /queue <text>";
         }
-        MessageEvent queued = new MessageEvent(java.util.UUID.randomUUID().toString(), event.source(), text, null,
+        MessageEvent queued = new MessageEvent(EventIds.next(), event.source(), text, null,
                 event.messageId(), event.media(), event.origin(), event.receivedAt());
         return switch (control.enqueue(queued)) {
             case ACCEPTED -> "Queued. It runs after the current turn.";

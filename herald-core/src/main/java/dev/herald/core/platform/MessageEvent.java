@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * One inbound message, normalised by its adapter.
@@ -62,7 +61,7 @@ public record MessageEvent(
 
     /** A plain text message from a user. */
     public static MessageEvent text(SessionSource source, String text, String messageId, Instant at) {
-        return new MessageEvent(UUID.randomUUID().toString(), source, text, messageId, null, List.of(), Origin.USER, at);
+        return new MessageEvent(EventIds.next(), source, text, messageId, null, List.of(), Origin.USER, at);
     }
 
     /** The synthetic empty turn that resumes an interrupted session for its owner. */
@@ -76,7 +75,7 @@ public record MessageEvent(
      * to (quotes, threads under) it as the answer to that message would have.
      */
     public static MessageEvent resume(SessionSource source, Instant at, String continuedMessageId) {
-        return new MessageEvent(UUID.randomUUID().toString(), source, "", null, continuedMessageId, List.of(), Origin.RESUME, at);
+        return new MessageEvent(EventIds.next(), source, "", null, continuedMessageId, List.of(), Origin.RESUME, at);
     }
 
     /**

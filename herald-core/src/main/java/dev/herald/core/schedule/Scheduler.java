@@ -1,5 +1,6 @@
 package dev.herald.core.schedule;
 
+import dev.herald.core.platform.EventIds;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
@@ -12,7 +13,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -234,7 +234,7 @@ public final class Scheduler implements AutoCloseable {
         String when = run.kind() == JobRun.Kind.MANUAL ? "run now by an operator"
                 : "due " + local(job, run.scheduledAt()) + " " + job.schedule().zone().getId();
         String text = "[Scheduled task " + job.id() + " (" + job.schedule().text() + "), " + when + "] " + job.prompt();
-        return new MessageEvent(UUID.randomUUID().toString(), job.source(), text, run.messageId(), null, List.of(),
+        return new MessageEvent(EventIds.next(), job.source(), text, run.messageId(), null, List.of(),
                 MessageEvent.Origin.SCHEDULE, now);
     }
 

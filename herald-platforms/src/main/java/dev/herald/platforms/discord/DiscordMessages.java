@@ -1,5 +1,6 @@
 package dev.herald.platforms.discord;
 
+import dev.herald.core.platform.EventIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.MessageEvent;
@@ -9,7 +10,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,7 +88,7 @@ final class DiscordMessages {
             return Optional.empty(); // only the bot's mention: nothing to answer
         }
         String replyTo = PlatformIds.of(d.path("message_reference").path("message_id"));
-        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, text, PlatformIds.of(d.path("id")), replyTo, media,
+        return Optional.of(new MessageEvent(EventIds.next(), source, text, PlatformIds.of(d.path("id")), replyTo, media,
                 MessageEvent.Origin.USER, clock.instant()));
     }
 

@@ -1,5 +1,6 @@
 package dev.herald.platforms.slack;
 
+import dev.herald.core.platform.EventIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.MessageEvent;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -81,7 +81,7 @@ final class SlackMessages {
         if (cleaned.isEmpty() && media.isEmpty()) {
             return Optional.empty(); // only the bot's mention: nothing to answer
         }
-        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, cleaned, channel + ":" + ts, null, media,
+        return Optional.of(new MessageEvent(EventIds.next(), source, cleaned, channel + ":" + ts, null, media,
                 MessageEvent.Origin.USER, clock.instant()));
     }
 

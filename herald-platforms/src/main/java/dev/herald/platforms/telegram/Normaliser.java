@@ -1,5 +1,6 @@
 package dev.herald.platforms.telegram;
 
+import dev.herald.core.platform.EventIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.MessageEvent;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * Turns one Telegram update into Herald's {@link MessageEvent}, or nothing when the update is not for
@@ -66,7 +66,7 @@ final class Normaliser {
         String messageId = messageNumber == null ? null : chatId + ":" + messageNumber;
         String reply = id(m.path("reply_to_message").path("message_id"));
         String replyTo = reply != null && !isTopicRoot(m) ? chatId + ":" + reply : null;
-        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, addressed.get(), messageId, replyTo, media,
+        return Optional.of(new MessageEvent(EventIds.next(), source, addressed.get(), messageId, replyTo, media,
                 MessageEvent.Origin.USER, receivedAt));
     }
 

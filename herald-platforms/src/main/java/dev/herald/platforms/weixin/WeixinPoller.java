@@ -1,5 +1,6 @@
 package dev.herald.platforms.weixin;
 
+import dev.herald.core.platform.EventIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.retry.Backoff;
 import dev.herald.core.platform.ConnectionState;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,7 +109,7 @@ final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
         }
         state.rememberToken(in.fromUser(), in.contextToken());
         SessionSource source = SessionSource.dm(platform, in.fromUser(), in.fromUser());
-        return Optional.of(new MessageEvent(UUID.randomUUID().toString(), source, in.text(),
+        return Optional.of(new MessageEvent(EventIds.next(), source, in.text(),
                 in.messageId() == null ? null : in.fromUser() + ":" + in.messageId(), null, List.of(), MessageEvent.Origin.USER,
                 clock.instant()));
     }

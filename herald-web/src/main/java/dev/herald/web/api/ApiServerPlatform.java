@@ -1,5 +1,6 @@
 package dev.herald.web.api;
 
+import dev.herald.core.platform.EventIds;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.ImagePart;
@@ -442,7 +443,7 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         String user = RequestGuard.userName(ctx, USER_ID);
         String chat = chatOf(user, session);
         SessionSource source = new SessionSource(PLATFORM, chat, ChatType.DM, user, null, null, null);
-        MessageEvent event = new MessageEvent(java.util.UUID.randomUUID().toString(), source, request.userMessage(),
+        MessageEvent event = new MessageEvent(EventIds.next(), source, request.userMessage(),
                 requestId == null ? null : chat + ":" + requestId, null, storedImages(request), MessageEvent.Origin.USER, clock.instant());
         ReplyExchange exchange = new ReplyExchange(idPrefix + event.eventId(), null);
         waiting.put(event.eventId(), exchange);

@@ -1,5 +1,6 @@
 package dev.herald.web.chat;
 
+import dev.herald.core.platform.EventIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.platform.Admission;
@@ -317,7 +318,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
             }
         }
         SessionSource source = new SessionSource(PLATFORM, conversation, ChatType.DM, USER_ID, "you", null, title);
-        MessageEvent event = new MessageEvent(java.util.UUID.randomUUID().toString(), source, text, conversation + ":" + clientId, null,
+        MessageEvent event = new MessageEvent(EventIds.next(), source, text, conversation + ":" + clientId, null,
                 images, MessageEvent.Origin.USER, clock.instant());
         Admission admission = inbound.accept(event);
         switch (admission) {
