@@ -1,10 +1,10 @@
 package dev.herald.core.gateway;
 
-import dev.herald.core.platform.EventIds;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.auth.Authorizer;
+import dev.herald.core.platform.EventIds;
 import dev.herald.core.transcript.AgentHistory;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.MessageKind;

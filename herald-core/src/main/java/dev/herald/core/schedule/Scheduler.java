@@ -1,7 +1,7 @@
 package dev.herald.core.schedule;
 
-import dev.herald.core.platform.EventIds;
 import dev.herald.core.platform.Admission;
+import dev.herald.core.platform.EventIds;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
 import java.time.Clock;

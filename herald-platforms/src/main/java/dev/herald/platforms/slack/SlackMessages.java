@@ -1,8 +1,8 @@
 package dev.herald.platforms.slack;
 
-import dev.herald.core.platform.EventIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.EventIds;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionSource;
 import dev.herald.platforms.common.PlatformIds;

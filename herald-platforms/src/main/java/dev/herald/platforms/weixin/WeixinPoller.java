@@ -1,7 +1,7 @@
 package dev.herald.platforms.weixin;
 
-import dev.herald.core.platform.EventIds;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.core.platform.EventIds;
 import dev.herald.core.retry.Backoff;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;

@@ -57,7 +57,7 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
      * that are not finished. A query reaches that index only when its WHERE clause names this condition as it is
      * written in the index (SQLite matches the term itself), so every query for unfinished turns by state adds it.
      */
-    static final String UNFINISHED = "state IN ('RECEIVED', 'RUNNING', 'AWAITING_DELIVERY')";
+    static final String UNFINISHED = unfinished("state");
     public static final String IN_STATE = "SELECT " + COLUMNS + " FROM turns WHERE state = ? AND " + UNFINISHED + " ORDER BY id LIMIT ?";
     static final String IN_FINISHED_STATE = "SELECT " + COLUMNS + " FROM turns WHERE state = ? ORDER BY id LIMIT ?";
     public static final String FIND = "SELECT " + COLUMNS + " FROM turns WHERE id = ?";
@@ -393,7 +393,7 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     public static String waitingSql(int boundPlatforms) {
         String notBound = boundPlatforms == 0 ? "" : " AND t.platform NOT IN (" + "?, ".repeat(boundPlatforms - 1) + "?)";
         return "SELECT " + COLUMNS + """
-                 FROM turns t WHERE t.state = 'RECEIVED' AND t.%s
+                 FROM turns t WHERE t.state = 'RECEIVED' AND %s
                   AND NOT EXISTS (SELECT 1 FROM sessions s JOIN nodes n ON n.node_id = s.owner_node
                                   WHERE s.session_key = t.session_key AND s.owner_node <> ? AND (n.state = 'running'
                                     OR n.state = 'draining' AND EXISTS (SELECT 1 FROM turns b WHERE b.session_key = s.session_key
@@ -402,7 +402,12 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                        OR NOT EXISTS (SELECT 1 FROM nodes r WHERE r.node_id = t.owner_node AND r.state <> 'gone')
                        OR (t.updated_at < ? OR EXISTS (SELECT 1 FROM sessions h WHERE h.session_key = t.session_key
                                                        AND h.owner_node = ?))%s)
-                ORDER BY t.id LIMIT ?""".formatted(UNFINISHED, notBound);
+                ORDER BY t.id LIMIT ?""".formatted(unfinished("t.state"), notBound);
+    }
+
+    /** {@link #UNFINISHED} on {@code column} (the turns' state column, qualified as the query names the table). */
+    private static String unfinished(String column) {
+        return column + " IN ('RECEIVED', 'RUNNING', 'AWAITING_DELIVERY')";
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.herald.web.api;
 
-import dev.herald.core.platform.EventIds;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.ImagePart;
@@ -10,6 +9,7 @@ import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.EventIds;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.MessageEvent;

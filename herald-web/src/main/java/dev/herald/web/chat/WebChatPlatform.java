@@ -1,6 +1,5 @@
 package dev.herald.web.chat;
 
-import dev.herald.core.platform.EventIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.platform.Admission;
@@ -8,6 +7,7 @@ import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.EventIds;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.web.MediaStore;
