@@ -37,8 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A turn whose reply goes back where it was received (API server, web chat), waiting on node B for node A to be done
  * with the session (or behind the session's running turn on B), when B stops (a handover): on a platform nobody reads later (the API server: its request is
  * answered 503 "retry"), the turn is cancelled, so it never runs on A as well (a reply to no one, and the client's
- * retry would run it twice); on an interactive one (the web chat: the page reads the transcript), it stays waiting and
- * A runs it once.
+ * retry would run it twice), and that retry, with the same request id, is answered; on an interactive one (the web
+ * chat: the page reads the transcript), it stays waiting and A runs it once.
  */
 class WaitingForTheLeaseWhileStoppingTest {
     static final Duration WAIT = Duration.ofSeconds(20);
@@ -139,6 +139,11 @@ class WaitingForTheLeaseWhileStoppingTest {
         } else {
             assertThat(agentA.calls()).extracting(r -> r.userMessage()).containsExactly("first question");
             assertThat(second.state()).isEqualTo(TurnState.CANCELLED);
+
+            // the client's retry carries the same request id: it is a new message, not one delivered before
+            a.say(carol, "second question", "q-2");
+            a.awaitSent(t -> t.equals("second answer"), WAIT);
+            assertThat(agentA.calls()).extracting(r -> r.userMessage()).containsExactly("first question", "second question");
         }
     }
 
@@ -155,7 +160,7 @@ class WaitingForTheLeaseWhileStoppingTest {
         ScriptedAgent agentA = new ScriptedAgent();
         ScriptedAgent agentB = new ScriptedAgent();
         LoopbackPlatform a = node("node-a", agentA, interactive);
-        node("node-b", agentB, interactive);
+        LoopbackPlatform b = node("node-b", agentB, interactive);
         SessionSource dan = new SessionSource(REQUESTS, "dan", ChatType.DM, "dan", null, null, null);
         ScriptedAgent.Hold first = agentA.hold("first answer");
         agentB.reply("second answer");
@@ -177,6 +182,11 @@ class WaitingForTheLeaseWhileStoppingTest {
         } else {
             assertThat(agentB.calls()).as("b ran nothing").isEmpty();
             assertThat(second.state()).isEqualTo(TurnState.CANCELLED);
+
+            // the client's retry carries the same request id: it is a new message, not one delivered before
+            b.say(dan, "second question", "q-2");
+            b.awaitSent(t -> t.equals("second answer"), WAIT);
+            assertThat(agentB.calls()).extracting(r -> r.userMessage()).containsExactly("second question");
         }
     }
 }

@@ -211,14 +211,15 @@ final class Drain {
 
     /**
      * This node's turns that never started and whose request the closing adapter answers 503 "retry" (the API server) are
-     * cancelled first, each by one compare-and-set: nobody could receive their replies, and the client sends the message
-     * again. A turn that starts meanwhile wins the compare-and-set and runs; the lanes are done by now, so none does.
+     * withdrawn first, each by one compare-and-set: nobody could receive their replies, and the client sends the message
+     * again (with the same request id, which the withdrawal gives back). A turn that starts meanwhile wins the
+     * compare-and-set and runs; the lanes are done by now, so none does.
      */
     private void withdrawUnstarted() {
         int withdrawn = 0;
         for (TurnRecord t : turns.inState(TurnState.RECEIVED, 10_000)) {
             if (membership.id().equals(t.ownerNode()) && platforms.withdrawnAtStop(t.source().platform())
-                    && turns.cancel(t.id(), "this node stopped before the turn started; its request is answered 503 (retry)")) {
+                    && turns.withdraw(t.id(), "this node stopped before the turn started; its request is answered 503 (retry)")) {
                 withdrawn++;
             }
         }

@@ -92,7 +92,7 @@ final class Inbound {
             return Admission.DUPLICATE;
         }
         if (!accepting.getAsBoolean() && platforms.withdrawnAtStop(event.source().platform())
-                && turns.cancel(turn.get().id(), "the gateway began to stop as the message was stored; its request is answered 503 (retry)")) {
+                && turns.withdraw(turn.get().id(), "the gateway began to stop as the message was stored; its request is answered 503 (retry)")) {
             // the stop began between the check above and the store: the drain's withdrawal may have looked already
             return Admission.REJECTED_STOPPING;
         }

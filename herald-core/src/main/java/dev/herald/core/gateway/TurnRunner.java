@@ -197,7 +197,7 @@ final class TurnRunner {
             // reply later, the turn must not run on another node (its reply would reach no one, and the client's retry
             // would run it a second time). An interactive platform's turn stays waiting: another node runs it and the
             // chat shows its reply.
-            if (turns.cancel(turn.id(), "this node stopped while the turn waited for node " + holder)) {
+            if (turns.withdraw(turn.id(), "this node stopped while the turn waited for node " + holder)) {
                 log.info("gateway - turn {} of {} cancelled: this node stopped while it waited for node {} to be done with the session; "
                         + "its request is answered 503 (retry)", turn.id(), turn.sessionKey(), holder);
             }

@@ -5,24 +5,32 @@ import dev.herald.core.transcript.TranscriptRow;
 /**
  * What a transition writes besides the state, each field only when not null: the transcript session and
  * the user's row a turn starts with, the outcome kind, the reply to deliver, the platform's id of the sent
- * reply, the error that ended a failed turn, and the platform's refusal of an undeliverable reply.
+ * reply, the error that ended a failed turn, and the platform's refusal of an undeliverable reply. {@code withdrawn}
+ * (a cancel only) gives the message's platform id back: the sender was told to send it again, and a retry with the same
+ * id (an API request id) must be taken as a new message, not dropped as one delivered before.
  *
  * <p>{@code node}, when not null, is the node making the move (fencing): a START records it as the turn's owner and
  * requires that it holds the session's lease; any other move requires that the turn is the node's (and the node is
  * not gone) or that the turn's owner is gone. Null moves without that check (tests, tools on a stopped store).
  */
 public record TurnChange(String sessionId, TranscriptRow userRow, String outcome, String reply, String replyMessageId,
-        String error, String deliveryError, String node) {
+        String error, String deliveryError, String node, boolean withdrawn) {
 
     /** A change made without a node's fence. */
     public TurnChange(String sessionId, TranscriptRow userRow, String outcome, String reply, String replyMessageId, String error,
             String deliveryError) {
-        this(sessionId, userRow, outcome, reply, replyMessageId, error, deliveryError, null);
+        this(sessionId, userRow, outcome, reply, replyMessageId, error, deliveryError, null, false);
+    }
+
+    /** A change made by {@code node} (null: none). */
+    public TurnChange(String sessionId, TranscriptRow userRow, String outcome, String reply, String replyMessageId, String error,
+            String deliveryError, String node) {
+        this(sessionId, userRow, outcome, reply, replyMessageId, error, deliveryError, node, false);
     }
 
     /** This change made by {@code byNode}. */
     public TurnChange by(String byNode) {
-        return new TurnChange(sessionId, userRow, outcome, reply, replyMessageId, error, deliveryError, byNode);
+        return new TurnChange(sessionId, userRow, outcome, reply, replyMessageId, error, deliveryError, byNode, withdrawn);
     }
 
     static TurnChange start(String sessionId, TranscriptRow userRow) {
@@ -31,6 +39,10 @@ public record TurnChange(String sessionId, TranscriptRow userRow, String outcome
 
     static TurnChange outcome(String outcome) {
         return new TurnChange(null, null, outcome, null, null, null, null);
+    }
+
+    static TurnChange withdrawal(String outcome) {
+        return new TurnChange(null, null, outcome, null, null, null, null, null, true);
     }
 
     static TurnChange reply(String outcome, String reply) {

@@ -82,6 +82,15 @@ public final class Turns {
         return move(turnId, TurnState.RECEIVED, TurnState.CANCELLED, TurnChange.outcome(why));
     }
 
+    /**
+     * RECEIVED to CANCELLED for a message whose sender is told to send it again (an API request answered 503 "retry"): its
+     * platform message id is given back in the same write, so the retry, which carries the same request id, is stored as a
+     * new turn instead of being dropped as delivered before (it would be lost).
+     */
+    public boolean withdraw(long turnId, String why) {
+        return move(turnId, TurnState.RECEIVED, TurnState.CANCELLED, TurnChange.withdrawal(why));
+    }
+
     /** RUNNING to AWAITING_DELIVERY, recording the outcome kind and the reply to deliver. */
     public boolean recordReply(long turnId, String outcome, String reply) {
         return move(turnId, TurnState.RUNNING, TurnState.AWAITING_DELIVERY, TurnChange.reply(outcome, reply));

@@ -113,8 +113,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     /**
      * The UPDATE of one row of the table: the target state and the expected state are the row's, a move into a
      * state that is one per lane also requires that no other turn of the lane is in it, and the fields a
-     * {@link TurnChange} sets are written only when given (parameters: updated_at, session_id, started_at, outcome,
-     * reply, reply_message_id, error, delivery_error, attempts to add, id).
+     * {@link TurnChange} sets are written only when given (parameters: updated_at, owner_node, session_id, started_at, outcome,
+     * reply, reply_message_id, error, delivery_error, attempts to add, for a cancel whether the message is withdrawn, id).
      */
     static String transitionSql(TurnTransition t, boolean fenced) {
         String sql = "UPDATE turns SET state = '" + t.to().name() + "', updated_at = ?, owner_node = COALESCE(?, owner_node), "
@@ -124,6 +124,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 + "delivery_error = COALESCE(?, delivery_error), delivery_attempts = delivery_attempts + ?"
                 // leaving delivery ends the part under way: nothing of a delivered or refused reply is in doubt
                 + (t.from() == TurnState.AWAITING_DELIVERY ? ", sending_part = 0" : "")
+                // a withdrawn message gives its platform id back, so that the sender's retry is stored (not dropped as a duplicate)
+                + (t == TurnTransition.CANCEL ? ", platform_message_id = CASE WHEN ? = 1 THEN NULL ELSE platform_message_id END" : "")
                 + " WHERE id = ? AND state = '" + t.from().name() + "'";
         if (t.to().onePerLane()) {
             sql += " AND NOT EXISTS (SELECT 1 FROM turns r WHERE r.session_key = turns.session_key AND r.state = '" + t.to().name() + "')";
@@ -208,7 +210,11 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         args.add(now);
         args.add(t == TurnTransition.START ? node : null);
         args.addAll(java.util.Arrays.asList(change.sessionId(), t.to() == TurnState.RUNNING ? now : null, change.outcome(), change.reply(),
-                change.replyMessageId(), change.error(), change.deliveryError(), change.deliveryError() == null ? 0 : 1, turnId));
+                change.replyMessageId(), change.error(), change.deliveryError(), change.deliveryError() == null ? 0 : 1));
+        if (t == TurnTransition.CANCEL) {
+            args.add(change.withdrawn() ? 1 : 0);
+        }
+        args.add(turnId);
         if (node != null && t.from() != TurnState.RECEIVED) {
             args.addAll(List.of(node, node, node));
         } else if (node != null && t != TurnTransition.START) {

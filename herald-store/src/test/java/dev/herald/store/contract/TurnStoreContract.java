@@ -377,6 +377,34 @@ public abstract class TurnStoreContract extends StorageContract {
         assertThat(turns().start(waiting.id(), busy.sessionId(), null)).isEmpty();
     }
 
+
+    @Test
+    void withdraw_givesTheMessageIdBack_soTheSendersRetryIsStored_whileACancelledMessageStaysDelivered() {
+        SessionSource source = dm("1");
+        TurnRecord withdrawn = received("1", "hello", "req-1");
+        TurnRecord cancelled = received("1", "bye", "req-2");
+        TurnRecord busy = running("2");
+
+        assertThat(turns().withdraw(withdrawn.id(), "stopping; answered 503 (retry)")).isTrue();
+        assertThat(turns().cancel(cancelled.id(), "/stop")).isTrue();
+        assertThat(turns().withdraw(busy.id(), "no")).as("only a waiting turn is withdrawn").isFalse();
+
+        TurnRecord gone = turns().find(withdrawn.id()).orElseThrow();
+        assertThat(gone.state()).isEqualTo(TurnState.CANCELLED);
+        assertThat(gone.outcome()).isEqualTo("stopping; answered 503 (retry)");
+        assertThat(gone.platformMessageId()).isNull();
+        assertThat(turns().find(cancelled.id()).orElseThrow().platformMessageId()).isEqualTo("req-2");
+        assertThat(turns().find(busy.id()).orElseThrow().state()).isEqualTo(TurnState.RUNNING);
+
+        reopen();
+        Optional<TurnRecord> retry = turns().receive(keyOf(source), MessageEvent.text(source, "hello", "req-1", clock.instant()));
+        assertThat(retry).as("the retry of a withdrawn message is a new turn").isPresent();
+        assertThat(retry.orElseThrow().id()).isGreaterThan(withdrawn.id());
+        assertThat(turns().receive(keyOf(source), MessageEvent.text(source, "hello", "req-1", clock.instant())))
+                .as("and is deduplicated like any message").isEmpty();
+        assertThat(turns().receive(keyOf(source), MessageEvent.text(source, "bye", "req-2", clock.instant())))
+                .as("a cancelled message is still one delivered before").isEmpty();
+    }
     @Test
     void inState_returnsOldestFirstUpToTheLimit() {
         TurnRecord a = received("1", "a", null);
