@@ -139,7 +139,10 @@ class SoakIT {
                 for (int m = 0; m < messages; m++) {
                     String text = "s" + s + "-m" + m;
                     assertThat(userTexts.stream().filter(text::equals).count())
-                            .as("seed %d: message %s stored exactly once in %s", seed, text, key).isEqualTo(1);
+                            .as("seed %d: message %s stored exactly once in %s; its turns: %s", seed, text, key, lane.stream()
+                                    .filter(t -> t.text().equals(text))
+                                    .map(t -> t.id() + ":" + t.state() + ":" + t.outcome() + ":" + t.platformMessageId()).toList())
+                            .isEqualTo(1);
                 }
                 for (int i = 1; i < rows.size(); i++) {
                     assertThat(rows.get(i).role() == Role.ASSISTANT && rows.get(i - 1).role() == Role.ASSISTANT)
