@@ -130,7 +130,7 @@ final class TurnRunner {
             turns.cancel(turn.id(), "not authorized");
             return;
         }
-        SessionEntry entry = storage.sessions().getOrCreate(key, turn.source());
+        SessionEntry entry = storage.sessions().forTurn(key, turn.source()); // the start below bumps the lane's row
         if (turn.origin() == MessageEvent.Origin.RESUME && !entry.resumePending()) {
             cancel(turn, "nothing left to resume");
             return;
@@ -144,7 +144,7 @@ final class TurnRunner {
             return;
         }
         Optional<TurnRecord> started = turns.start(turn.id(), entry.sessionId(),
-                TranscriptRow.user(prepared.persistedMessage(), clock.instant()));
+                TranscriptRow.user(prepared.persistedMessage(), clock.instant()), turn.source());
         if (started.isEmpty()) {
             if (!healed && endOrphanOfLane(turn)) {
                 runChecked(turn, true); // the lane's orphan is gone (and may have marked it): prepare again

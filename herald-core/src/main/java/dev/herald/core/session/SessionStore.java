@@ -31,6 +31,16 @@ public interface SessionStore {
      */
     SessionEntry getOrCreate(SessionKey key, SessionSource origin);
 
+    /**
+     * The lane for a turn about to start: as {@link #getOrCreate}, but a lane that needs nothing of it (stored, not
+     * suspended, its transcript not followed by a compression) is only read, and returned as {@code getOrCreate} would
+     * return it ({@code updatedAt} now, {@code origin} set). Its row is bumped by the turn's start instead
+     * ({@code Turns.start} with the origin), in the start's own transaction: a turn waits on one write less.
+     */
+    default SessionEntry forTurn(SessionKey key, SessionSource origin) {
+        return getOrCreate(key, origin);
+    }
+
     /** The lane for {@code key} as stored, following nothing and changing nothing. */
     Optional<SessionEntry> find(SessionKey key);
 

@@ -2,6 +2,7 @@ package dev.herald.core.turn;
 
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SessionSource;
 import dev.herald.core.transcript.TranscriptRow;
 import java.util.List;
 import java.util.Objects;
@@ -70,8 +71,16 @@ public final class Turns {
      * the same transaction; empty when the turn is not RECEIVED or another turn of its lane runs.
      */
     public Optional<TurnRecord> start(long turnId, String sessionId, TranscriptRow userRow) {
+        return start(turnId, sessionId, userRow, null);
+    }
+
+    /**
+     * As {@link #start(long, String, TranscriptRow)}, bumping the lane's row for the message from {@code touchedBy} (may be
+     * null: no bump) in the same transaction: the lane was read by {@code SessionStore.forTurn}, which leaves that here.
+     */
+    public Optional<TurnRecord> start(long turnId, String sessionId, TranscriptRow userRow, SessionSource touchedBy) {
         Objects.requireNonNull(sessionId, "sessionId");
-        if (!move(turnId, TurnState.RECEIVED, TurnState.RUNNING, TurnChange.start(sessionId, userRow))) {
+        if (!move(turnId, TurnState.RECEIVED, TurnState.RUNNING, TurnChange.start(sessionId, userRow, touchedBy))) {
             return Optional.empty();
         }
         return store.find(turnId);

@@ -197,6 +197,24 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
         });
     }
 
+    /**
+     * A lane as it is (stored, not suspended, no compression to follow) is read, not written: the turn's start bumps it
+     * (JdbcTurnStore, {@link SessionTable#TOUCH_BY_TURN}). Anything else is {@link #getOrCreate}'s write, which reads the
+     * row again under its lock, so a lane changed in between is handled there.
+     */
+    @Override
+    public SessionEntry forTurn(SessionKey key, SessionSource origin) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(origin, "origin");
+        Optional<SessionEntry> asItIs = tx.read("session " + key, c -> {
+            Optional<SessionEntry> stored = SessionTable.find(c, key);
+            return stored.isPresent() && !stored.get().suspended()
+                    && TranscriptTables.tip(c, newestChild, stored.get().sessionId()).equals(stored.get().sessionId())
+                    ? stored : Optional.<SessionEntry>empty();
+        });
+        return asItIs.map(e -> SessionTable.touched(e, e.sessionId(), origin, Micros.now(clock))).orElseGet(() -> getOrCreate(key, origin));
+    }
+
     @Override
     public Optional<SessionEntry> find(SessionKey key) {
         Objects.requireNonNull(key, "key");
@@ -245,15 +263,11 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
 
     /** A lane was used: points it at {@code sessionId}, bumps its time and records the latest source. */
     private static SessionEntry touch(JdbcConn c, SessionEntry e, String sessionId, SessionSource origin, Instant now) throws SQLException {
-        String displayName = origin.chatName() != null ? origin.chatName() : e.displayName();
-        c.update("""
-                UPDATE sessions SET session_id = ?, updated_at = ?, origin = ?, display_name = ?, platform = ?, chat_type = ?
-                WHERE session_key = ?""", sessionId, Micros.of(now), Json.source(origin), displayName,
-                origin.platform().id(), origin.chatType().wire(), e.key().value());
-        return new SessionEntry(e.key(), sessionId, e.createdAt(), now, origin, displayName, origin.platform(),
-                origin.chatType(), e.suspendReason(), e.suspendedAt(), e.wasAutoReset(), e.autoResetReason(), e.resumePending(),
-                e.resumeReason(), e.lastResumeMarkedAt(), e.interruptedRestarts(), e.inputTokens(), e.outputTokens(), e.title(),
-                e.hiddenAt());
+        if (!sessionId.equals(e.sessionId())) {
+            c.update("UPDATE sessions SET session_id = ? WHERE session_key = ?", sessionId, e.key().value());
+        }
+        SessionTable.touch(c, SessionTable.TOUCH_BY_KEY, origin, now, e.key().value());
+        return SessionTable.touched(e, sessionId, origin, now);
     }
 
     @Override

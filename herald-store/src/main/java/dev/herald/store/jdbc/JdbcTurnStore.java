@@ -192,6 +192,9 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
             if (move(c, turnId, transition, change) == 0) {
                 return false;
             }
+            if (change.touchedBy() != null) {
+                SessionTable.touch(c, SessionTable.TOUCH_BY_TURN, change.touchedBy(), Micros.now(clock), turnId);
+            }
             if (change.userRow() != null && change.sessionId() != null) {
                 appended[0] = TranscriptTables.append(c, appendGuard, change.sessionId(), change.userRow());
             }

@@ -6,10 +6,12 @@ import dev.herald.core.session.ResetReason;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.session.SuspendReason;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -32,6 +34,17 @@ public final class SessionTable {
 
     /** One lane by key. */
     public static final String FIND = "SELECT " + READ + " FROM sessions WHERE session_key = ?";
+    /**
+     * A message from an origin reached the lane: parameters updated_at, origin, display name (null keeps the stored one),
+     * platform, chat type, then what names the lane ({@link #touch(JdbcConn, String, SessionSource, Instant, Object)}).
+     */
+    private static final String TOUCH = """
+            UPDATE sessions SET updated_at = ?, origin = ?, display_name = COALESCE(?, display_name), platform = ?, chat_type = ?
+            WHERE session_key = %s""";
+    /** {@link #TOUCH} of the lane whose key is the last parameter. */
+    public static final String TOUCH_BY_KEY = TOUCH.formatted("?");
+    /** {@link #TOUCH} of the lane of the turn whose id is the last parameter. */
+    public static final String TOUCH_BY_TURN = TOUCH.formatted("(SELECT session_key FROM turns WHERE id = ?)");
     /** Sets or clears a lane's title. */
     public static final String RENAME = "UPDATE sessions SET title = ? WHERE session_key = ?";
     /** Hides a lane, keeping the first time it was hidden. */
@@ -40,6 +53,21 @@ public final class SessionTable {
     public static final String COUNT_INTERRUPTION = "UPDATE sessions SET interrupted_restarts = interrupted_restarts + 1 WHERE session_key = ?";
 
     private SessionTable() {
+    }
+
+    /** Bumps the lane that the last parameter of {@code touch} ({@link #TOUCH_BY_KEY} or {@link #TOUCH_BY_TURN}) names. */
+    static int touch(JdbcConn c, String touch, SessionSource origin, Instant now, Object lane) throws SQLException {
+        return c.update(touch, Micros.of(now), Json.source(origin), origin.chatName(), origin.platform().id(), origin.chatType().wire(),
+                lane);
+    }
+
+    /** The entry as a touch by {@code origin} at {@code now} leaves it, in transcript session {@code sessionId}. */
+    static SessionEntry touched(SessionEntry e, String sessionId, SessionSource origin, Instant now) {
+        String displayName = origin.chatName() != null ? origin.chatName() : e.displayName();
+        return new SessionEntry(e.key(), sessionId, e.createdAt(), now, origin, displayName, origin.platform(),
+                origin.chatType(), e.suspendReason(), e.suspendedAt(), e.wasAutoReset(), e.autoResetReason(), e.resumePending(),
+                e.resumeReason(), e.lastResumeMarkedAt(), e.interruptedRestarts(), e.inputTokens(), e.outputTokens(), e.title(),
+                e.hiddenAt());
     }
 
     /** The stored entry; {@link StoreException#corruptRow} naming the key when the row cannot be read. */

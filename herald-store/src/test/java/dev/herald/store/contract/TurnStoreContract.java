@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.core.continuity.Freshness;
+import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.session.ResetReason;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionSource;
@@ -98,6 +100,43 @@ public abstract class TurnStoreContract extends StorageContract {
 
         assertThat(turns().receive(keyOf(dm("1")), MessageEvent.text(dm("1"), "same", null, clock.instant()))).isPresent();
         assertThat(turns().receive(keyOf(dm("1")), MessageEvent.resume(dm("1"), clock.instant()))).isPresent();
+    }
+
+    @Test
+    void forTurn_readsALaneAsItIs_andTheTurnsStartBumpsItsRow() {
+        SessionEntry lane = lane("1");
+        clock.advance(Duration.ofMinutes(5));
+        SessionSource renamed = new SessionSource(CHAT, "1", ChatType.DM, "u1", "New Name", null, "Chat One");
+        TurnRecord turn = received("1", "hello", "m-1");
+
+        SessionEntry entry = sessions().forTurn(lane.key(), renamed);
+
+        assertThat(entry.sessionId()).isEqualTo(lane.sessionId());
+        assertThat(entry.updatedAt()).isEqualTo(clock.instant());
+        assertThat(entry.origin()).isEqualTo(renamed);
+        assertThat(entry.displayName()).isEqualTo("Chat One");
+        assertThat(sessions().find(lane.key())).as("read, not written").contains(lane);
+
+        turns().start(turn.id(), entry.sessionId(), TranscriptRow.user("hello", clock.instant()), renamed).orElseThrow();
+
+        assertThat(sessions().find(lane.key())).as("the start wrote what forTurn returned").contains(entry);
+    }
+
+    @Test
+    void forTurn_aLaneThatNeedsAWrite_isGetOrCreates() {
+        SessionSource source = dm("1");
+        SessionEntry created = sessions().forTurn(keyOf(source), source);
+        assertThat(sessions().find(created.key())).as("a new lane is created").contains(created);
+
+        transcripts().continueInChild(created.sessionId(), "child-1", clock.instant());
+        assertThat(sessions().forTurn(created.key(), source).sessionId()).as("a compression is followed").isEqualTo("child-1");
+        assertThat(sessions().find(created.key()).orElseThrow().sessionId()).isEqualTo("child-1");
+
+        sessions().suspend(created.key(), SuspendReason.OPERATOR);
+        SessionEntry fresh = sessions().forTurn(created.key(), source);
+        assertThat(fresh.sessionId()).as("a suspended lane starts afresh").isNotIn(created.sessionId(), "child-1");
+        assertThat(fresh.autoResetReason()).isEqualTo(ResetReason.SUSPENDED);
+        assertThat(sessions().find(created.key())).contains(fresh);
     }
 
     @Test
