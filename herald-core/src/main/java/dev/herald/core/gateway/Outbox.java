@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * the record leaves that one part in doubt: the next attempt sends it again with the same idempotency key. Where the
  * platform honours the key (Discord's {@code nonce} with {@code enforce_nonce}), that resend is not a second message;
  * where it has none (Telegram, Slack, Weixin), the part may arrive twice, and only a part whose answer was never
- * recorded is ever sent again. Notices and command answers are not recorded.
+ * recorded is ever sent again. Notices and command answers are not recorded. A reply that its turn sends at once
+ * ({@link #record}) carries its first part's send intent in the record's own write: a crash between that write and the
+ * call leaves the part "in doubt" although it was never sent, and its first attempt after the crash is the resend.
  *
  * <p>When several nodes share the store, a reply is sent only by the node that owns its turn (or takes it over from a
  * node that is gone): the send intent is that claim, fenced in the store, and the node checks that it still holds its
@@ -53,6 +55,8 @@ public final class Outbox {
     private final GatewayMetrics metrics;
     /** Turns being delivered right now (by their turn, a redelivery on connect or the background retry). */
     private final Set<Long> delivering = ConcurrentHashMap.newKeySet();
+    /** Turns whose first part's send intent this process recorded with the reply ({@link #record}), not yet sent. */
+    private final Set<Long> firstPartRecorded = ConcurrentHashMap.newKeySet();
     private final java.util.function.BooleanSupplier holdsLease;
 
     public Outbox(Turns turns, PlatformRegistry platforms, GatewayMetrics metrics) {
@@ -67,9 +71,17 @@ public final class Outbox {
         this.holdsLease = holdsLease;
     }
 
-    /** Records the final reply of a running turn; false when the turn was no longer running. */
+    /**
+     * Records the final reply of a running turn, with the send intent of its first part, which the caller sends right
+     * after ({@link #deliver}); false when the turn was no longer running.
+     */
     public boolean record(TurnRecord turn, String outcome, String reply) {
-        return turns.recordReply(turn.id(), outcome, reply);
+        firstPartRecorded.add(turn.id());
+        if (turns.recordReplyAndSend(turn.id(), outcome, reply)) {
+            return true;
+        }
+        firstPartRecorded.remove(turn.id());
+        return false;
     }
 
     /**
@@ -111,14 +123,17 @@ public final class Outbox {
         PlatformAdapter adapter = route.get().adapter();
         CrashPoints.reach(CrashPoints.BEFORE_SEND);
         List<String> parts = TextSplitter.split(turn.reply(), adapter.capabilities().maxTextLength(), adapter::formattedLength);
-        if (turn.sendingPart() > turn.partsDelivered()) {
+        // recorded with the reply by this process and not sent yet: the part is not in doubt, and its intent is on record
+        boolean firstIntentRecorded = turn.sendingPart() == 1 && turn.partsDelivered() == 0 && firstPartRecorded.remove(turn.id());
+        if (turn.sendingPart() > turn.partsDelivered() && !firstIntentRecorded) {
             log.warn("outbox - turn {}: part {} of {} was handed to {} without its answer being recorded (a crash or a lost answer); "
                     + "sending it again with the same idempotency key", turn.id(), turn.sendingPart(), parts.size(), adapter.platform());
             metrics.replyPartResent(adapter.platform());
         }
         for (int i = Math.min(turn.partsDelivered(), parts.size() - 1); i < parts.size(); i++) {
             int part = i + 1;
-            if (!turns.recordSendIntent(turn.id(), part) && !stillMine(turn.id()) || !holdsLease.getAsBoolean()) {
+            boolean intent = part == 1 && firstIntentRecorded || turns.recordSendIntent(turn.id(), part);
+            if (!intent && !stillMine(turn.id()) || !holdsLease.getAsBoolean()) {
                 log.info("outbox - turn {}: its reply is not this node's to send (another node owns the turn, or this node lost its "
                         + "lease); nothing sent", turn.id());
                 return false;

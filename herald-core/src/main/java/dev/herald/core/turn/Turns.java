@@ -102,7 +102,16 @@ public final class Turns {
 
     /** RUNNING to AWAITING_DELIVERY, recording the outcome kind and the reply to deliver. */
     public boolean recordReply(long turnId, String outcome, String reply) {
-        return move(turnId, TurnState.RUNNING, TurnState.AWAITING_DELIVERY, TurnChange.reply(outcome, reply));
+        return move(turnId, TurnState.RUNNING, TurnState.AWAITING_DELIVERY, TurnChange.reply(outcome, reply, false));
+    }
+
+    /**
+     * As {@link #recordReply}, with the send intent of the reply's first part ({@link #recordSendIntent} of part 1) in the
+     * same write, for a caller that sends that part at once: a turn waits on one write less. A crash before the part is
+     * sent leaves it "in doubt", and it is sent again with the same idempotency key, as after any send intent.
+     */
+    public boolean recordReplyAndSend(long turnId, String outcome, String reply) {
+        return move(turnId, TurnState.RUNNING, TurnState.AWAITING_DELIVERY, TurnChange.reply(outcome, reply, true));
     }
 
     /** RUNNING to DELIVERED: the turn ended with nothing to send. */

@@ -114,7 +114,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
      * The UPDATE of one row of the table: the target state and the expected state are the row's, a move into a
      * state that is one per lane also requires that no other turn of the lane is in it, and the fields a
      * {@link TurnChange} sets are written only when given (parameters: updated_at, owner_node, session_id, started_at, outcome,
-     * reply, reply_message_id, error, delivery_error, attempts to add, for a cancel whether the message is withdrawn, id).
+     * reply, reply_message_id, error, delivery_error, attempts to add, for a cancel whether the message is withdrawn and for a
+     * recorded reply the part under way (0 or 1), id).
      */
     static String transitionSql(TurnTransition t, boolean fenced) {
         String sql = "UPDATE turns SET state = '" + t.to().name() + "', updated_at = ?, owner_node = COALESCE(?, owner_node), "
@@ -126,6 +127,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 + (t.from() == TurnState.AWAITING_DELIVERY ? ", sending_part = 0" : "")
                 // a withdrawn message gives its platform id back, so that the sender's retry is stored (not dropped as a duplicate)
                 + (t == TurnTransition.CANCEL ? ", platform_message_id = CASE WHEN ? = 1 THEN NULL ELSE platform_message_id END" : "")
+                // a reply recorded with its first part's send intent (Turns.recordReplyAndSend)
+                + (t == TurnTransition.RECORD_REPLY ? ", sending_part = ?" : "")
                 + " WHERE id = ? AND state = '" + t.from().name() + "'";
         if (t.to().onePerLane()) {
             sql += " AND NOT EXISTS (SELECT 1 FROM turns r WHERE r.session_key = turns.session_key AND r.state = '" + t.to().name() + "')";
@@ -216,6 +219,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 change.replyMessageId(), change.error(), change.deliveryError(), change.deliveryError() == null ? 0 : 1));
         if (t == TurnTransition.CANCEL) {
             args.add(change.withdrawn() ? 1 : 0);
+        } else if (t == TurnTransition.RECORD_REPLY) {
+            args.add(change.sendsFirstPart() ? 1 : 0);
         }
         args.add(turnId);
         if (node != null && t.from() != TurnState.RECEIVED) {

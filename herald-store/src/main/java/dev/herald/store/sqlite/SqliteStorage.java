@@ -288,6 +288,11 @@ public final class SqliteStorage implements Storage {
         return file;
     }
 
+    /** The writes committed since this store opened, and the transactions that committed them (diagnostics, tests). */
+    public WriteCounts writeCounts() {
+        return writer.counts();
+    }
+
     /** The value of a pragma on the write connection (for tests and diagnostics). */
     String pragma(String name) {
         if (!name.matches("[a-z_]+")) {
@@ -310,6 +315,8 @@ public final class SqliteStorage implements Storage {
         readers.close();
         checkpointer.close();
         writer.close(); // last connection: SQLite checkpoints the WAL and removes it
-        log.info("store - closed {}", file);
+        WriteCounts counts = writer.counts();
+        log.info("store - closed {} ({} writes waited for and {} deferred, in {} commits)", file, counts.waited(), counts.deferred(),
+                counts.commits());
     }
 }

@@ -71,6 +71,10 @@ final class SqliteWriter implements AutoCloseable {
     private long walCheckedAt = System.nanoTime();
     /** The deferred writes of each calling thread (null until its first). */
     private final ThreadLocal<Caller> callers = new ThreadLocal<>();
+    /** What this writer committed ({@link #counts}). */
+    private final java.util.concurrent.atomic.AtomicLong waited = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong deferred = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
 
     SqliteWriter(SqlConn conn, Path file, int maxBatch) {
         this(conn, file, maxBatch, Duration.ofSeconds(5), WAL_RESTART_BYTES);
@@ -271,6 +275,10 @@ final class SqliteWriter implements AutoCloseable {
                 runInSavepoint(batch.get(i), i, results, failures);
             }
             conn.execAgain("COMMIT");
+            commits.incrementAndGet();
+            for (Task<?> t : batch) {
+                (t.deferred() ? deferred : waited).incrementAndGet();
+            }
         } catch (SQLException | RuntimeException | Error e) {
             rollbackQuietly();
             log.warn("store - a write transaction of {} write(s) on {} failed and was rolled back: {}", batch.size(), file, e.toString());
@@ -328,6 +336,11 @@ final class SqliteWriter implements AutoCloseable {
         } catch (SQLException e) {
             // no transaction was open (SQLite may already have rolled it back)
         }
+    }
+
+    /** What this writer has written so far. */
+    WriteCounts counts() {
+        return new WriteCounts(waited.get(), deferred.get(), commits.get());
     }
 
     /** Commits every write queued before this call, then closes the connection. Idempotent. */

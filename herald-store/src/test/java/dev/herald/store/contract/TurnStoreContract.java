@@ -266,6 +266,24 @@ public abstract class TurnStoreContract extends StorageContract {
     }
 
     @Test
+    void recordReplyAndSend_recordsTheFirstPartsSendIntentInTheSameWrite() {
+        TurnRecord sentAtOnce = running("1");
+        TurnRecord kept = running("2");
+
+        assertThat(turns().recordReplyAndSend(sentAtOnce.id(), "final", "the answer")).isTrue();
+        assertThat(turns().recordReply(kept.id(), "final", "the other answer")).isTrue();
+        assertThat(turns().recordReplyAndSend(sentAtOnce.id(), "final", "again")).as("one reply per turn").isFalse();
+
+        reopen(); // a crash before the first part is sent
+        assertThat(turns().find(sentAtOnce.id()).orElseThrow())
+                .extracting(TurnRecord::state, TurnRecord::reply, TurnRecord::sendingPart, TurnRecord::partsDelivered)
+                .containsExactly(TurnState.AWAITING_DELIVERY, "the answer", 1, 0);
+        assertThat(turns().find(kept.id()).orElseThrow().sendingPart()).as("recorded without an intent").isZero();
+        assertThat(turns().recordPartSent(sentAtOnce.id(), 1, "m-1")).isTrue();
+        assertThat(turns().recordSendIntent(sentAtOnce.id(), 1)).as("a confirmed part is never sent again").isFalse();
+    }
+
+    @Test
     void permanentDeliveryFailure_makesTheTurnUndeliverable_andLatestStartedShowsIt_notTheQueuedOne() {
         TurnRecord first = running("1");
         turns().recordReply(first.id(), "final", "first answer");
