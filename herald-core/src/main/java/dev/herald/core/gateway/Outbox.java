@@ -77,11 +77,15 @@ public final class Outbox {
      */
     public boolean record(TurnRecord turn, String outcome, String reply) {
         firstPartRecorded.add(turn.id());
-        if (turns.recordReplyAndSend(turn.id(), outcome, reply)) {
-            return true;
+        boolean recorded = false;
+        try {
+            recorded = turns.recordReplyAndSend(turn.id(), outcome, reply);
+            return recorded;
+        } finally {
+            if (!recorded) {
+                firstPartRecorded.remove(turn.id());
+            }
         }
-        firstPartRecorded.remove(turn.id());
-        return false;
     }
 
     /**
