@@ -111,8 +111,12 @@ herald_prepare_aot() {
     training=$(mktemp -d "${TMPDIR:-/tmp}/herald-aot.XXXXXX")
     # shellcheck source=jvm-options.sh
     . "$(dirname "${BASH_SOURCE[0]}")/jvm-options.sh"
+    # a second try when the first fails: its port can be taken between choosing and binding it (tests start many
+    # processes at once); a failure that repeats is the build's
     # shellcheck disable=SC2086 # a list of options
-    if ! herald_train_aot "$JAVA_HOME/bin/java" "$jar" "$cache" "$training/run" $HERALD_GATEWAY_DEFAULT_OPTS; then
+    if ! herald_train_aot "$JAVA_HOME/bin/java" "$jar" "$cache" "$training/run" $HERALD_GATEWAY_DEFAULT_OPTS \
+      && ! { echo "herald: the start-up cache's training failed (output above); trying once more" >&2 \
+             && herald_train_aot "$JAVA_HOME/bin/java" "$jar" "$cache" "$training/run" $HERALD_GATEWAY_DEFAULT_OPTS; }; then
       echo "herald: no start-up cache for this build (output above); Herald starts without it, and tries again after the next build" >&2
       : > "$cache.failed" 2>/dev/null || true
     fi

@@ -92,7 +92,7 @@ class LauncherJvmOptionsIT {
         long gateway = awaitGateway();
 
         assertThat(output()).contains("herald: preparing the start-up cache for this build");
-        assertThat(cache).isRegularFile();
+        assertThat(cache).as("output:\n%s", output()).isRegularFile();
         assertThat(cmdline(gateway)).contains("-XX:AOTCache=" + cache);
         assertThat(Files.readString(Path.of("/proc/" + gateway + "/maps"))).as("the gateway JVM runs on the cache")
                 .contains(cache.toString());
