@@ -152,6 +152,18 @@ final class HeraldProcess implements AutoCloseable {
         return http.sendAsync(req.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /**
+     * Sends one message to a durable API session with its {@code X-Herald-Request-Id} (a client that retries sends the
+     * same id again), waiting at most {@code timeout}.
+     */
+    CompletableFuture<HttpResponse<String>> chat(String session, String text, String requestId, Duration timeout) {
+        String body = "{\"model\":\"herald\",\"messages\":[{\"role\":\"user\",\"content\":" + quote(text) + "}]}";
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+                .header("Content-Type", "application/json").header("X-Herald-Session-Id", session)
+                .header("X-Herald-Request-Id", requestId).timeout(timeout).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return http.sendAsync(req, HttpResponse.BodyHandlers.ofString());
+    }
+
     /** Sends one stateless request (no session id: the request carries the whole history); completes with the response. */
     CompletableFuture<HttpResponse<String>> statelessChat(String text) {
         String body = "{\"model\":\"herald\",\"messages\":[{\"role\":\"user\",\"content\":" + quote(text) + "}]}";

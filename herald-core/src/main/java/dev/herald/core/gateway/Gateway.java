@@ -15,10 +15,12 @@ import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.PriorMessage;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
 import dev.herald.core.session.SuspendReason;
+import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.Turns;
 import java.time.Clock;
 import java.time.Duration;
@@ -73,6 +75,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final Takeover takeover;
     private final PlatformLeases platformLeases;
     private final TurnOptionsLookup options;
+    private final Turns turns;
     /** Runs restart requests off the chat's thread: they end by stopping this gateway, so they are not joined. */
     private final ExecutorService control = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-restart-request").factory());
     private final AtomicReference<GatewayState> state = new AtomicReference<>(GatewayState.STOPPED);
@@ -103,16 +106,18 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.metrics = metrics;
         this.membership = new Membership(storage.nodes(), cluster);
         Turns turns = new Turns(storage.turns(), metrics::turnMoved, membership.id());
+        this.turns = turns;
         OrphanedTurns orphans = new OrphanedTurns(turns, settings.freshness(), clock);
         ResumeMarks marks = new ResumeMarks(storage.sessions(), turns);
         this.outbox = new Outbox(turns, platforms, metrics, membership::holdsLease);
         this.redelivery = new Redelivery(outbox, platforms, clock, settings.redeliveryInterval(), this::confirmRestart);
-        this.watchdog = new Watchdog(turns, orphans, lanes, membership, clock, settings.watchdogInterval(), settings.orphanGrace());
         PendingApprovals approvals = new PendingApprovals(outbox, settings.approvalTimeout());
         this.options = new TurnOptionsLookup(turns);
         TurnRunner runner = new TurnRunner(storage, turns, orphans, marks, agent, authorizer, platforms, outbox, lanes, settings, clock,
                 metrics, approvals, membership, this::accepting, options);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
+        this.watchdog = new Watchdog(turns, orphans, lanes, membership, clock, settings.watchdogInterval(), settings.orphanGrace(),
+                cluster.lease().plus(settings.drainTimeout()), t -> driver.dispatch(t, false));
         this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics,
                 membership.id(), settings.stuckLoopThreshold());
         this.commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
@@ -284,6 +289,38 @@ public final class Gateway implements InboundSink, GatewayControl {
     @Override
     public Admission enqueue(MessageEvent event) {
         return inbound.enqueue(event);
+    }
+
+    /** Read from the store, so a retry sent to any node finds what the node that received the message made of it. */
+    @Override
+    public Optional<PriorMessage> prior(Platform platform, String messageId) {
+        return turns.findByMessage(platform.id(), messageId).map(t -> priorOf(t, 0));
+    }
+
+    /**
+     * What a client that sends a message again is answered with, from the state of the message's turn. A turn cut off by
+     * a restart or a crash is answered by the automatic resume that continues it: the first resume turn of its lane after
+     * it (waited for while the lane is still resume-pending).
+     */
+    private PriorMessage priorOf(TurnRecord turn, int depth) {
+        return switch (turn.state()) {
+            case RECEIVED, RUNNING -> new PriorMessage.Pending();
+            case AWAITING_DELIVERY, DELIVERED, UNDELIVERABLE -> turn.reply() == null ? new PriorMessage.Answered("")
+                    : Outbox.isFailure(turn.outcome()) ? new PriorMessage.Ended(turn.reply()) : new PriorMessage.Answered(turn.reply());
+            case CANCELLED -> new PriorMessage.Ended("it was cancelled before it ran (a /stop, or the sender's access changed)");
+            case FAILED -> new PriorMessage.Ended(TurnRunner.APOLOGY);
+            case INTERRUPTED -> {
+                Optional<TurnRecord> resume = depth < 5 ? turns.resumeAfter(turn.sessionKey(), turn.id()) : Optional.empty();
+                if (resume.isPresent()) {
+                    yield priorOf(resume.get(), depth + 1);
+                }
+                boolean pending = storage.sessions().find(turn.sessionKey()).map(e -> e.resumePending() && !e.suspended()).orElse(false);
+                // not resumed on its own: the session's next message carried the note (its answer continues this one), or the
+                // interruption was too old to resume
+                yield pending ? new PriorMessage.Pending() : new PriorMessage.Ended("its turn was cut off by a restart; the "
+                        + "session's next turn continued it, and the answer is in the session's transcript");
+            }
+        };
     }
 
     private boolean accepting() {

@@ -92,6 +92,7 @@ final class LaneDriver {
                 log.debug("gateway - lane {} released while stopping; turn {} and {} more stay stored", key, turn.id(), left);
                 return;
             }
+            lanes.working(key, turn.id());
             runner.run(turn);
             turn = lanes.nextOrRelease(key).orElse(null);
         }

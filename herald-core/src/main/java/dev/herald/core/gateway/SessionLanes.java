@@ -37,6 +37,8 @@ public final class SessionLanes {
         /** Completes when the lane is handed back (its owner ran its last turn, or released it while stopping). */
         final CompletableFuture<Void> released = new CompletableFuture<>();
         volatile ActiveTurn active;
+        /** The turn the owner works on now (preparing, waiting for the session, running), 0 when none. */
+        volatile long current;
     }
 
     private final ConcurrentHashMap<SessionKey, Lane> lanes = new ConcurrentHashMap<>();
@@ -57,13 +59,33 @@ public final class SessionLanes {
         lanes.compute(key, (k, lane) -> {
             if (lane == null) {
                 result[0] = new Submission.RunNow();
-                return new Lane();
+                Lane claimed = new Lane();
+                claimed.current = turn.id();
+                return claimed;
             }
             lane.waiting.addLast(turn);
             result[0] = new Submission.Queued(lane.waiting.size(), Optional.ofNullable(lane.active));
             return lane;
         });
         return result[0];
+    }
+
+    /** Records the turn the lane's owner works on now, before it starts (it may wait for the session first). */
+    public void working(SessionKey key, long turnId) {
+        Lane lane = lanes.get(key);
+        if (lane != null) {
+            lane.current = turnId;
+        }
+    }
+
+    /** Whether a lane of this process holds the turn: works on it, or has it waiting. */
+    public boolean holds(SessionKey key, long turnId) {
+        boolean[] held = {false};
+        lanes.computeIfPresent(key, (k, lane) -> { // under the lane's lock, as every change of its waiting turns
+            held[0] = lane.current == turnId || lane.waiting.stream().anyMatch(t -> t.id() == turnId);
+            return lane;
+        });
+        return held[0];
     }
 
     /** Records the turn the lane's owner is running now. */
@@ -84,6 +106,7 @@ public final class SessionLanes {
         lanes.computeIfPresent(key, (k, lane) -> {
             lane.active = null;
             next[0] = lane.waiting.pollFirst();
+            lane.current = next[0] == null ? 0 : next[0].id();
             gone[0] = next[0] == null ? lane : null;
             return next[0] == null ? null : lane;
         });

@@ -29,6 +29,7 @@ import dev.herald.core.transcript.AgentHistory;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.RunningTurn;
 import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.TurnState;
 import dev.herald.core.turn.Turns;
 import java.time.Clock;
 import java.util.List;
@@ -108,7 +109,9 @@ final class TurnRunner {
         org.slf4j.MDC.put("session_key", turn.sessionKey().value());
         org.slf4j.MDC.put("turn_id", Long.toString(turn.id()));
         try {
-            runChecked(turn, false);
+            if (attempt(turn, false) == Attempt.LOST) {
+                waitForTheLane(turn);
+            }
         } catch (RuntimeException e) {
             notStarted(turn, e);
         } finally {
@@ -117,23 +120,31 @@ final class TurnRunner {
         }
     }
 
+    /** How one try to start a turn ended. */
+    private enum Attempt {
+        /** The turn ran (or was cancelled, or ended otherwise): nothing left to do for it here. */
+        DONE,
+        /** The store refused its start: another node holds the session's lease, or another turn of the session runs. */
+        LOST
+    }
+
     /** Prepares and starts the turn; once it runs, any failure ends it as FAILED ({@link #failedAfterStart}). */
-    private void runChecked(TurnRecord turn, boolean healed) {
+    private Attempt attempt(TurnRecord turn, boolean healed) {
         SessionKey key = turn.sessionKey();
         Optional<PlatformAdapter> adapter = platforms.adapter(turn.source().platform());
         if (adapter.isEmpty()) {
             cancel(turn, "platform " + turn.source().platform() + " is not running");
-            return;
+            return Attempt.DONE;
         }
         if (!authorizer.isAuthorized(turn.source())) {
             log.warn("gateway - turn {} of {} not started: its sender is not authorized under the current access rules", turn.id(), key);
             turns.cancel(turn.id(), "not authorized");
-            return;
+            return Attempt.DONE;
         }
         SessionEntry entry = storage.sessions().forTurn(key, turn.source()); // the start below bumps the lane's row
         if (turn.origin() == MessageEvent.Origin.RESUME && !entry.resumePending()) {
             cancel(turn, "nothing left to resume");
-            return;
+            return Attempt.DONE;
         }
         List<TranscriptRow> transcript = closeDanglingToolCalls(entry.sessionId(), storage.transcripts().load(entry.sessionId()));
         Capabilities caps = adapter.get().capabilities();
@@ -141,23 +152,15 @@ final class TurnRunner {
                 entry, transcript, turn.text(), caps.interactive(), settings.freshness(), clock.instant());
         if (prepared.modelMessage().isBlank()) {
             cancel(turn, "empty message");
-            return;
+            return Attempt.DONE;
         }
         Optional<TurnRecord> started = turns.start(turn.id(), entry.sessionId(),
                 TranscriptRow.user(prepared.persistedMessage(), clock.instant()), turn.source());
         if (started.isEmpty()) {
             if (!healed && endOrphanOfLane(turn)) {
-                runChecked(turn, true); // the lane's orphan is gone (and may have marked it): prepare again
-                return;
+                return attempt(turn, true); // the lane's orphan is gone (and may have marked it): prepare again
             }
-            Optional<String> holder = storage.sessions().leaseHolder(key).filter(h -> !h.equals(membership.id()));
-            if (holder.isPresent() && turns.find(turn.id()).map(t -> t.state() == dev.herald.core.turn.TurnState.RECEIVED).orElse(false)) {
-                leaseHeldElsewhere(turn, holder.get(), adapter.get(), healed);
-                return;
-            }
-            log.warn("gateway - turn {} of {} could not start: it is no longer waiting or another turn of the session is running",
-                    turn.id(), key);
-            return;
+            return Attempt.LOST;
         }
         try {
             CrashPoints.reach(CrashPoints.BEFORE_AGENT);
@@ -165,25 +168,54 @@ final class TurnRunner {
         } catch (RuntimeException e) {
             failedAfterStart(started.get(), e);
         }
+        return Attempt.DONE;
     }
 
     /**
-     * Another live node holds the session's lease. A turn whose reply goes back over a request this node holds open waits
-     * until that node is done with the session and takes the lease then (bounded by {@link #LEASE_WAIT}); any other turn
-     * is left waiting in the store for the holder, which runs it ({@link Pickup}).
+     * The store refused to start the turn, which this node's lane holds. It is never left waiting with nothing to start it:
+     * <ul>
+     *   <li>a turn another node may run (its reply does not go back over a request held here) is left for the node that
+     *       holds the session's lease, which runs it at once ({@link Pickup});</li>
+     *   <li>any other (its request is held open here, or this node holds the lease itself while another node's turn of
+     *       the session ends) waits until the session is free and starts then: it takes the lease once its holder neither
+     *       runs nor delivers a turn of the session, and tries the start again, until it starts, ends (a /stop), this node
+     *       stops, or {@link #LEASE_WAIT} passes.</li>
+     * </ul>
      */
-    private void leaseHeldElsewhere(TurnRecord turn, String holder, PlatformAdapter adapter, boolean healed) {
-        if (!adapter.turnsRunWhereReceived()) {
-            log.info("gateway - turn {} of {} is left for node {}, which holds the session's lease", turn.id(), turn.sessionKey(), holder);
-            return;
-        }
+    private void waitForTheLane(TurnRecord turn) {
+        SessionKey key = turn.sessionKey();
         long deadline = System.nanoTime() + LEASE_WAIT.toNanos();
-        while (accepting.getAsBoolean() && System.nanoTime() < deadline) {
-            if (storage.sessions().takeLease(turn.sessionKey(), membership.id(), true)) {
-                log.info("gateway - turn {} of {}: node {} was done with the session; its lease is this node's now", turn.id(),
-                        turn.sessionKey(), holder);
-                runChecked(turn, healed);
+        String holder = null;
+        while (true) {
+            Optional<TurnRecord> stored = turns.find(turn.id());
+            if (stored.isEmpty() || stored.get().state() != TurnState.RECEIVED) {
+                log.info("gateway - turn {} of {} is no longer waiting ({}); nothing to start here", turn.id(), key,
+                        stored.map(t -> t.state().name().toLowerCase(java.util.Locale.ROOT)).orElse("gone"));
                 return;
+            }
+            Optional<PlatformAdapter> adapter = platforms.adapter(turn.source().platform());
+            if (adapter.isEmpty()) {
+                cancel(turn, "platform " + turn.source().platform() + " is not running");
+                return;
+            }
+            Optional<String> elsewhere = storage.sessions().leaseHolder(key).filter(h -> !h.equals(membership.id()));
+            if (elsewhere.isPresent() && !adapter.get().turnsRunWhereReceived()) {
+                log.info("gateway - turn {} of {} is left for node {}, which holds the session's lease", turn.id(), key, elsewhere.get());
+                return;
+            }
+            holder = elsewhere.orElse(holder);
+            if (!accepting.getAsBoolean() || System.nanoTime() - deadline >= 0) {
+                gaveUpWaiting(turn, adapter.get(), holder == null ? "another node" : "node " + holder);
+                return;
+            }
+            if (elsewhere.isEmpty() || storage.sessions().takeLease(key, membership.id(), true)) {
+                if (elsewhere.isPresent()) {
+                    log.info("gateway - turn {} of {}: node {} was done with the session; its lease is this node's now", turn.id(), key,
+                            elsewhere.get());
+                }
+                if (attempt(turn, false) == Attempt.DONE) {
+                    return;
+                }
             }
             try {
                 Thread.sleep(LEASE_POLL);
@@ -192,19 +224,30 @@ final class TurnRunner {
                 return;
             }
         }
+    }
+
+    /**
+     * A turn that waited for the session stops waiting here: this node stops, or the session stayed busy for
+     * {@link #LEASE_WAIT}.
+     */
+    private void gaveUpWaiting(TurnRecord turn, PlatformAdapter adapter, String holder) {
         if (!accepting.getAsBoolean() && !adapter.capabilities().interactive()) {
             // this node stops, and its request is answered "retry" when the adapter closes; with nobody in a chat to read a
             // reply later, the turn must not run on another node (its reply would reach no one, and the client's retry
             // would run it a second time). An interactive platform's turn stays waiting: another node runs it and the
             // chat shows its reply.
-            if (turns.withdraw(turn.id(), "this node stopped while the turn waited for node " + holder)) {
-                log.info("gateway - turn {} of {} cancelled: this node stopped while it waited for node {} to be done with the session; "
+            if (turns.withdraw(turn.id(), "this node stopped while the turn waited for " + holder)) {
+                log.info("gateway - turn {} of {} cancelled: this node stopped while it waited for {} to be done with the session; "
                         + "its request is answered 503 (retry)", turn.id(), turn.sessionKey(), holder);
             }
             return;
         }
-        if (accepting.getAsBoolean() && turns.cancel(turn.id(), "the session stayed busy on node " + holder)) {
-            log.warn("gateway - turn {} of {} cancelled: node {} kept the session busy for {} s", turn.id(), turn.sessionKey(), holder,
+        if (!accepting.getAsBoolean()) {
+            log.info("gateway - turn {} of {} stays waiting: this node stops; another node runs it", turn.id(), turn.sessionKey());
+            return;
+        }
+        if (turns.cancel(turn.id(), "the session stayed busy on " + holder)) {
+            log.warn("gateway - turn {} of {} cancelled: {} kept the session busy for {} s", turn.id(), turn.sessionKey(), holder,
                     LEASE_WAIT.toSeconds());
             apologize(turn);
         }

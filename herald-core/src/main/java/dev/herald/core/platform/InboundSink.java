@@ -9,6 +9,15 @@ public interface InboundSink {
      */
     Admission accept(MessageEvent event);
 
+    /**
+     * What became of the message {@code messageId} that {@code platform} handed in before (one {@link #accept} answered
+     * {@link Admission#DUPLICATE}); empty when no such message is stored. A client's retry waits on this for the answer
+     * of its first attempt.
+     */
+    default java.util.Optional<PriorMessage> prior(Platform platform, String messageId) {
+        return java.util.Optional.empty();
+    }
+
     /** Reports a change of the adapter's connection; connecting triggers auto-resume for the platform (spec F3). */
     void connectionChanged(Platform platform, ConnectionState state, String detail);
 }

@@ -77,6 +77,12 @@ public interface TurnStore {
 
     Optional<TurnRecord> find(long turnId);
 
+    /** The lane's first automatic resume turn after turn {@code turnId} (what continues it when it was cut off), if any. */
+    Optional<TurnRecord> resumeAfter(SessionKey key, long turnId);
+
+    /** The turn of the message {@code messageId} that {@code platform} handed in (its durable dedupe key), if one is stored. */
+    Optional<TurnRecord> findByMessage(String platform, String messageId);
+
     /** Turns in {@code state}, oldest first; at most {@code limit}. Indexed for the unfinished states only. */
     List<TurnRecord> inState(TurnState state, int limit);
 

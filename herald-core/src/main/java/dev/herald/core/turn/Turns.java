@@ -182,6 +182,16 @@ public final class Turns {
         return store.find(turnId);
     }
 
+    /** The lane's first automatic resume turn after turn {@code turnId}, if any. */
+    public Optional<TurnRecord> resumeAfter(SessionKey key, long turnId) {
+        return store.resumeAfter(key, turnId);
+    }
+
+    /** The turn of a message a platform handed in before (its platform message id), if one is stored. */
+    public Optional<TurnRecord> findByMessage(String platform, String messageId) {
+        return store.findByMessage(platform, messageId);
+    }
+
     public Optional<TurnRecord> latestStarted(SessionKey key) {
         return store.latestStarted(key);
     }

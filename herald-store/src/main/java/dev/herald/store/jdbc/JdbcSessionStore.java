@@ -289,7 +289,13 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(node, "node");
         String sql = Leases.take("?", fromIdleHolder);
-        return tx.write("session " + key, c -> c.update(sql, node, key.value(), node, node) == 1);
+        String lock = Leases.lock("?", dialect.lockForUpdate());
+        return tx.write("session " + key, c -> {
+            if (lock != null) {
+                c.one(lock, rs -> rs.getInt(1), key.value()); // the UPDATE below then sees every START of the lane committed
+            }
+            return c.update(sql, node, key.value(), node, node) == 1;
+        });
     }
 
     @Override

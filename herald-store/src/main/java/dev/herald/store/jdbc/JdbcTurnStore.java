@@ -61,6 +61,11 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     public static final String IN_STATE = "SELECT " + COLUMNS + " FROM turns WHERE state = ? AND " + UNFINISHED + " ORDER BY id LIMIT ?";
     static final String IN_FINISHED_STATE = "SELECT " + COLUMNS + " FROM turns WHERE state = ? ORDER BY id LIMIT ?";
     public static final String FIND = "SELECT " + COLUMNS + " FROM turns WHERE id = ?";
+    /** Through turns_by_lane. */
+    public static final String RESUME_AFTER = "SELECT " + COLUMNS
+            + " FROM turns WHERE session_key = ? AND id > ? AND origin = 'RESUME' ORDER BY id LIMIT 1";
+    /** Through the unique index turns_platform_message (the durable dedupe). */
+    public static final String FIND_BY_MESSAGE = "SELECT " + COLUMNS + " FROM turns WHERE platform = ? AND platform_message_id = ?";
     /** Every RUNNING turn, through a partial index (turns_one_running_per_lane, at most one per lane, or turns_by_state). */
     public static final String RUNNING = "SELECT id, session_key, session_id, started_at, updated_at, owner_node FROM turns WHERE state = 'RUNNING' AND "
             + UNFINISHED + " ORDER BY id";
@@ -78,11 +83,12 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                   OR turns.owner_node <> ? AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.node_id = turns.owner_node AND n.state <> 'gone'))""";
     /** A node may cancel a waiting turn while it is not gone (parameter: node). */
     static final String LIVE = " AND EXISTS (SELECT 1 FROM nodes m WHERE m.node_id = ? AND m.state <> 'gone')";
+    private static final String LANE_OF_TURN = "(SELECT session_key FROM turns WHERE id = ?)";
     /**
      * A START by a node first takes the session's lease (parameters: node, turn id, node, node), see {@link Leases#take}.
      * Zero rows: another node holds it, and the turn is left waiting for that node.
      */
-    public static final String TAKE_LEASE = Leases.take("(SELECT session_key FROM turns WHERE id = ?)", false);
+    public static final String TAKE_LEASE = Leases.take(LANE_OF_TURN, false);
     /** The conditional UPDATE of each row of the transition table. */
     private static final Map<TurnTransition, String> TRANSITIONS = transitions(false);
     /** The same, made by a node (fenced; a START records the node as the turn's owner). */
@@ -95,6 +101,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     private final Clock clock;
     private final String appendGuard;
     private final String claimRows;
+    /** Locks the turn's lane row before a START takes its lease (parameter: turn id); null where writes are serial. */
+    private final String lockLane;
     private final HistoryCache cache;
 
     public JdbcTurnStore(Transactions<C> tx, Dialect dialect, Clock clock) {
@@ -108,6 +116,7 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         this.clock = clock;
         this.appendGuard = TranscriptTables.SESSION_EXISTS + dialect.lockForAppend();
         this.claimRows = dialect.claimRows();
+        this.lockLane = Leases.lock(LANE_OF_TURN, dialect.lockForUpdate());
     }
 
     /**
@@ -187,9 +196,13 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         TranscriptRow[] appended = new TranscriptRow[1];
         boolean moved = tx.write("turn " + turnId, c -> {
             appended[0] = null; // a write may run again after a lost race
-            if (transition == TurnTransition.START && change.node() != null
-                    && c.update(TAKE_LEASE, change.node(), turnId, change.node(), change.node()) == 0) {
-                return false; // another node holds the session's lease (or this one is not running)
+            if (transition == TurnTransition.START && change.node() != null) {
+                if (lockLane != null) {
+                    c.one(lockLane, rs -> rs.getInt(1), turnId); // see Leases: the take below judges the lane after the lock
+                }
+                if (c.update(TAKE_LEASE, change.node(), turnId, change.node(), change.node()) == 0) {
+                    return false; // another node holds the session's lease (or this one is not running)
+                }
             }
             // zero when the turn is not in the row's from-state, or (a start) another turn of the lane runs (seen, or refused by the index)
             if (move(c, turnId, transition, change) == 0) {
@@ -324,6 +337,31 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     @Override
     public Optional<TurnRecord> find(long turnId) {
         return tx.read("turn " + turnId, c -> find(c, turnId));
+    }
+
+    @Override
+    public Optional<TurnRecord> resumeAfter(SessionKey key, long turnId) {
+        Objects.requireNonNull(key, "key");
+        return tx.read("resume of turn " + turnId, c -> {
+            try {
+                return c.one(RESUME_AFTER, JdbcTurnStore::decode, key.value(), turnId);
+            } catch (RowDecodeException e) {
+                throw StoreException.corruptRow("the resume of turn " + turnId, e.problem(), e);
+            }
+        });
+    }
+
+    @Override
+    public Optional<TurnRecord> findByMessage(String platform, String messageId) {
+        Objects.requireNonNull(platform, "platform");
+        Objects.requireNonNull(messageId, "messageId");
+        return tx.read("message " + messageId + " of " + platform, c -> {
+            try {
+                return c.one(FIND_BY_MESSAGE, JdbcTurnStore::decode, platform, messageId);
+            } catch (RowDecodeException e) {
+                throw StoreException.corruptRow("the turn of message " + messageId + " of " + platform, e.problem(), e);
+            }
+        });
     }
 
     private static Optional<TurnRecord> find(JdbcConn c, long turnId) throws SQLException {

@@ -63,17 +63,17 @@ public abstract class NodeStoreContract extends StorageContract {
     }
 
     /** The turns of node {@code id}, on {@code on}'s store: every move fenced by that node. */
-    private static Turns turnsOf(Storage on, String id) {
+    protected static Turns turnsOf(Storage on, String id) {
         return new Turns(on.turns(), Turns.Observer.NONE, id);
     }
 
-    private TurnRecord waiting(Storage on, String node, String chatId, String text) {
+    protected TurnRecord waiting(Storage on, String node, String chatId, String text) {
         SessionSource s = dm(chatId);
         on.sessions().getOrCreate(keyOf(s), s);
         return turnsOf(on, node).receive(keyOf(s), MessageEvent.text(s, text, null, clock.instant())).orElseThrow();
     }
 
-    private java.util.Optional<TurnRecord> start(Storage on, String node, TurnRecord t) {
+    protected java.util.Optional<TurnRecord> start(Storage on, String node, TurnRecord t) {
         SessionEntry lane = on.sessions().find(t.sessionKey()).orElseThrow();
         return turnsOf(on, node).start(t.id(), lane.sessionId(), TranscriptRow.user(t.text(), clock.instant()));
     }

@@ -95,6 +95,30 @@ public abstract class TurnStoreContract extends StorageContract {
     }
 
     @Test
+    void findByMessage_findsTheTurnOfAMessageByItsPlatformAndId_only() {
+        TurnRecord turn = received("1", "hello", "m-1");
+
+        assertThat(turns().findByMessage(turn.source().platform().id(), "m-1")).contains(turn);
+        assertThat(turns().findByMessage(OTHER.id(), "m-1")).isEmpty();
+        assertThat(turns().findByMessage(turn.source().platform().id(), "m-2")).isEmpty();
+    }
+
+    @Test
+    void resumeAfter_findsTheLanesFirstResumeTurnAfterTheGivenOne_notAnEarlierOneOrAnotherLanes() {
+        TurnRecord earlierResume = turns().receive(keyOf(dm("1")), MessageEvent.resume(dm("1"), clock.instant())).orElseThrow();
+        TurnRecord cut = received("1", "long job", null);
+        turns().receive(keyOf(dm("2")), MessageEvent.resume(dm("2"), clock.instant())).orElseThrow();
+        received("1", "next message", null);
+
+        assertThat(turns().resumeAfter(keyOf(dm("1")), cut.id())).isEmpty();
+        TurnRecord resume = turns().receive(keyOf(dm("1")), MessageEvent.resume(dm("1"), clock.instant())).orElseThrow();
+        turns().receive(keyOf(dm("1")), MessageEvent.resume(dm("1"), clock.instant())).orElseThrow();
+
+        assertThat(turns().resumeAfter(keyOf(dm("1")), cut.id())).contains(resume);
+        assertThat(turns().resumeAfter(keyOf(dm("1")), earlierResume.id() - 1)).contains(earlierResume);
+    }
+
+    @Test
     void receive_eventsWithoutMessageId_areNeverDeduplicated() {
         received("1", "same", null);
 

@@ -54,6 +54,8 @@ class PostgresQueryPlanTest {
                 Arguments.of("start a turn", JdbcTurnStore.START, new Object[] {1L, null, "s", 1L, null, null, null, null, null, 0, 7L},
                         "turns_one_running_per_lane"),
                 Arguments.of("turn by id", JdbcTurnStore.FIND, new Object[] {7L}, "turns_pkey"),
+                Arguments.of("resume after a turn", JdbcTurnStore.RESUME_AFTER, new Object[] {"k", 7L}, "turns_by_lane"),
+                Arguments.of("turn of a message", JdbcTurnStore.FIND_BY_MESSAGE, new Object[] {"api_server", "m-1"}, "turns_platform_message"),
                 Arguments.of("newest compression child", TranscriptTables.newestChild(PostgresStorage.DIALECT), new Object[] {"s"},
                         "transcript_sessions_by_parent"),
                 Arguments.of("lock a transcript", TranscriptTables.SESSION_EXISTS + PostgresStorage.DIALECT.lockForAppend(), new Object[] {"s"}, "transcript_sessions_pkey"),

@@ -42,6 +42,8 @@ class SqliteQueryPlanTest {
             JdbcTurnStore.waitingSql(0),
             JdbcTurnStore.waitingSql(2),
             JdbcTurnStore.LATEST_STARTED,
+            JdbcTurnStore.RESUME_AFTER,
+            JdbcTurnStore.FIND_BY_MESSAGE,
             JdbcTurnStore.START,
             TranscriptTables.newestChild(SqliteStorage.DIALECT),
             TranscriptTables.NEXT_SEQ,

@@ -16,6 +16,7 @@ import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.PriorMessage;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
 import dev.herald.core.session.SessionSource;
@@ -33,6 +34,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -96,6 +98,8 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     private static final Duration RETRY_STOPPING = Duration.ofSeconds(10);
     /** An inline answer (ANSWERED) is sent before accept returns; this bounds the wait when none came. */
     private static final Duration ANSWER_GRACE = Duration.ofSeconds(10);
+    /** How often a retried request reads what became of its first attempt. */
+    private static final Duration PRIOR_POLL = Duration.ofMillis(200);
 
     /**
      * The API server's settings, validated here, immutable; {@link #toString()} masks the key.
@@ -451,7 +455,12 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         track(exchange);
         try {
             Wait wait;
-            if (admit(inbound, event, session, requestId) == Admission.ANSWERED) {
+            Admission admission = admit(inbound, event, session, requestId);
+            if (admission == Admission.DUPLICATE) {
+                answerFromFirstAttempt(inbound, exchange, event.messageId(), session, requestId, deadline);
+                wait = new Wait(deadline, "no reply within " + human(settings.requestTimeout()) + " (api_server request timeout) "
+                        + "to request id '" + requestId + "', which is still running; its reply will be in session '" + session + "'");
+            } else if (admission == Admission.ANSWERED) {
                 long graceEnd = System.nanoTime() + ANSWER_GRACE.toNanos();
                 wait = new Wait(Math.min(deadline, graceEnd), "the gateway answered '" + shorten(event.text())
                         + "' inline but sent no text within " + human(ANSWER_GRACE));
@@ -465,6 +474,46 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
             optionsByEvent.remove(event.eventId());
             open.remove(exchange);
         }
+    }
+
+    /**
+     * A request whose {@code X-Herald-Request-Id} was sent before (the client's retry after a timeout, a 503 or a lost
+     * connection, to this node or another): it is answered with what became of the first attempt, read from the store
+     * every {@link #PRIOR_POLL} until its turn ends or the request's deadline passes. Nothing runs twice.
+     */
+    private void answerFromFirstAttempt(InboundSink inbound, ReplyExchange exchange, String messageId, String session, String requestId,
+            long deadline) {
+        Thread.ofVirtual().name("api_server-retry-" + requestId).start(() -> {
+            try {
+                while (!exchange.ended() && System.nanoTime() - deadline < 0) {
+                    Optional<PriorMessage> prior = inbound.prior(PLATFORM, messageId);
+                    switch (prior.orElse(null)) {
+                        case PriorMessage.Answered a -> {
+                            exchange.finish(a.reply(), "stop", null);
+                            return;
+                        }
+                        case PriorMessage.Ended e -> {
+                            exchange.fail(ApiError.conflict("request id '" + requestId + "' was sent before to session '" + session
+                                    + "' and ended without an answer: " + e.why(), RequestGuard.REQUEST_ID_HEADER));
+                            return;
+                        }
+                        case null -> {
+                            // given back meanwhile (withdrawn at a stop): the client may send it as new
+                            exchange.fail(ApiError.unavailable("request id '" + requestId + "' was withdrawn while Herald stopped; "
+                                    + "send it again", "retry", RETRY_STARTING));
+                            return;
+                        }
+                        case PriorMessage.Pending p -> Thread.sleep(PRIOR_POLL.toMillis());
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.warn("api_server - could not read what became of request id {} of session {}: {}", requestId, session, e.toString());
+                exchange.fail(ApiError.unavailable("Herald could not look up the first attempt of request id '" + requestId
+                        + "' just now; retry shortly", "retry", RETRY_STARTING));
+            }
+        });
     }
 
     /** A session's images are kept in the media store; the transcript holds their reference, as for a photo from a chat. */
@@ -494,7 +543,7 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         return USER_ID.equals(user) ? session : user + "/" + session;
     }
 
-    /** Hands the event to the gateway; anything but ACCEPTED or ANSWERED ends the request here. */
+    /** Hands the event to the gateway; anything but ACCEPTED, ANSWERED or DUPLICATE (a retry) ends the request here. */
     private static Admission admit(InboundSink inbound, MessageEvent event, String session, String requestId) {
         Admission admission;
         try {
@@ -504,11 +553,9 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
             throw ApiError.internal("the gateway could not accept the message (" + e.getClass().getSimpleName() + "); see the server log");
         }
         return switch (admission) {
-            case ACCEPTED, ANSWERED -> admission;
+            case ACCEPTED, ANSWERED, DUPLICATE -> admission;
             case REFUSED -> throw ApiError.forbidden(
                     "the gateway refused this request: api_server callers are not authorized to talk to the agent (check the authorization settings)");
-            case DUPLICATE -> throw ApiError.conflict("request id '" + requestId + "' was already delivered to session '" + session
-                    + "'; its reply is in the session transcript", RequestGuard.REQUEST_ID_HEADER);
             case REJECTED_STOPPING -> throw ApiError.unavailable(
                     "Herald is stopping and takes no new turns; retry after it restarts", "stopping", RETRY_STOPPING);
         };
