@@ -72,7 +72,7 @@ public final class RecoveryNotes {
         return "[System note: The scheduled task below was interrupted by " + reasonPhrase(reason)
                 + "; the gateway is now back online. Any restart/shutdown command in the history has already run "
                 + "\u2014 do NOT re-execute or verify it. This turn is the scheduled task, not a message from a user: do NOT "
-                + "report that the session was restored and do NOT ask questions. CONTINUE the scheduled task to completion "
+                + "announce the restart and do NOT ask questions. CONTINUE the scheduled task to completion "
                 + "and answer with its result. " + RESUME_TAIL_GUIDANCE + "]\n\n" + (task == null ? "" : task);
     }
 
