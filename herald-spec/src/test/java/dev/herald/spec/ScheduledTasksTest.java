@@ -120,12 +120,33 @@ class ScheduledTasksTest extends GatewaySpec {
         }
         afterRestart.close();
 
-        assertThat(h.agent.messages()).singleElement().satisfies(m -> assertThat(m)
-                .startsWith("[System note: The previous turn was interrupted"));
+        assertThat(h.agent.messages()).as("nothing of the run was recorded: it runs again from the start")
+                .containsExactly(hold.awaitArrival(Harness.WAIT).userMessage());
         assertThat(replies(h.loopback("telegram"))).hasSize(1);
         assertThat(scheduledTurns()).as("one turn for the occurrence").hasSize(1);
         assertThat(replies(before)).isEmpty();
         assertThat(schedules.find(job.id()).orElseThrow().nextRunAt()).isEqualTo(job.nextRunAt().plus(Duration.ofMinutes(5)));
+    }
+
+    @Test
+    void aOneShotInTheSpringForwardGap_runsAt0300Local_notAnHourLate() {
+        started();
+        // 2027-03-28 in Berlin: clocks jump from 02:00 to 03:00, so 02:30 does not exist; the README promises 03:00
+        Job job = schedules.create(new Schedules.Draft("at 2027-03-28T02:30", "water the plants", java.util.Optional.of("Europe/Berlin"),
+                java.util.Optional.empty(), java.util.Optional.empty()), alice, false, Definer.CHAT);
+        Scheduler scheduler = scheduler();
+
+        h.clock.set(java.time.Instant.parse("2027-03-28T00:59:00Z")); // 01:59 CET
+        scheduler.tick();
+        assertThat(h.agent.calls()).as("not before the jump").isEmpty();
+        h.clock.set(java.time.Instant.parse("2027-03-28T01:00:00Z")); // 03:00 CEST
+        scheduler.tick();
+        h.loopback("telegram").awaitSent(t -> t.startsWith("echo: "), Harness.WAIT);
+        awaitIdle();
+
+        assertThat(h.agent.messages()).singleElement().satisfies(m -> assertThat(m)
+                .startsWith("[Scheduled task " + job.id() + " (at 2027-03-28T03:00+02:00), due 2027-03-28 03:00 Europe/Berlin]"));
+        assertThat(schedules.find(job.id()).orElseThrow().nextRunAt()).as("a one-shot: done").isNull();
     }
 
     @Test

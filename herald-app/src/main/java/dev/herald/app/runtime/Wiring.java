@@ -157,7 +157,9 @@ public final class Wiring implements AutoCloseable {
             ScheduleWiring.reconcile(config.schedules(), storage.schedules(), clock, platforms.adapters());
             gateway.addCommand(new ScheduleCommand(schedules));
             gateway.useStoredOptions(new JobTurnOptions(storage.schedules()));
-            Scheduler scheduler = new Scheduler(storage.schedules(), gateway, clock, new ScheduleMeters(metrics), Scheduler.Settings.defaults());
+            // a cut-off run waits for its resume as long as the gateway would still resume it
+            Scheduler scheduler = new Scheduler(storage.schedules(), gateway, clock, new ScheduleMeters(metrics),
+                    Scheduler.Settings.defaults().withResumeWait(settings.freshness().length()));
             ui.ifPresent(u -> u.attach(gateway).attachSchedules(schedules, scheduler));
             return new Wiring(storage, profiles, mcp, web, ui, gateway, scheduler);
         } catch (RuntimeException e) {

@@ -11,6 +11,8 @@ import dev.herald.testkit.model.Reply;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import dev.herald.store.sqlite.SqliteStorage;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -27,13 +29,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A configured one-minute job ({@code * * * * *}) of the real {@code herald run}, answering in a Telegram chat (the
- * npm Bot API emulator), through a kill -9 during its run and a stop across its next due time. Bounded by the
- * minute: about two minutes at most.
+ * npm Bot API emulator), through a kill -9 during its run (after it recorded a tool call) and a stop across its next
+ * due time: the killed run is resumed as the scheduled task, its result reaches the chat once, and its record says
+ * so. Bounded by the minute: about two minutes at most.
  */
 class ScheduledTaskIT {
     static final String TOKEN = "4242:schedule-emulator-token";
     static final long CHAT = 100;
-    static final String NOTE = "[System note: The previous turn was interrupted";
+    static final String NOTE = "[System note: The scheduled task below was interrupted by a gateway interruption";
     static final Pattern DUE = Pattern.compile("due (\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}) UTC\\]");
     static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
 
@@ -69,10 +72,13 @@ class ScheduledTaskIT {
                       prompt: post the standup
                       deliver: telegram:100
                 """);
+        herald.rewriteConfig("agent:\n  tools: []\n", "agent:\n  tools: [todo]\n");
         herald.rewriteConfig("platforms:\n", "platforms:\n  telegram:\n    enabled: true\n    token: \"" + TOKEN + "\"\n    api_base: "
                 + telegram.apiBase() + "\n    allowed_users: [\"100\"]\n");
 
-        // 1. the first run is held at the model, and the gateway is killed during it
+        // 1. the first run notes a to-do (a tool call and its result are recorded), is held at the model, and the gateway
+        // is killed during it
+        model.enqueue(Reply.text("").withToolCalls(Reply.ToolCall.of("todo", "{\"action\":\"add\",\"text\":\"collect updates\"}")));
         Hold held = model.enqueueHeld(Reply.text("never sent"));
         herald.start();
         long first = herald.awaitReady();
@@ -83,7 +89,7 @@ class ScheduledTaskIT {
         herald.killGateway();
         herald.awaitReady(first);
 
-        // the restarted gateway resumes the cut-off turn by the continuity rules; its answer reaches the chat once
+        // the restarted gateway resumes the cut-off run as the scheduled task; its answer reaches the chat once
         telegram.awaitBot(TOKEN, CHAT, m -> m.stream().anyMatch(x -> x.text().equals("standup posted")), Duration.ofSeconds(60));
 
         // 2. a stop across the next due time: the restarted Herald runs that occurrence once
@@ -105,12 +111,25 @@ class ScheduledTaskIT {
         assertThat(sent).filteredOn(t -> t.equals("standup posted")).hasSize(1);
         assertThat(sent).filteredOn(t -> t.equals(caughtUp)).hasSize(1);
         List<RecordedRequest> asked = model.requests();
-        assertThat(asked).filteredOn(r -> r.lastUserMessage().equals(prompt)).as("the first run's prompt, asked once").hasSize(1);
-        assertThat(asked).filteredOn(r -> r.lastUserMessage().startsWith(NOTE)).as("resumed once").hasSize(1);
-        Map<String, Long> perMinute = asked.stream().map(r -> r.lastUserMessage()).filter(m -> m.startsWith("[Scheduled task"))
+        assertThat(asked).filteredOn(r -> r.lastUserMessage().equals(prompt)).as("the first run's prompt, asked before and after its tool call")
+                .hasSize(2);
+        assertThat(asked).filteredOn(r -> r.lastUserMessage().startsWith(NOTE)).as("resumed once, as the task").singleElement()
+                .satisfies(r -> assertThat(r.lastUserMessage()).endsWith("]\n\n" + prompt).doesNotContain("session was restored"));
+        // a run's first request ends with its prompt (the requests after a tool call end with the tool's result)
+        Map<String, Long> perMinute = asked.stream().filter(r -> r.messages().get(r.messages().size() - 1).role().equals("user"))
+                .map(r -> r.lastUserMessage()).filter(m -> m.startsWith("[Scheduled task"))
                 .collect(Collectors.groupingBy(ScheduledTaskIT::due, Collectors.counting()));
         assertThat(perMinute).as("each minute run at most once").allSatisfy((minute, n) -> assertThat(n).isEqualTo(1L));
         assertThat(perMinute).containsKeys(firstMinute, next);
+
+        herald.terminate();
+        assertThat(herald.awaitExit(Duration.ofSeconds(60))).isZero();
+        try (SqliteStorage store = SqliteStorage.open(home.resolve("herald.db"), Clock.systemUTC())) {
+            Instant firstAt = LocalDateTime.parse(firstMinute, MINUTE).toInstant(ZoneOffset.UTC);
+            assertThat(store.schedules().runs("standup", 100)).filteredOn(r -> r.scheduledAt().equals(firstAt))
+                    .as("the killed run's record shows how it ended").singleElement()
+                    .satisfies(r -> assertThat(r.outcome()).isEqualTo("resumed, ok"));
+        }
     }
 
     /** The job's next run as {@code herald schedule list} prints it (the gateway is stopped). */

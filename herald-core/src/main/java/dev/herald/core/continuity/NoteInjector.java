@@ -19,6 +19,12 @@ import java.util.List;
  *       unrelated task.</li>
  * </ol>
  *
+ * A resume turn that continues a cut-off scheduled task (the caller passes the task's text) is not an interactive
+ * restart: nobody is there to be told the session was restored, and the chat waits for the task's result. When
+ * the task recorded work after its prompt (the transcript's last conversation row is not the prompt), the model
+ * gets the task note ({@link RecoveryNotes#taskNote}): continue from the first step without a recorded result.
+ * When nothing of it was recorded, it runs again from the start: the model gets the task as first given.
+ *
  * Safety net: a blank message on a resume-pending session never reaches the model blank; it becomes
  * the recovery note for an empty message (C8). What is stored as the user's row is the user's own text
  * when there is some, else the note, so no blank user row is ever persisted.
@@ -33,7 +39,11 @@ public final class NoteInjector {
     public enum Note {
         NONE,
         RESUME,
-        TOOL_TAIL
+        TOOL_TAIL,
+        /** A cut-off scheduled task continues ({@link RecoveryNotes#taskNote}). */
+        TASK_RESUME,
+        /** A cut-off scheduled task that recorded nothing runs again from the start. */
+        TASK_RERUN
     }
 
     private NoteInjector() {
@@ -42,10 +52,28 @@ public final class NoteInjector {
     public static Prepared prepare(
             SessionEntry entry, List<TranscriptRow> transcript, String message, boolean interactive,
             Freshness window, Instant now) {
+        return prepare(entry, transcript, message, interactive, window, now, null);
+    }
+
+    /**
+     * @param continuedTask for a resume turn that continues a cut-off scheduled task, the text that task was given;
+     *                      else null
+     */
+    public static Prepared prepare(
+            SessionEntry entry, List<TranscriptRow> transcript, String message, boolean interactive,
+            Freshness window, Instant now, String continuedTask) {
         String text = message == null ? "" : message;
         boolean interruptionFresh = window.interruptionFresh(transcript, now);
         boolean pending = entry != null && entry.resumePending();
         boolean markFresh = window.markFresh(entry, now);
+
+        if (pending && text.isBlank() && continuedTask != null && !continuedTask.isBlank()) {
+            if (endsWithPrompt(transcript)) {
+                return new Prepared(continuedTask, continuedTask, Note.TASK_RERUN);
+            }
+            String note = RecoveryNotes.taskNote(entry.effectiveResumeReason(), continuedTask);
+            return new Prepared(note, note, Note.TASK_RESUME);
+        }
 
         if (pending && (interruptionFresh || markFresh)) {
             String userText = text.isBlank() ? "" : text;
@@ -60,5 +88,16 @@ public final class NoteInjector {
             return new Prepared(note, note, Note.RESUME);
         }
         return new Prepared(text, text, Note.NONE);
+    }
+
+    /** Whether the transcript's last conversation row (bookkeeping skipped) is a user's: nothing answered it yet. */
+    private static boolean endsWithPrompt(List<TranscriptRow> transcript) {
+        for (int i = transcript.size() - 1; i >= 0; i--) {
+            TranscriptRow row = transcript.get(i);
+            if (row != null && !row.role().isBookkeeping()) {
+                return row.role() == dev.herald.core.transcript.Role.USER;
+            }
+        }
+        return false;
     }
 }

@@ -4,7 +4,9 @@ import dev.herald.core.session.ResumeReason;
 
 /**
  * The system notes that tell the model a turn was cut off. Their wording is a contract (spec G1):
- * models have been prompted with these exact texts, so change them only together with the spec.
+ * models have been prompted with these exact texts, so change them only together with the spec. The note for a
+ * scheduled task ({@link #taskNote}) is Herald's own (the spec has no scheduled tasks); it shares the spec's
+ * sentences where it can.
  */
 public final class RecoveryNotes {
 
@@ -55,6 +57,23 @@ public final class RecoveryNotes {
                 + "; the gateway is now back online. Any restart/shutdown command in the history has already run "
                 + "\u2014 do NOT re-execute or verify it. " + resumeGuidance + " " + tailGuidance + "]";
         return hasMessage ? note + "\n\n" + text : note;
+    }
+
+    /**
+     * The note that resumes a scheduled task a stop, crash or takeover cut off after some of its work was recorded,
+     * followed by a blank line and the task as it was first given. Nobody asked for the turn, so unlike the
+     * interactive restart note it never asks the model to report the restore or ask what to do next: the task's result
+     * is what its chat is waiting for.
+     *
+     * @param reason why the session is resume-pending (null reads as restart_timeout)
+     * @param task   the scheduled turn's text ({@code [Scheduled task <job> (...), due ...] <prompt>})
+     */
+    public static String taskNote(ResumeReason reason, String task) {
+        return "[System note: The scheduled task below was interrupted by " + reasonPhrase(reason)
+                + "; the gateway is now back online. Any restart/shutdown command in the history has already run "
+                + "\u2014 do NOT re-execute or verify it. This turn is the scheduled task, not a message from a user: do NOT "
+                + "announce the restart and do NOT ask questions. CONTINUE the scheduled task to completion "
+                + "and answer with its result. " + RESUME_TAIL_GUIDANCE + "]\n\n" + (task == null ? "" : task);
     }
 
     /** The tool-tail note followed by a blank line and the message (spec C3). */

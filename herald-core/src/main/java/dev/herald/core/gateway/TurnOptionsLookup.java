@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The options a turn runs with.
+ * The options a turn runs with, and the scheduled task a resume turn continues.
  *
  * <p>Stored options win: {@link StoredTurnOptions} (a scheduled job's profile and tools) for the turn's own request,
  * or, for a resume turn, for the request of the turn it continues. A resume turn continues its lane's newest turn that
@@ -34,6 +34,18 @@ final class TurnOptionsLookup {
 
     TurnOptions of(TurnRecord turn, PlatformAdapter adapter) {
         return stored.of(asked(turn)).orElseGet(() -> adapter.turnOptions(turn.eventId()));
+    }
+
+    /**
+     * For a resume turn that continues a cut-off scheduled run (directly, or through resumes that were cut off too), the
+     * text the scheduler gave that run; else null. Only turns the scheduler made count, as for their options.
+     */
+    String continuedTask(TurnRecord turn) {
+        if (turn.origin() != MessageEvent.Origin.RESUME) {
+            return null;
+        }
+        TurnRecord asked = asked(turn);
+        return asked.origin() == MessageEvent.Origin.SCHEDULE ? asked.text() : null;
     }
 
     /** The turn whose request {@code turn} answers: itself, or for a resume turn the turn it continues. */

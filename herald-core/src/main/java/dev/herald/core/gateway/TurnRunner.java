@@ -148,8 +148,8 @@ final class TurnRunner {
         }
         List<TranscriptRow> transcript = closeDanglingToolCalls(entry.sessionId(), storage.transcripts().load(entry.sessionId()));
         Capabilities caps = adapter.get().capabilities();
-        NoteInjector.Prepared prepared = NoteInjector.prepare(
-                entry, transcript, turn.text(), caps.interactive(), settings.freshness(), clock.instant());
+        NoteInjector.Prepared prepared = NoteInjector.prepare(entry, transcript, turn.text(), caps.interactive(), settings.freshness(),
+                clock.instant(), options.continuedTask(turn)); // a cut-off scheduled run resumes as its task, not as a chat
         if (prepared.modelMessage().isBlank()) {
             cancel(turn, "empty message");
             return Attempt.DONE;

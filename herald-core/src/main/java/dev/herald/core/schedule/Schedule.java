@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * daylight-saving rules), {@code every 30m} (units s, m, h, d; at least one minute; counted from the
  * job's creation, unaffected by daylight saving), {@code at 2026-12-24T09:00} (a local time in the zone,
  * or with an offset), {@code at 09:00} (the next such local time) and {@code in 20m} (from now); the last
- * three are one-shot.
+ * three are one-shot. A local time follows cron's daylight-saving rules ({@link #local}): one a spring-forward
+ * skips is the instant of the jump, one a fall-back repeats is its first occurrence.
  */
 public sealed interface Schedule {
     /** The shortest interval {@code every} accepts. */
@@ -147,19 +148,33 @@ public sealed interface Schedule {
             // a local time follows
         }
         try {
-            return LocalDateTime.parse(iso).atZone(zone).toInstant();
+            return local(LocalDateTime.parse(iso), zone);
         } catch (DateTimeParseException notLocal) {
             // a time of day follows
         }
         try {
             LocalTime time = LocalTime.parse(s);
             LocalDate today = LocalDate.ofInstant(now, zone);
-            Instant at = today.atTime(time).atZone(zone).toInstant();
-            return at.isAfter(now) ? at : today.plusDays(1).atTime(time).atZone(zone).toInstant();
+            Instant at = local(today.atTime(time), zone);
+            return at.isAfter(now) ? at : local(today.plusDays(1).atTime(time), zone);
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("schedule - 'at " + s + "' is not a time; write at 2026-12-24T09:00, "
                     + "at 2026-12-24T09:00+01:00 or at 09:00");
         }
+    }
+
+    /**
+     * The instant of a local time in {@code zone}, by the rules {@link CronExpression} follows for a fixed time: a time a
+     * spring-forward skips (02:30 when clocks jump from 02:00 to 03:00) is the instant of the jump (03:00 local), not the
+     * time shifted by the gap (03:30) as {@link LocalDateTime#atZone} has it; a time a fall-back repeats is its first
+     * occurrence.
+     */
+    static Instant local(LocalDateTime time, ZoneId zone) {
+        java.time.zone.ZoneRules rules = zone.getRules();
+        if (rules.getValidOffsets(time).isEmpty()) {
+            return rules.getTransition(time).getInstant();
+        }
+        return time.atZone(zone).toInstant();
     }
 
     /** A zone by its IANA name ({@code Europe/Berlin}, {@code UTC}). */

@@ -63,15 +63,26 @@ public interface ScheduleStore {
     /** Occurrences still CLAIMED that were claimed before {@code before}: their submission may have been cut off. */
     List<JobRun> claimedBefore(Instant before, int limit);
 
-    /** Whether job {@code id} has an occurrence that was submitted and whose turn has not ended. */
-    boolean hasOpenRun(String id);
+    /**
+     * Whether job {@code id} has an occurrence that is not over: claimed, or submitted and its turn not ended, or its
+     * turn cut off and resumed by a turn that has not ended, or cut off at or after {@code resumeSince} with its
+     * resume still to come (see {@link #settle}).
+     */
+    boolean hasOpenRun(String id, Instant resumeSince);
 
     /**
      * Finishes every SUBMITTED occurrence whose turn has ended, with an outcome from the turn ({@code ok},
      * {@code failed}, {@code interrupted}, {@code cancelled}, {@code undeliverable}, {@code partial}); returns
      * those this call finished.
+     *
+     * <p>A turn cut off by a stop, a crash or a takeover is resumed by another turn of its lane (the resume turn, which
+     * continues the lane's newest started turn), maybe more than once: the occurrence follows those turns and ends with
+     * the last one's outcome, prefixed {@code resumed, } ({@code resumed, ok}). While its lane waits for the resume
+     * (resume-pending, not suspended) and the cut-off happened at or after {@code resumeSince}, it is not over; a
+     * cut-off turn whose lane went on with another turn, or whose resume did not come in time, ends
+     * {@code interrupted}.
      */
-    List<JobRun> settle(Instant now);
+    List<JobRun> settle(Instant now, Instant resumeSince);
 
     /** The latest occurrences of a job, newest first. */
     List<JobRun> runs(String id, int limit);

@@ -35,11 +35,14 @@ import org.slf4j.LoggerFactory;
  *       occurrence however often it is submitted. The occurrence becomes SUBMITTED.</li>
  *   <li><b>Recover.</b> A crash between claim and submit leaves it CLAIMED: the next start (and, while
  *       running, a sweep after {@link Settings#resubmitAfter}) submits it again; if the first submission
- *       got through, the dedupe answers "duplicate" and nothing runs twice. A crash during the turn is the
- *       gateway's business: the turn is resumed by the continuity rules like any other, and the job's next
+ *       got through, the dedupe answers "duplicate" and nothing runs twice. A stop, crash or takeover during the
+ *       turn is the gateway's business: the turn is resumed by the continuity rules, as the scheduled task (the
+ *       model is told to finish the task, or given it again when nothing of it was recorded), and the job's next
  *       time has already moved on, so the occurrence is not fired again.</li>
- *   <li><b>Settle.</b> A submitted occurrence is done when its turn has ended; its outcome comes from the
- *       turn ({@link ScheduleStore#settle}), whichever node ran it.</li>
+ *   <li><b>Settle.</b> A submitted occurrence is done when its turn has ended, or for a cut-off turn when the
+ *       turns that resumed it have; its outcome comes from the last of them ({@link ScheduleStore#settle}),
+ *       whichever node ran it. A cut-off turn whose resume does not come within {@link Settings#resumeWait} stays
+ *       {@code interrupted}.</li>
  * </ol>
  * An occurrence whose previous run of the same job has not ended is not run (recorded as skipped), so a
  * slow job never piles turns up in its chat's queue.
@@ -52,6 +55,8 @@ public final class Scheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("schedule");
     private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
     private static final int BATCH = 100;
+    /** How the outcome of a run that was cut off and resumed starts ({@code resumed, ok}); its metric counts the rest. */
+    private static final String RESUMED = "resumed, ";
 
     /**
      * @param tick          how often due jobs are looked for (cron has minute precision; 1 s keeps runs punctual)
@@ -59,11 +64,19 @@ public final class Scheduler implements AutoCloseable {
      * @param resubmitAfter how long an occurrence may stay claimed but not submitted before a sweep submits it again
      * @param sweepEvery    how often claimed occurrences are swept and ended turns settled
      * @param keepRuns      how long finished occurrences are kept for the record
+     * @param resumeWait    how long a run whose turn was cut off waits for the gateway to resume it before it is
+     *                      recorded as interrupted (the gateway resumes only fresh interruptions: its freshness window)
      */
-    public record Settings(Duration tick, Duration grace, Duration resubmitAfter, Duration sweepEvery, Duration keepRuns) {
+    public record Settings(Duration tick, Duration grace, Duration resubmitAfter, Duration sweepEvery, Duration keepRuns,
+            Duration resumeWait) {
         public static Settings defaults() {
             return new Settings(Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ofSeconds(5),
-                    Duration.ofDays(30));
+                    Duration.ofDays(30), Duration.ofHours(1));
+        }
+
+        /** With runs waiting {@code wait} for their resume; a wait of zero or less (no freshness gate) waits a day. */
+        public Settings withResumeWait(Duration wait) {
+            return new Settings(tick, grace, resubmitAfter, sweepEvery, keepRuns, wait.isZero() || wait.isNegative() ? Duration.ofDays(1) : wait);
         }
     }
 
@@ -171,7 +184,7 @@ public final class Scheduler implements AutoCloseable {
         String outcome = plan.outcome();
         String why = plan.runs() ? null : plan.due() > 1 ? plan.due() + (plan.due() >= Plan.MANY ? "+" : "") + " due times were missed"
                 : "it was due " + Duration.between(plan.key(), now).toMinutes() + " min ago";
-        if (plan.runs() && store.hasOpenRun(job.id())) {
+        if (plan.runs() && store.hasOpenRun(job.id(), now.minus(settings.resumeWait()))) {
             outcome = "skipped";
             why = "its previous run has not finished";
         }
@@ -264,9 +277,9 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private int settle(Instant now) {
-        List<JobRun> done = store.settle(now);
+        List<JobRun> done = store.settle(now, now.minus(settings.resumeWait()));
         for (JobRun r : done) {
-            metrics.run(r.jobId(), r.outcome());
+            metrics.run(r.jobId(), r.outcome().startsWith(RESUMED) ? r.outcome().substring(RESUMED.length()) : r.outcome());
             log.info("schedule - job {}: the run of {} ended: {}", r.jobId(), r.scheduledAt(), r.outcome());
         }
         return done.size();

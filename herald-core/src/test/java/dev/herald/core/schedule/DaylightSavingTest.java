@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Daylight-saving changes in Europe/Berlin, 2026: on 29 March clocks jump from 02:00 (CET, +01) to 03:00 (CEST,
- * +02); on 25 October they go back from 03:00 (CEST) to 02:00 (CET). The rules are in {@link CronExpression}.
+ * +02); on 25 October they go back from 03:00 (CEST) to 02:00 (CET). The rules are in {@link CronExpression}; one-shot
+ * times ({@code at}) follow the same rules for a fixed time.
  */
 class DaylightSavingTest {
     private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
@@ -87,5 +88,30 @@ class DaylightSavingTest {
         Schedule s = new Schedule.Cron(CronExpression.parse("30 2 * * *"), ZoneId.of("America/New_York"));
         assertThat(runs(s, "2026-03-07T12:00:00Z", "2026-03-09T12:00:00Z"))
                 .containsExactly(Instant.parse("2026-03-08T07:00:00Z"), Instant.parse("2026-03-09T06:30:00Z"));
+    }
+
+    @Test
+    void springForward_aOneShotInTheSkippedHour_runsAtTheJump() {
+        // 2027-03-28: 02:00 CET jumps to 03:00 CEST (01:00Z); 02:30 does not exist and runs at 03:00 local, not 03:30
+        Schedule s = Schedule.parse("at 2027-03-28T02:30", BERLIN, Instant.parse("2027-01-01T00:00:00Z"));
+
+        assertThat(s.nextAfter(Instant.parse("2027-01-01T00:00:00Z"))).contains(Instant.parse("2027-03-28T01:00:00Z"));
+        assertThat(s.nextAfter(Instant.parse("2027-03-28T01:00:00Z"))).as("once").isEmpty();
+        assertThat(s.text()).isEqualTo("at 2027-03-28T03:00+02:00");
+    }
+
+    @Test
+    void springForward_aOneShotTimeOfDayInTheSkippedHour_runsAtTheJump() {
+        // "at 02:30" written on the Saturday afternoon means Sunday's 02:30, which does not exist
+        Schedule s = Schedule.parse("at 02:30", BERLIN, Instant.parse("2027-03-27T14:00:00Z"));
+
+        assertThat(s.nextAfter(Instant.parse("2027-03-27T14:00:00Z"))).contains(Instant.parse("2027-03-28T01:00:00Z"));
+    }
+
+    @Test
+    void fallBack_aOneShotInTheRepeatedHour_runsAtItsFirstOccurrence() {
+        Schedule s = Schedule.parse("at 2026-10-25T02:30", BERLIN, Instant.parse("2026-10-01T00:00:00Z"));
+
+        assertThat(s.nextAfter(Instant.parse("2026-10-01T00:00:00Z"))).contains(Instant.parse("2026-10-25T00:30:00Z"));
     }
 }

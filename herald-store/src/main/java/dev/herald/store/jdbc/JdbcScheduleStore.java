@@ -50,14 +50,25 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
      * turn had its turn removed since (an operator purged the conversation, which takes only ended turns): it has
      * ended too, with an outcome nobody can read any more.
      */
-    private static final String ENDED = """
-            SELECT r.job_id, r.scheduled_at, t.state, t.outcome FROM schedule_runs r
-            LEFT JOIN turns t ON t.platform = r.platform AND t.platform_message_id = r.message_id
-            WHERE r.state = 'SUBMITTED' AND (t.id IS NULL OR t.state IN """ + TERMINAL + ") ORDER BY r.claimed_at LIMIT 200";
-    private static final String OPEN_RUN = """
-            SELECT 1 FROM schedule_runs r WHERE r.job_id = ? AND (r.state = 'CLAIMED' OR (r.state = 'SUBMITTED' AND EXISTS (
-                SELECT 1 FROM turns t WHERE t.platform = r.platform AND t.platform_message_id = r.message_id AND t.state NOT IN """
-            + TERMINAL + ")))";
+    private static final String TURN_OF_RUN = """
+            r.job_id, r.scheduled_at, r.state AS run_state, t.id, t.session_key, t.state, t.outcome,
+                COALESCE(t.started_at, t.received_at) AS started, t.updated_at FROM schedule_runs r
+            LEFT JOIN turns t ON t.platform = r.platform AND t.platform_message_id = r.message_id""";
+    private static final String ENDED = "SELECT " + TURN_OF_RUN + " WHERE r.state = 'SUBMITTED' AND (t.id IS NULL OR t.state IN "
+            + TERMINAL + ") ORDER BY r.claimed_at LIMIT 200";
+    private static final String NOT_DONE = "SELECT " + TURN_OF_RUN + " WHERE r.job_id = ? AND r.state <> 'DONE'";
+    /*
+     * The turn that continues a cut-off turn of a lane: the first of the lane's later turns to start after it (a resume
+     * turn starts before the messages that waited behind it, though they arrived first). A resume turn continues the
+     * lane's newest started turn, so when that first one is a resume turn it is the cut-off turn's continuation; when it
+     * is anything else, the cut-off turn was not resumed.
+     */
+    private static final String STARTED_AFTER = """
+            SELECT id, origin, state, outcome, COALESCE(started_at, received_at) AS started, updated_at FROM turns
+            WHERE session_key = ? AND id > ? AND state NOT IN ('RECEIVED', 'CANCELLED') AND COALESCE(started_at, received_at) >= ?
+            ORDER BY COALESCE(started_at, received_at), id LIMIT 1""";
+    /** Resumes followed from one cut-off run at most (the stuck-loop rule suspends a lane long before). */
+    private static final int MAX_RESUMES = 10;
     private static final String FINISH = """
             UPDATE schedule_runs SET state = 'DONE', outcome = ?, updated_at = ?
             WHERE job_id = ? AND scheduled_at = ? AND state <> 'DONE'""";
@@ -196,31 +207,104 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
     }
 
     @Override
-    public boolean hasOpenRun(String id) {
-        return tx.read("job " + id, c -> c.exists(OPEN_RUN, id));
+    public boolean hasOpenRun(String id, Instant resumeSince) {
+        return tx.read("job " + id, c -> {
+            for (RunTurn r : c.list(NOT_DONE, RunTurn::of, id)) {
+                if (r.runState().equals("CLAIMED") || r.turnId() != null && !ended(r.state()) || outcome(c, r, resumeSince).isEmpty()) {
+                    return true;
+                }
+            }
+            return false;
+        });
     }
 
-    private record Ended(String jobId, Instant at, String state, String outcome) {
+    /** An occurrence not done yet, with its turn (null fields when there is none). */
+    private record RunTurn(String jobId, Instant at, String runState, Long turnId, String lane, String state, String outcome, long started,
+            long updated) {
+        static RunTurn of(ResultSet rs) throws SQLException {
+            long turn = rs.getLong("id");
+            Long turnId = rs.wasNull() ? null : turn;
+            return new RunTurn(rs.getString("job_id"), Micros.toInstant(rs.getLong("scheduled_at")), rs.getString("run_state"), turnId,
+                    rs.getString("session_key"), rs.getString("state"), rs.getString("outcome"), rs.getLong("started"),
+                    rs.getLong("updated_at"));
+        }
     }
 
     @Override
-    public List<JobRun> settle(Instant now) {
-        RowMapper<Ended> ended = rs -> new Ended(rs.getString(1), Micros.toInstant(rs.getLong(2)), rs.getString(3), rs.getString(4));
-        // looked for on a reader first: most passes find nothing and need no write transaction
-        if (tx.read("ended occurrences", c -> c.list(ENDED, ended)).isEmpty()) {
+    public List<JobRun> settle(Instant now, Instant resumeSince) {
+        // decided on a reader first: most passes find nothing to finish (or only runs waiting for a resume) and need no write
+        boolean any = tx.read("ended occurrences", c -> {
+            for (RunTurn r : c.list(ENDED, RunTurn::of)) {
+                if (outcome(c, r, resumeSince).isPresent()) {
+                    return true;
+                }
+            }
+            return false;
+        });
+        if (!any) {
             return List.of();
         }
         return tx.write("ended occurrences", c -> {
             List<JobRun> settled = new ArrayList<>();
-            for (Ended e : c.list(ENDED, ended)) {
-                String outcome = outcome(e.state(), e.outcome());
-                if (finish(c, e.jobId(), e.at(), outcome, now)) {
+            for (RunTurn r : c.list(ENDED, RunTurn::of)) {
+                Optional<String> outcome = outcome(c, r, resumeSince);
+                if (outcome.isPresent() && finish(c, r.jobId(), r.at(), outcome.get(), now)) {
                     c.one("SELECT " + RUN_COLUMNS + " FROM schedule_runs WHERE job_id = ? AND scheduled_at = ?", JdbcScheduleStore::run,
-                            e.jobId(), Micros.of(e.at())).ifPresent(settled::add);
+                            r.jobId(), Micros.of(r.at())).ifPresent(settled::add);
                 }
             }
             return settled;
         });
+    }
+
+    private static boolean ended(String turnState) {
+        return TERMINAL.contains("'" + turnState + "'");
+    }
+
+    /**
+     * The outcome of an occurrence whose turn ended (or is gone), or empty while it is not over: a cut-off turn is
+     * followed through the resume turns that continued it, and the last of them gives the outcome ({@code resumed, ok}).
+     * A cut-off turn nothing has continued yet is waited for while its lane waits for a resume (resume-pending, not
+     * suspended) and it was cut off at or after {@code resumeSince}; after that, or when the lane went on with
+     * something else, it stays {@code interrupted}.
+     */
+    private static Optional<String> outcome(JdbcConn c, RunTurn r, Instant resumeSince) throws SQLException {
+        if (r.turnId() == null || !r.state().equals("INTERRUPTED")) {
+            return Optional.of(outcome(r.state(), r.outcome()));
+        }
+        long turn = r.turnId();
+        long started = r.started();
+        long cutOff = r.updated();
+        for (int i = 0; i < MAX_RESUMES; i++) {
+            Optional<Later> next = c.one(STARTED_AFTER, Later::of, r.lane(), turn, started);
+            if (next.isEmpty()) {
+                boolean waits = cutOff >= Micros.of(resumeSince) && c.one("SELECT resume_pending, suspended FROM sessions WHERE session_key = ?",
+                        rs -> rs.getBoolean(1) && !rs.getBoolean(2), r.lane()).orElse(false);
+                return waits ? Optional.empty() : Optional.of("interrupted");
+            }
+            Later n = next.get();
+            if (!n.origin().equals("RESUME")) {
+                return Optional.of("interrupted");
+            }
+            if (!ended(n.state())) {
+                return Optional.empty();
+            }
+            if (!n.state().equals("INTERRUPTED")) {
+                return Optional.of("resumed, " + outcome(n.state(), n.outcome()));
+            }
+            turn = n.id();
+            started = n.started();
+            cutOff = n.updated();
+        }
+        return Optional.of("interrupted");
+    }
+
+    /** The turn a lane started after a cut-off one ({@link #STARTED_AFTER}). */
+    private record Later(long id, String origin, String state, String outcome, long started, long updated) {
+        static Later of(ResultSet rs) throws SQLException {
+            return new Later(rs.getLong("id"), rs.getString("origin"), rs.getString("state"), rs.getString("outcome"), rs.getLong("started"),
+                    rs.getLong("updated_at"));
+        }
     }
 
     /** An occurrence's outcome from its turn's final state and outcome kind; {@code purged} when the turn is gone. */

@@ -40,6 +40,11 @@ public abstract class ScheduleStoreContract extends StorageContract {
                 s.nextAfter(now).orElseThrow(), null, null, null);
     }
 
+    /** Cut-off runs waiting for their resume are waited for an hour (the gateway's default freshness window). */
+    protected final Instant resumeSince() {
+        return clock.instant().minus(Duration.ofHours(1));
+    }
+
     protected static JobRun claimed(Job job, Instant at, Instant now) {
         return new JobRun(job.id(), at, JobRun.Kind.ON_TIME, JobRun.State.CLAIMED, job.platform(), JobRun.messageId(job.id(), at), null,
                 now, now);
@@ -145,7 +150,7 @@ public abstract class ScheduleStoreContract extends StorageContract {
         assertThat(schedules().claim("s", at, at.plus(Duration.ofMinutes(5)), skipped)).isTrue();
 
         assertThat(schedules().find("s").orElseThrow().lastOutcome()).isEqualTo("skipped");
-        assertThat(schedules().hasOpenRun("s")).isFalse();
+        assertThat(schedules().hasOpenRun("s", resumeSince())).isFalse();
     }
 
     @Test
@@ -241,18 +246,18 @@ public abstract class ScheduleStoreContract extends StorageContract {
         schedules().claim("s", at, at.plus(Duration.ofMinutes(5)), claimed(job, at, at));
         TurnRecord turn = storeTurnOf(job, at);
         schedules().markSubmitted("s", at, at);
-        assertThat(schedules().hasOpenRun("s")).as("its turn is still waiting").isTrue();
-        assertThat(schedules().settle(clock.instant())).isEmpty();
+        assertThat(schedules().hasOpenRun("s", resumeSince())).as("its turn is still waiting").isTrue();
+        assertThat(schedules().settle(clock.instant(), resumeSince())).isEmpty();
 
         runAndDeliver(turn);
 
-        assertThat(schedules().hasOpenRun("s")).isFalse();
-        List<JobRun> settled = schedules().settle(clock.instant());
+        assertThat(schedules().hasOpenRun("s", resumeSince())).isFalse();
+        List<JobRun> settled = schedules().settle(clock.instant(), resumeSince());
         assertThat(settled).singleElement().satisfies(r -> {
             assertThat(r.outcome()).isEqualTo("ok");
             assertThat(r.state()).isEqualTo(JobRun.State.DONE);
         });
-        assertThat(schedules().settle(clock.instant())).as("settled once").isEmpty();
+        assertThat(schedules().settle(clock.instant(), resumeSince())).as("settled once").isEmpty();
         assertThat(schedules().find("s").orElseThrow().lastOutcome()).isEqualTo("ok");
     }
 
@@ -269,8 +274,8 @@ public abstract class ScheduleStoreContract extends StorageContract {
 
         assertThat(sessions().purge(turn.sessionKey())).isInstanceOf(dev.herald.core.session.PurgeResult.Purged.class);
 
-        assertThat(schedules().hasOpenRun("p")).as("a run whose turn was purged has ended").isFalse();
-        assertThat(schedules().settle(clock.instant())).extracting(JobRun::outcome).containsExactly("purged");
+        assertThat(schedules().hasOpenRun("p", resumeSince())).as("a run whose turn was purged has ended").isFalse();
+        assertThat(schedules().settle(clock.instant(), resumeSince())).extracting(JobRun::outcome).containsExactly("purged");
         assertThat(schedules().find("p").orElseThrow().lastOutcome()).isEqualTo("purged");
     }
 
@@ -286,7 +291,94 @@ public abstract class ScheduleStoreContract extends StorageContract {
         turns().start(turn.id(), lane.sessionId(), TranscriptRow.user(turn.text(), clock.instant()));
         turns().interrupt(turn.id(), "interrupted");
 
-        assertThat(schedules().settle(clock.instant())).extracting(JobRun::outcome).containsExactly("interrupted");
+        assertThat(schedules().settle(clock.instant(), resumeSince())).extracting(JobRun::outcome).containsExactly("interrupted");
+    }
+
+    /** A submitted occurrence whose turn started and was cut off, its lane marked for a resume (as a stop or crash leaves it). */
+    private TurnRecord cutOffRun(Job job, Instant at) {
+        schedules().create(job);
+        schedules().claim(job.id(), at, at.plus(Duration.ofMinutes(5)), claimed(job, at, at));
+        TurnRecord turn = storeTurnOf(job, at);
+        schedules().markSubmitted(job.id(), at, at);
+        SessionEntry lane = sessions().getOrCreate(turn.sessionKey(), turn.source());
+        turns().start(turn.id(), lane.sessionId(), TranscriptRow.user(turn.text(), clock.instant())).orElseThrow();
+        turns().interrupt(turn.id(), "interrupted");
+        sessions().markResumePending(turn.sessionKey(), dev.herald.core.session.ResumeReason.RESTART_INTERRUPTED);
+        return turn;
+    }
+
+    /** The gateway's resume turn of the run's lane, started. */
+    private TurnRecord resumeStarted(TurnRecord cut) {
+        clock.advance(Duration.ofSeconds(1));
+        TurnRecord resume = turns().receive(cut.sessionKey(), MessageEvent.resume(cut.source(), clock.instant())).orElseThrow();
+        String sessionId = sessions().getOrCreate(cut.sessionKey(), cut.source()).sessionId();
+        return turns().start(resume.id(), sessionId, TranscriptRow.user("[System note: ...]", clock.instant())).orElseThrow();
+    }
+
+    @Test
+    void settle_aCutOffRunThatWasResumedAndDelivered_endsResumedOk_notInterrupted() {
+        Job job = job("ri", "*/5 * * * *", Misfire.SKIP);
+        Instant at = job.nextRunAt();
+        clock.set(at);
+        TurnRecord cut = cutOffRun(job, at);
+
+        assertThat(schedules().settle(clock.instant(), resumeSince())).as("its resume is still to come").isEmpty();
+        assertThat(schedules().hasOpenRun("ri", resumeSince())).isTrue();
+        TurnRecord resume = resumeStarted(cut);
+        assertThat(schedules().settle(clock.instant(), resumeSince())).as("its resume runs").isEmpty();
+        assertThat(schedules().hasOpenRun("ri", resumeSince())).isTrue();
+        turns().recordReply(resume.id(), "final", "the report");
+        turns().delivered(resume.id(), "m-2");
+        sessions().clearResumePending(cut.sessionKey());
+
+        assertThat(schedules().hasOpenRun("ri", resumeSince())).isFalse();
+        assertThat(schedules().settle(clock.instant(), resumeSince())).extracting(JobRun::outcome).containsExactly("resumed, ok");
+        assertThat(schedules().runs("ri", 10)).extracting(JobRun::outcome).containsExactly("resumed, ok");
+        assertThat(schedules().find("ri").orElseThrow().lastOutcome()).isEqualTo("resumed, ok");
+    }
+
+    @Test
+    void settle_aRunCutOffTwice_followsBothResumes_toTheLastOnesOutcome() {
+        Job job = job("twice", "*/5 * * * *", Misfire.SKIP);
+        Instant at = job.nextRunAt();
+        clock.set(at);
+        TurnRecord cut = cutOffRun(job, at);
+        TurnRecord first = resumeStarted(cut);
+        turns().interrupt(first.id(), "interrupted");
+        assertThat(schedules().settle(clock.instant(), resumeSince())).as("the lane is still resume-pending").isEmpty();
+
+        TurnRecord second = resumeStarted(cut);
+        turns().fail(second.id(), "error", "the model failed");
+
+        assertThat(schedules().settle(clock.instant(), resumeSince())).extracting(JobRun::outcome).containsExactly("resumed, failed");
+    }
+
+    @Test
+    void settle_aCutOffRunWhoseResumeDoesNotComeInTime_isInterrupted() {
+        Job job = job("late", "*/5 * * * *", Misfire.SKIP);
+        Instant at = job.nextRunAt();
+        clock.set(at);
+        cutOffRun(job, at);
+        assertThat(schedules().settle(clock.instant(), resumeSince())).isEmpty();
+
+        clock.advance(Duration.ofMinutes(61));
+
+        assertThat(schedules().hasOpenRun("late", resumeSince())).isFalse();
+        assertThat(schedules().settle(clock.instant(), resumeSince())).extracting(JobRun::outcome).containsExactly("interrupted");
+    }
+
+    @Test
+    void settle_aCutOffRunWhoseLaneWentOnWithAMessage_isInterrupted() {
+        Job job = job("moved", "*/5 * * * *", Misfire.SKIP);
+        Instant at = job.nextRunAt();
+        clock.set(at);
+        TurnRecord cut = cutOffRun(job, at);
+        clock.advance(Duration.ofSeconds(1));
+        TurnRecord user = turns().receive(cut.sessionKey(), MessageEvent.text(cut.source(), "something else", "u-1", clock.instant()))
+                .orElseThrow();
+        runAndDeliver(user);
+
+        assertThat(schedules().settle(clock.instant(), resumeSince())).extracting(JobRun::outcome).containsExactly("interrupted");
     }
 
     @Test

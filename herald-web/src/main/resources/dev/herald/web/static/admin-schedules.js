@@ -16,7 +16,9 @@
     }
   }
 
+  // a run cut off by a restart and resumed shows "resumed, " before how it ended
   function outcomeClass(outcome) {
+    if (outcome && outcome.startsWith("resumed, ")) return outcomeClass(outcome.substring("resumed, ".length));
     if (outcome === "ok") return "ok";
     if (outcome === "started") return "running";
     if (["failed", "refused", "undeliverable", "cancelled"].includes(outcome)) return "bad";
