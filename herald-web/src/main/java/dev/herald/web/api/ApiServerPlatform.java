@@ -270,6 +270,12 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
                     exchange.finish(whole, "stop", null);
                 }
             }
+            case CUT_OFF_REPLY -> {
+                String whole = exchange.addPart(message);
+                if (whole != null) {
+                    exchange.fail(ApiError.cutOff(whole));
+                }
+            }
             case ERROR -> {
                 String whole = exchange.addPart(message);
                 if (whole != null) {

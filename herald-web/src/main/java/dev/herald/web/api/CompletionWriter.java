@@ -144,7 +144,7 @@ final class CompletionWriter {
                     sse.done();
                     return Ending.REPLIED;
                 } else if (signal instanceof Signal.Failed failed) {
-                    sse.fail(failed.error());
+                    sse.fail(failed.error().seenUpTo(streamed));
                     return Ending.FAILED;
                 }
             }

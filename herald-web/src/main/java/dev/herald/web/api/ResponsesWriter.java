@@ -48,7 +48,7 @@ final class ResponsesWriter {
                 shape.finish(sse, done);
                 return Ending.REPLIED;
             }
-            ApiError error = end instanceof Signal.Failed f ? f.error() : ApiError.timeout(wait.timeoutMessage());
+            ApiError error = end instanceof Signal.Failed f ? f.error().seenUpTo(shape.streamed) : ApiError.timeout(wait.timeoutMessage());
             if (shape.started) {
                 ObjectNode event = OpenAiWire.MAPPER.createObjectNode().put("type", "error").put("code", error.code())
                         .put("message", error.getMessage()).put("param", error.param()).put("sequence_number", shape.seq++);
