@@ -7,6 +7,7 @@ import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.agent.TurnOptions;
+import dev.herald.core.agent.ToolState;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -116,6 +117,13 @@ final class StatelessTurn implements TurnListener, Runnable {
     @Override
     public boolean showsDeltas() {
         return streamed;
+    }
+
+    @Override
+    public void onToolActivity(String callId, String toolName, String summary, ToolState state) {
+        if (state == ToolState.RUNNING) {
+            exchange.toolRunning();
+        }
     }
 
     @Override
