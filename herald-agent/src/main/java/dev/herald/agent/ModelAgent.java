@@ -52,9 +52,19 @@ import org.slf4j.LoggerFactory;
  * <p><b>Outcomes.</b> Final: a non-empty answer. Completed: an empty answer after tools ran (the work was the
  * point). Interrupted: the signal. NotCompleted: the iteration limit. Failed: the model refused
  * ({@code content_filter}) or called only unknown tools or malformed arguments three rounds in a row. Partial:
- * a model call broke off after streaming text. Errored: the model failed before producing anything, gave an
+ * a model call broke off after producing text. Errored: the model failed before producing anything, gave an
  * empty first answer, or something unexpected happened (including the listener failing to record a message).
  * Model and tool failures never throw out of {@link #runTurn}.
+ *
+ * <p><b>Answers cut off.</b> Whether a broken-off model stream may be asked again depends on whether its text already
+ * reached a person, and only the listener knows that ({@link TurnListener#showsDeltas()}: a streaming chat or API
+ * stream shows deltas, any other platform drops them). The agent passes it on to the client as its stream observer's
+ * {@link StreamObserver#showsContent()}, and the client retries a stream that drops, stalls or ends without
+ * {@code [DONE]} or a finish reason (within {@code model.max_retries}) only while no content was shown. When the call
+ * still fails with text produced (shown, or the last attempt's when retries ran out), that text is recorded and
+ * delivered with a notice that it is incomplete and how to get a whole answer ({@link ModelFailureText#cutOff}), and
+ * the outcome is {@link TurnOutcome.Partial}: never {@code final}, so a resume mark stays, and the log says how far it
+ * got.
  */
 public final class ModelAgent implements Agent {
     private static final Logger log = LoggerFactory.getLogger(ModelAgent.class);
@@ -265,14 +275,19 @@ public final class ModelAgent implements Agent {
     }
 
     private TurnOutcome brokenOff(ModelException e, StreamedText streamed, Turn turn) {
-        streamed.reportPartial(turn);
         if (e.isInterrupted() || turn.signal().isRaised()) {
+            streamed.reportPartial(turn);
             log.info("model - turn interrupted ({}, {} characters streamed)", turn.signal().reason(), streamed.text.length());
             return turn.interrupted();
         }
-        if (!streamed.text.toString().isBlank()) {
-            log.warn("{} ({} characters were streamed and recorded)", e.getMessage(), streamed.text.length());
-            return new TurnOutcome.Partial(streamed.text.toString(), e.getMessage());
+        String text = streamed.text.toString();
+        if (!text.isBlank()) {
+            TurnOutcome.Partial partial = new TurnOutcome.Partial(text, ModelFailureText.cutOff(e), e.getMessage());
+            streamed.record(turn, partial.replyText());
+            log.warn("agent - the answer was cut off after {} characters ({}); delivered with a notice that it is incomplete, "
+                    + "outcome partial (session {}): {}", Texts.number(text.length()), streamed.shows
+                    ? "shown as it streamed, so not asked again" : "retries used up", turn.request.sessionId(), e.getMessage());
+            return partial;
         }
         log.warn("{}", e.getMessage());
         return new TurnOutcome.Errored(ModelFailureText.forUser(e), e.getMessage());
@@ -348,13 +363,18 @@ public final class ModelAgent implements Agent {
         return new TurnOutcome.Failed(message);
     }
 
-    /** Forwards text deltas and keeps them, so a broken-off answer can still be recorded as it was shown. */
+    /**
+     * Forwards text deltas and keeps those of the current attempt, so a broken-off answer can still be recorded as far
+     * as it came; shows content when the turn's listener does.
+     */
     private static final class StreamedText implements StreamObserver {
         private final Turn turn;
+        final boolean shows;
         final StringBuilder text = new StringBuilder();
 
         StreamedText(Turn turn) {
             this.turn = turn;
+            this.shows = turn.listener().showsDeltas();
         }
 
         @Override
@@ -363,15 +383,29 @@ public final class ModelAgent implements Agent {
             turn.delta(delta);
         }
 
-        /** Records what was shown before the call broke off; a failing listener is logged, never thrown, on this path. */
+        @Override
+        public boolean showsContent() {
+            return shows;
+        }
+
+        @Override
+        public void onRestart() {
+            text.setLength(0);
+        }
+
+        /** Records what came before the call broke off. */
         void reportPartial(Turn turn) {
-            if (text.toString().isBlank()) {
-                return;
+            if (!text.toString().isBlank()) {
+                record(turn, text.toString());
             }
+        }
+
+        /** Records {@code reply} as the answer; a failing listener is logged, never thrown, on this path. */
+        void record(Turn turn, String reply) {
             try {
-                turn.record(ChatMessage.assistant(text.toString()));
+                turn.record(ChatMessage.assistant(reply));
             } catch (RuntimeException e) {
-                log.warn("model - could not record the partial reply ({} characters): {}", text.length(), e.toString());
+                log.warn("model - could not record the partial reply ({} characters): {}", reply.length(), e.toString());
             }
         }
     }

@@ -174,25 +174,29 @@ class ModelAgentTest {
     @Test
     void runTurn_streamDroppedAfterText_endsPartialWithThePartialTextRecorded() {
         fake.enqueue(Reply.stream("cut ", "off ", "here").droppedAfter(2));
+        RecordingListener chat = RecordingListener.showing();
 
-        TurnOutcome outcome = agent.runTurn(turn("hi"), listener, new Interrupt());
+        TurnOutcome outcome = agent.runTurn(turn("hi"), chat, new Interrupt());
 
         assertThat(outcome).isInstanceOf(TurnOutcome.Partial.class);
-        assertThat(outcome.replyText()).isEqualTo("cut off ");
+        assertThat(outcome.replyText()).isEqualTo("cut off\n\n(This answer is incomplete: the model's answer broke off. Send your "
+                + "message again for a complete answer.)");
         assertThat(((TurnOutcome.Partial) outcome).why()).contains("dropped the connection").contains("the reply was cut off");
-        assertThat(listener.messages).containsExactly(ChatMessage.assistant("cut off "));
+        assertThat(chat.messages).containsExactly(ChatMessage.assistant(outcome.replyText()));
     }
 
     @Test
     void runTurn_silentMidStream_endsPartialWithTheIdleTimeout() {
         fake.enqueueHeld(Reply.stream("wait ", "for it"), 1);
         try (OpenAiCompatibleClient impatient = client(fake.baseUrl(), Duration.ofMillis(300))) {
-            TurnOutcome outcome = new ModelAgent(impatient).runTurn(turn("hi"), listener, new Interrupt());
+            RecordingListener chat = RecordingListener.showing();
+            TurnOutcome outcome = new ModelAgent(impatient).runTurn(turn("hi"), chat, new Interrupt());
 
             assertThat(outcome).isInstanceOf(TurnOutcome.Partial.class);
             assertThat(((TurnOutcome.Partial) outcome).why()).contains("went silent mid-reply for 300 ms");
+            assertThat(chat.messages).containsExactly(ChatMessage.assistant("wait\n\n(This answer is incomplete: the model stopped "
+                    + "sending mid-answer. Send your message again for a complete answer.)"));
         }
-        assertThat(listener.messages).containsExactly(ChatMessage.assistant("wait "));
     }
 
     @Test

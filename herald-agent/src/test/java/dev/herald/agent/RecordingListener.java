@@ -27,6 +27,20 @@ final class RecordingListener implements TurnListener {
     private final CountDownLatch firstDelta = new CountDownLatch(1);
     private final CountDownLatch firstApproval = new CountDownLatch(1);
     volatile Function<ApprovalRequest, ApprovalDecision> approver = request -> ApprovalDecision.APPROVED_ONCE;
+    /** Whether deltas reach a person as they come (a streaming chat); false plays a platform that shows only the reply. */
+    volatile boolean showsDeltas;
+
+    /** A listener that plays a streaming chat: deltas are shown as they come. */
+    static RecordingListener showing() {
+        RecordingListener listener = new RecordingListener();
+        listener.showsDeltas = true;
+        return listener;
+    }
+
+    @Override
+    public boolean showsDeltas() {
+        return showsDeltas;
+    }
 
     @Override
     public void onMessage(ChatMessage message) {

@@ -130,6 +130,12 @@ public final class ModelException extends Exception {
                 + " (" + why + "); the reply was cut off; try again", cause);
     }
 
+    /** A stream whose body ended cleanly before its answer did (no {@code [DONE]}, no finish reason). */
+    public static ModelException endedEarly(String endpoint, int attempts, long elapsedMs, String why) {
+        return new ModelException(Kind.BROKEN, 0, "model - " + endpoint + " ended its reply early" + tried(attempts, elapsedMs)
+                + " (" + why + "); the reply was cut off; check the model server's log", null);
+    }
+
     public static ModelException protocol(String endpoint, String detail) {
         return new ModelException(Kind.PROTOCOL, 0, "model - " + endpoint + " did not answer like an OpenAI-compatible server ("
                 + detail + "); check model.base_url", null);

@@ -27,6 +27,19 @@ public final class ModelFailureText {
         return unavailable(why, e.retryable());
     }
 
+    /**
+     * The notice that follows an answer the model broke off (delivered as far as it came): it says the answer is
+     * incomplete, roughly why, and how to get a whole one.
+     */
+    public static String cutOff(ModelException e) {
+        String why = switch (e.kind()) {
+            case TIMEOUT -> "the model stopped sending mid-answer";
+            case SERVER, RATE_LIMITED -> "the model reported an error mid-answer";
+            default -> "the model's answer broke off";
+        };
+        return "(This answer is incomplete: " + why + ". Send your message again for a complete answer.)";
+    }
+
     /** The user's text for a failure that has no {@link ModelException} (an unexpected error in the client). */
     public static String unexpected() {
         return unavailable("an unexpected error occurred", true);

@@ -37,11 +37,19 @@ import org.slf4j.LoggerFactory;
  * attempt with a retryable timeout, whether the server is still loading the model or a stream stalled.
  * There is no total deadline: a model that keeps streaming is allowed to finish.
  *
+ * <p><b>Complete answers.</b> A streamed answer is complete at {@code [DONE]}, or when a chunk carried a finish reason
+ * (then the end of the body, a dropped connection or a stall after it no longer matters). A stream that ends, drops or
+ * stalls before either is cut off: that attempt failed ({@link ModelException.Kind#BROKEN} or
+ * {@link ModelException.Kind#TIMEOUT}), never a shorter answer passed off as the whole one. A non-streamed body that
+ * breaks off is the same.
+ *
  * <p><b>Retries.</b> Up to {@code maxRetries} more attempts on 408/409/429/5xx, connection failures, idle
- * timeouts and dropped streams, with {@link Backoff} (a {@code Retry-After} or {@code retry-after-ms}
- * header replaces the computed wait). Only while nothing has reached the observer: once text was shown to
- * someone, a retry would show it twice, so the failure ends the call instead. 400/401/403/404 and other
- * 4xx fail at once with a message naming the setting to check.
+ * timeouts and cut-off streams, with {@link Backoff}; a {@code Retry-After} or {@code retry-after-ms} header of the
+ * failed attempt's response replaces the computed wait, whichever way it failed (an error status, or a stream that
+ * broke off after its headers). Only while no content has reached a person ({@link StreamObserver#showsContent()}):
+ * once text was shown, a retry would show it twice, so the failure ends the call instead and the caller says the
+ * answer was cut off. An observer that shows nothing is told {@link StreamObserver#onRestart()} before the next
+ * attempt. 400/401/403/404 and other 4xx fail at once with a message naming the setting to check.
  *
  * <p><b>Cancellation.</b> The call registers one cleanup on the turn's {@link Interrupt}. Raising it puts
  * a cancel event into the current exchange's queue (the reader wakes at once, aborts the exchange, which
@@ -123,13 +131,14 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
                 return response;
             } catch (AttemptFailure failure) {
                 Optional<Duration> waitFor = backoff.wait(attempt, failure.retryAfter); // empty: a retry-after too long to wait for
-                if (call.delivered || attempt > settings.maxRetries() || waitFor.isEmpty()) {
-                    throw failure.toException(attempt, call.elapsedMs(), call.delivered);
+                if (call.shown || attempt > settings.maxRetries() || waitFor.isEmpty()) {
+                    throw failure.toException(attempt, call.elapsedMs());
                 }
                 Duration wait = waitFor.get();
                 log.info("model - {} {}, retrying (attempt {} of {}, wait {} ms)", settings.endpoint(), failure.summary(), attempt,
                         settings.maxRetries() + 1, ModelException.number(wait.toMillis()));
                 call.pause(wait);
+                call.restart();
             }
         }
     }
@@ -158,8 +167,13 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
             if (type.contains("html")) {
                 throw ModelException.protocol(settings.endpoint(), "HTTP " + headers.status() + " with " + type + " instead of JSON");
             }
-            ModelResponse response = stream && !(type.contains("json") && !type.contains("ndjson"))
-                    ? readStream(exchange, call) : readWhole(exchange, call, stream);
+            ModelResponse response;
+            try {
+                response = stream && !(type.contains("json") && !type.contains("ndjson"))
+                        ? readStream(exchange, call) : readWhole(exchange, call, stream);
+            } catch (AttemptFailure failure) {
+                throw failure.retryAfter == null ? failure.withRetryAfter(retryAfter(headers)) : failure;
+            }
             // a stream answers at [DONE], before its body ends: read the rest so the connection is reused, not cut
             reusable = exchange.drain(DRAIN);
             return response;
@@ -202,8 +216,16 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
         throw new AttemptFailure(ModelException.Kind.UNREACHABLE, 0, why, null, error);
     }
 
-    /** The body as text, up to {@code limit} characters; what arrived so far when the connection fails. */
+    /** An error body as text, up to {@code limit} characters; what arrived so far when the connection fails. */
     private String readBody(Exchange exchange, Call call, int limit) throws ModelException, AttemptFailure {
+        return readBody(exchange, call, limit, false);
+    }
+
+    /**
+     * The body as text, up to {@code limit} characters. When the connection fails first, {@code whole} (an answer, which
+     * is useless in part) fails the attempt as cut off; otherwise what arrived so far is returned.
+     */
+    private String readBody(Exchange exchange, Call call, int limit, boolean whole) throws ModelException, AttemptFailure {
         StringBuilder body = new StringBuilder();
         while (true) {
             Event event = next(exchange, call);
@@ -212,16 +234,31 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
                     return body.append(line.text(), 0, Math.max(0, limit - body.length())).toString();
                 }
                 body.append(line.text()).append('\n');
+            } else if (event instanceof Event.Failed failed && whole) {
+                throw new AttemptFailure(ModelException.Kind.BROKEN, 0, why(failed.error()) + " after " + ModelException.number(body.length())
+                        + " characters of the body", null, failed.error());
             } else if (event instanceof Event.End || event instanceof Event.Failed) {
                 return body.toString();
             }
         }
     }
 
+    /**
+     * Reads a stream until its answer is complete ({@code [DONE]}, or a finish reason and then the end of the body, a
+     * failure or silence); anything else that ends it fails the attempt as cut off, saying how far it got.
+     */
     private ModelResponse readStream(Exchange exchange, Call call) throws ModelException, AttemptFailure {
         StreamAssembler stream = new StreamAssembler(call.observer);
         while (true) {
-            Event event = next(exchange, call);
+            Event event;
+            try {
+                event = next(exchange, call);
+            } catch (AttemptFailure silent) {
+                if (stream.finished()) {
+                    return finished(stream);
+                }
+                throw silent.midReply(stream.sawChunks());
+            }
             if (event instanceof Event.Line line) {
                 try {
                     if (stream.accept(line.text()) == StreamAssembler.Step.DONE) {
@@ -230,16 +267,24 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
                 } catch (StreamAssembler.StreamFailure failure) {
                     throw new AttemptFailure(ModelException.Kind.SERVER, 0, redact(failure.getMessage()), null, null);
                 }
+            } else if (stream.finished() && (event instanceof Event.End || event instanceof Event.Failed)) {
+                return finished(stream);
             } else if (event instanceof Event.End) {
-                if (stream.sawChunks()) {
-                    return finished(stream);
-                }
-                throw new AttemptFailure(ModelException.Kind.BROKEN, 0, "the stream ended before any data", null, null);
+                String why = stream.sawChunks()
+                        ? "the stream ended without [DONE] or a finish reason after " + progress(stream)
+                        : "the stream ended before any data";
+                throw new AttemptFailure(ModelException.Kind.BROKEN, 0, why, null, null).endedEarly();
             } else if (event instanceof Event.Failed failed) {
-                throw new AttemptFailure(ModelException.Kind.BROKEN, 0,
-                        why(failed.error()) + " after " + stream.chunks() + " chunks", null, failed.error());
+                throw new AttemptFailure(ModelException.Kind.BROKEN, 0, why(failed.error()) + " after " + progress(stream), null,
+                        failed.error());
             }
         }
+    }
+
+    /** How far a stream got: {@code 3 chunks (21 characters)}. */
+    private static String progress(StreamAssembler stream) {
+        return stream.chunks() + (stream.chunks() == 1 ? " chunk (" : " chunks (") + ModelException.number(stream.contentLength())
+                + " characters)";
     }
 
     private ModelResponse finished(StreamAssembler stream) {
@@ -251,7 +296,7 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
     }
 
     private ModelResponse readWhole(Exchange exchange, Call call, boolean stream) throws ModelException, AttemptFailure {
-        String body = readBody(exchange, call, BODY_LIMIT);
+        String body = readBody(exchange, call, BODY_LIMIT, true);
         JsonNode document;
         try {
             document = Wire.JSON.readTree(body);
@@ -374,30 +419,48 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
         }
     }
 
-    /** One {@link #complete} call: its interrupt, its observer, whether text was delivered, its current exchange. */
+    /**
+     * One {@link #complete} call: its interrupt, its observer, whether content was shown to a person (then no retry) or
+     * only fed to an observer that keeps it (then it is told to forget it before a retry), its current exchange.
+     */
     private static final class Call {
         final Interrupt interrupt;
         final StreamObserver observer;
+        private final StreamObserver downstream;
         final long startNanos = System.nanoTime();
         final CountDownLatch cancelled = new CountDownLatch(1);
         volatile Exchange current;
-        volatile boolean delivered;
+        /** Content reached a person (written and read on the calling thread only). */
+        boolean shown;
+        /** The current attempt gave the observer something (calling thread only). */
+        boolean fed;
 
         Call(Interrupt interrupt, StreamObserver downstream) {
             this.interrupt = interrupt;
+            this.downstream = downstream;
+            boolean shows = downstream.showsContent();
             this.observer = new StreamObserver() {
                 @Override
                 public void onContent(String delta) {
-                    delivered = true;
+                    fed = true;
+                    shown |= shows;
                     downstream.onContent(delta);
                 }
 
                 @Override
                 public void onReasoning(String delta) {
-                    delivered = true;
+                    fed = true;
                     downstream.onReasoning(delta);
                 }
             };
+        }
+
+        /** Before the next attempt: an observer that was fed by the failed one forgets it. */
+        void restart() {
+            if (fed) {
+                fed = false;
+                downstream.onRestart();
+            }
         }
 
         /** Runs on the raising thread; idempotent. */
@@ -452,13 +515,36 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
         final int status;
         final String detail;
         final Duration retryAfter;
+        /** A timeout after part of the answer had come. */
+        final boolean midReply;
+        /** A stream whose body ended cleanly but too early (no connection was dropped). */
+        final boolean endedEarly;
 
         AttemptFailure(ModelException.Kind kind, int status, String detail, Duration retryAfter, Throwable cause) {
+            this(kind, status, detail, retryAfter, cause, false, false);
+        }
+
+        private AttemptFailure(ModelException.Kind kind, int status, String detail, Duration retryAfter, Throwable cause, boolean midReply,
+                boolean endedEarly) {
             super(detail, cause, false, false);
             this.kind = kind;
             this.status = status;
             this.detail = detail;
             this.retryAfter = retryAfter;
+            this.midReply = midReply;
+            this.endedEarly = endedEarly;
+        }
+
+        AttemptFailure withRetryAfter(Duration wait) {
+            return new AttemptFailure(kind, status, detail, wait, getCause(), midReply, endedEarly);
+        }
+
+        AttemptFailure midReply(boolean afterContent) {
+            return new AttemptFailure(kind, status, detail, retryAfter, getCause(), afterContent, endedEarly);
+        }
+
+        AttemptFailure endedEarly() {
+            return new AttemptFailure(kind, status, detail, retryAfter, getCause(), midReply, true);
         }
 
         String summary() {
@@ -466,20 +552,22 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
                 case RATE_LIMITED -> "is rate limiting (HTTP 429)";
                 case SERVER -> status > 0 ? "answered HTTP " + status : "reported an error mid-stream";
                 case UNREACHABLE -> "is unreachable (" + detail + ")";
-                case TIMEOUT -> "sent nothing for " + ModelException.number(settings.idleTimeout().toMillis()) + " ms";
-                default -> "dropped the connection (" + detail + ")";
+                case TIMEOUT -> (midReply ? "went silent mid-reply for " : "sent nothing for ")
+                        + ModelException.number(settings.idleTimeout().toMillis()) + " ms";
+                default -> (endedEarly ? "cut its reply short (" : "dropped the connection (") + detail + ")";
             };
         }
 
-        ModelException toException(int attempts, long elapsedMs, boolean midStream) {
+        ModelException toException(int attempts, long elapsedMs) {
             String endpoint = settings.endpoint();
             return switch (kind) {
                 case RATE_LIMITED -> ModelException.rateLimited(endpoint, attempts, elapsedMs, retryAfter, detail);
                 case SERVER -> status > 0 ? ModelException.serverError(endpoint, status, attempts, elapsedMs, detail)
                         : ModelException.streamError(endpoint, detail);
                 case UNREACHABLE -> ModelException.unreachable(endpoint, attempts, elapsedMs, detail, getCause());
-                case TIMEOUT -> ModelException.idleTimeout(endpoint, settings.idleTimeout(), attempts, elapsedMs, midStream);
-                default -> ModelException.broken(endpoint, attempts, elapsedMs, detail, getCause());
+                case TIMEOUT -> ModelException.idleTimeout(endpoint, settings.idleTimeout(), attempts, elapsedMs, midReply);
+                default -> endedEarly ? ModelException.endedEarly(endpoint, attempts, elapsedMs, detail)
+                        : ModelException.broken(endpoint, attempts, elapsedMs, detail, getCause());
             };
         }
     }

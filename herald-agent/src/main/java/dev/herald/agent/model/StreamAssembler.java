@@ -62,6 +62,16 @@ final class StreamAssembler {
         return chunks > 0;
     }
 
+    /** True once a chunk carried a finish reason: the model is done, whatever happens to the rest of the body. */
+    boolean finished() {
+        return finishReason != null;
+    }
+
+    /** Characters of visible answer so far. */
+    int contentLength() {
+        return content.length();
+    }
+
     int chunks() {
         return chunks;
     }

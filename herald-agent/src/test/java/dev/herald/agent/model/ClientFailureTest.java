@@ -80,7 +80,7 @@ class ClientFailureTest {
     @Test
     void complete_streamDroppedAfterContent_failsWithoutRetry() {
         fake.enqueue(Reply.stream("a", "b", "c").droppedAfter(2), Reply.text("must not be used"));
-        Recorder observer = new Recorder();
+        Recorder observer = Recorder.showing();
 
         ModelException e = failure(client, Clients.streamed("hi"), observer, new Interrupt());
 
@@ -95,7 +95,7 @@ class ClientFailureTest {
     void complete_errorObjectMidStreamAfterContent_failsWithTheServersMessage() {
         fake.enqueue(Reply.sse("{\"choices\":[{\"delta\":{\"content\":\"par\"}}]}", "{\"error\":{\"message\":\"CUDA out of memory\"}}"));
 
-        ModelException e = failure(client, Clients.streamed("hi"));
+        ModelException e = failure(client, Clients.streamed("hi"), Recorder.showing(), new Interrupt());
 
         assertThat(e.kind()).isEqualTo(ModelException.Kind.SERVER);
         assertThat(e.getMessage()).contains("reported an error mid-stream (CUDA out of memory)");
@@ -225,7 +225,7 @@ class ClientFailureTest {
     @Test
     void stream_silentMidReply_failsWithIdleTimeoutWithoutRetry() {
         fake.enqueueHeld(Reply.stream("Hel", "lo"), 1);
-        Recorder observer = new Recorder();
+        Recorder observer = Recorder.showing();
         long start = System.nanoTime();
 
         try (OpenAiCompatibleClient impatient = withIdleTimeout(Duration.ofMillis(300), 2)) {

@@ -84,14 +84,42 @@ public sealed interface TurnOutcome {
         }
     }
 
-    /** Part of a reply was produced before the turn broke off. */
-    record Partial(String partialReply, String why) implements TurnOutcome {
+    /**
+     * The model's answer broke off (its stream dropped, stalled or ended early) after part of it was produced. The
+     * user gets that part followed by {@code notice}, which says it is incomplete and how to get a whole answer, so a
+     * truncated answer never passes for a complete one.
+     *
+     * @param partialReply the answer as far as it came
+     * @param notice       what the user reads after it: that it was cut off, and to send the message again
+     * @param why          the operator's account (log, turn record), which may name the model's endpoint
+     */
+    record Partial(String partialReply, String notice, String why) implements TurnOutcome {
+        /** The notice when the agent gives none. */
+        public static final String NOTICE = "(This answer was cut off before the end. Send your message again for a complete answer.)";
+
+        public Partial {
+            partialReply = partialReply == null ? "" : partialReply;
+            notice = notice == null || notice.isBlank() ? NOTICE : notice.strip().replace("\n\n", "\n");
+        }
+
+        /** A partial reply with the default notice. */
+        public Partial(String partialReply, String why) {
+            this(partialReply, NOTICE, why);
+        }
+
         public boolean clearsResumePending() {
             return false;
         }
 
+        /** The part that came, then the notice as its own last paragraph ({@link #noticeOf}). */
         public String replyText() {
-            return partialReply;
+            return partialReply.isBlank() ? notice : partialReply.stripTrailing() + "\n\n" + notice;
+        }
+
+        /** The notice of a cut-off reply's text (its last paragraph), for a platform that shows it apart from the text. */
+        public static String noticeOf(String replyText) {
+            int at = replyText.lastIndexOf("\n\n");
+            return at < 0 ? replyText : replyText.substring(at + 2);
         }
 
         public String kind() {

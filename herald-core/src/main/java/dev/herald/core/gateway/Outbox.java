@@ -114,7 +114,7 @@ public final class Outbox {
     }
 
     private boolean deliverClaimed(TurnRecord turn) {
-        MessageKind kind = isFailure(turn.outcome()) ? MessageKind.ERROR : MessageKind.REPLY;
+        MessageKind kind = kindOf(turn.outcome());
         Optional<Route> route = route(turn.source().platform(), turn.source().target(), kind);
         if (route.isEmpty()) {
             Platform to = destinationOf(turn);
@@ -203,7 +203,7 @@ public final class Outbox {
         if (adapter.isEmpty()) {
             return Optional.empty();
         }
-        if (kind != MessageKind.REPLY && kind != MessageKind.ERROR) {
+        if (!kind.isAnswer()) {
             return Optional.of(new Route(adapter.get(), target, false));
         }
         Optional<Destination> relay = adapter.get().relaysRepliesTo(target);
@@ -287,12 +287,20 @@ public final class Outbox {
             long ms = (System.nanoTime() - start) / 1_000_000;
             log.warn("{} - send failed after {} ms (last: {}{}); {}", adapter.platform(), ms, last.error(),
                     last.retryAfter() == null ? "" : ", retry_after " + last.retryAfter().toSeconds() + " s",
-                    m.kind() == MessageKind.REPLY || m.kind() == MessageKind.ERROR ? "reply kept for redelivery" : "message dropped");
+                    m.kind().isAnswer() ? "reply kept for redelivery" : "message dropped");
         }
         return last;
     }
 
     static boolean isFailure(String outcome) {
         return "error".equals(outcome) || "failed".equals(outcome);
+    }
+
+    /** How a turn's recorded reply is sent, by the turn's outcome kind. */
+    static MessageKind kindOf(String outcome) {
+        if (isFailure(outcome)) {
+            return MessageKind.ERROR;
+        }
+        return "partial".equals(outcome) ? MessageKind.CUT_OFF_REPLY : MessageKind.REPLY;
     }
 }

@@ -374,6 +374,12 @@ final class TurnRunner {
                 }
             }
 
+            /** A streaming platform shows deltas as they come (an edited draft, the page, the API's event stream). */
+            @Override
+            public boolean showsDeltas() {
+                return streaming;
+            }
+
             @Override
             public void onUsage(long in, long out) {
                 storage.sessions().addUsage(turn.sessionKey(), in, out);

@@ -100,7 +100,7 @@ public final class StoreInvariants {
         Map<String, List<RecordingAdapter.Sent>> finals = new LinkedHashMap<>();
         for (RecordingAdapter.Sent s : sent) {
             MessageKind kind = s.message().kind();
-            if ((kind == MessageKind.REPLY || kind == MessageKind.ERROR) && s.message().correlationId() != null && s.message().isLastPart()) {
+            if (kind.isAnswer() && s.message().correlationId() != null && s.message().isLastPart()) {
                 finals.computeIfAbsent(s.message().correlationId(), k -> new ArrayList<>()).add(s);
             }
         }

@@ -29,7 +29,7 @@ final class Renderer {
 
     static Rendered render(Reply reply, RecordedRequest request, Dialect serverDialect, int sequence) {
         return switch (reply) {
-            case Reply.Raw raw -> new Rendered(raw.status(), raw.contentType(), Map.of(), raw.events(),
+            case Reply.Raw raw -> new Rendered(raw.status(), raw.contentType(), raw.headers(), raw.events(),
                     !raw.contentType().contains("json"));
             case Reply.Failure failure -> failure(failure);
             case Reply.Completion completion -> {

@@ -94,15 +94,27 @@ public sealed interface Reply permits Reply.Completion, Reply.Failure, Reply.Raw
         }
     }
 
-    /** Bytes exactly as written: each event is sent as is, then flushed. */
-    record Raw(int status, String contentType, List<String> events, Pacing pacing) implements Reply {
+    /** Bytes exactly as written: each event is sent as is, then flushed; {@code headers} are added to the response. */
+    record Raw(int status, String contentType, Map<String, String> headers, List<String> events, Pacing pacing) implements Reply {
         public Raw {
+            headers = Map.copyOf(headers);
             events = List.copyOf(events);
+        }
+
+        public Raw(int status, String contentType, List<String> events, Pacing pacing) {
+            this(status, contentType, Map.of(), events, pacing);
+        }
+
+        /** The same bytes with one more response header (such as {@code Retry-After} on a stream that will break off). */
+        public Raw withHeader(String name, String value) {
+            Map<String, String> more = new LinkedHashMap<>(headers);
+            more.put(name, value);
+            return new Raw(status, contentType, more, events, pacing);
         }
 
         @Override
         public Reply withPacing(Pacing p) {
-            return new Raw(status, contentType, events, p);
+            return new Raw(status, contentType, headers, events, p);
         }
     }
 

@@ -8,6 +8,9 @@ import java.time.Duration;
  * say what to do next, and never contain a secret.
  */
 final class ApiError extends RuntimeException {
+    /** The code of an answer that broke off mid-way. */
+    static final String CUT_OFF = "answer_cut_off";
+
     private final int status;
     private final String type;
     private final String param;
@@ -70,6 +73,23 @@ final class ApiError extends RuntimeException {
 
     static ApiError badGateway(String message) {
         return new ApiError(502, "server_error", message, null, "agent_error", null);
+    }
+
+    /**
+     * The model's answer broke off: {@code reply} is the part that came followed by a notice that it is incomplete
+     * ({@link dev.herald.core.continuity.TurnOutcome.Partial#replyText()}). A client that read the part as it streamed
+     * gets only the notice ({@link #seenUpTo}).
+     */
+    static ApiError cutOff(String reply) {
+        return new ApiError(502, "server_error", reply, null, CUT_OFF, null);
+    }
+
+    /** This error for a client that has already read {@code streamed}: a cut-off answer's error keeps only its notice. */
+    ApiError seenUpTo(CharSequence streamed) {
+        if (!CUT_OFF.equals(code) || streamed.isEmpty()) {
+            return this;
+        }
+        return new ApiError(status, type, dev.herald.core.continuity.TurnOutcome.Partial.noticeOf(getMessage()), param, code, retryAfter);
     }
 
     static ApiError unavailable(String message, String code, Duration retryAfter) {

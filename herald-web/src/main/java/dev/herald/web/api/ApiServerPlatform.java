@@ -74,10 +74,12 @@ import org.slf4j.LoggerFactory;
  * <p>Timeouts and disconnects. A request waits at most {@link Settings#requestTimeout()}, then gets 504;
  * a session turn keeps running in the gateway and its reply lands in the transcript, a stateless turn is
  * interrupted (nobody could receive its answer). A client that disconnects is noticed on the next write
- * and raises a stateless turn's {@code Interrupt}: a stream writes deltas, and keep-alives from 15 s on
- * (then every second); a non-streamed stateless answer still waiting at 15 s commits 200 and writes a
- * space every second before its JSON ({@link PaddedJson}). Jetty gives no other signal. The gateway's
- * session turns are not cut off by a client leaving.
+ * and raises a stateless turn's {@code Interrupt}, which stops its tools as /stop does: a stream writes deltas,
+ * keep-alives from 15 s on (then every second), and from the moment a tool starts a keep-alive at once and then every
+ * second, so a client that leaves during a tool stops it within about two seconds; a non-streamed stateless answer
+ * still waiting at 15 s commits 200 and writes a space every second before its JSON ({@link PaddedJson}). Jetty gives
+ * no other signal. The gateway's session turns are not cut off by a client leaving: the turn belongs to the session,
+ * runs to its end and its reply lands in the session's transcript; {@code /stop} in the same session stops it.
  *
  * <p>Lifecycle: NEW (routes answer 503 until the gateway calls {@link #start}) → RUNNING → CLOSED
  * ({@link #close} fails every waiting request with 503). Only start and close change the state.
@@ -272,6 +274,12 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
                 String whole = exchange.addPart(message);
                 if (whole != null) {
                     exchange.finish(whole, "stop", null);
+                }
+            }
+            case CUT_OFF_REPLY -> {
+                String whole = exchange.addPart(message);
+                if (whole != null) {
+                    exchange.fail(ApiError.cutOff(whole));
                 }
             }
             case ERROR -> {

@@ -16,9 +16,17 @@ import java.time.Duration;
  * any text still gets its real status; after that, errors travel as an {@code {"error":...}} event, which
  * the OpenAI clients raise as an exception. Keep-alive comments every {@link #HEARTBEAT} also find a
  * client that went away while the turn is silent (a write to a closed connection fails); once the stream is
- * committed they come every {@link #LIVE_HEARTBEAT}, so a client that leaves during a long tool call stops its
- * stateless turn within about a second (nothing is lost by an early comment then: the status is already sent).
- * A non-streamed answer of a stateless turn does the same with spaces before its JSON ({@link PaddedJson}).
+ * committed they come every {@link #LIVE_HEARTBEAT}.
+ *
+ * <p>A client that leaves a stateless turn stops it, as /stop does in a chat, and the harm of a late stop is in its
+ * tools (a download, a shell command running on). So when a tool of such a turn starts ({@link Signal.ToolRunning}),
+ * the keep-alive is written at once and then every {@link #LIVE_HEARTBEAT}: a client gone during the tool is found by
+ * the first or second write, within about two seconds, and the turn's interrupt ends the tool. The price is the one of
+ * any early commit: an error after the tool started is an error event under status 200. Before a tool runs (the model
+ * thinking) the first keep-alive still waits {@link #HEARTBEAT}, so a model that fails at once keeps its real status.
+ * A session turn's stream is not probed early: its client leaving does not stop the turn. A non-streamed answer of a
+ * stateless turn is padded with spaces from {@link #HEARTBEAT} on ({@link PaddedJson}), not at a tool's start, since an
+ * error after that commit could only be a JSON error object under status 200.
  */
 final class CompletionWriter {
     static final Duration HEARTBEAT = Duration.ofSeconds(15);
@@ -99,7 +107,7 @@ final class CompletionWriter {
                     body.pad();
                     nextBeat = System.nanoTime() + liveHeartbeatNanos;
                 }
-            } else if (!(signal instanceof Signal.Delta)) {
+            } else if (signal instanceof Signal.Done || signal instanceof Signal.Failed) {
                 return signal;
             }
         }
@@ -128,6 +136,8 @@ final class CompletionWriter {
                     sse.data(OpenAiWire.chunk(id, created, model, delta.text(), streamed.isEmpty(), null));
                     streamed.append(delta.text());
                     nextBeat = Math.min(nextBeat, System.nanoTime() + liveHeartbeatNanos);
+                } else if (signal instanceof Signal.ToolRunning) {
+                    nextBeat = probeNow(exchange, nextBeat);
                 } else if (signal instanceof Signal.Done done) {
                     String rest = remainder(streamed, done.text());
                     if (!rest.isEmpty()) {
@@ -144,7 +154,7 @@ final class CompletionWriter {
                     sse.done();
                     return Ending.REPLIED;
                 } else if (signal instanceof Signal.Failed failed) {
-                    sse.fail(failed.error());
+                    sse.fail(failed.error().seenUpTo(streamed));
                     return Ending.FAILED;
                 }
             }
@@ -154,6 +164,14 @@ final class CompletionWriter {
             Thread.currentThread().interrupt();
             return Ending.DISCONNECTED;
         }
+    }
+
+    /**
+     * When a tool of a turn that a leaving client stops starts, the next keep-alive is due at once (and then every
+     * {@link #LIVE_HEARTBEAT}), so a client that leaves during the tool is noticed within a beat or two.
+     */
+    static long probeNow(ReplyExchange exchange, long nextBeat) {
+        return exchange.stoppable() ? Math.min(nextBeat, System.nanoTime()) : nextBeat;
     }
 
     /**

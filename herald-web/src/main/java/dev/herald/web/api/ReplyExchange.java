@@ -23,6 +23,10 @@ final class ReplyExchange {
         record Delta(String text) implements Signal {
         }
 
+        /** One of the turn's tools started: a stream whose client stops the turn by leaving probes the connection from now on. */
+        record ToolRunning() implements Signal {
+        }
+
         /** The reply; {@code toolCalls} are calls of the client's own tools (finish reason {@code tool_calls}). */
         record Done(String text, String finishReason, Usage usage, List<ToolCall> toolCalls) implements Signal {
             public Done {
@@ -59,6 +63,13 @@ final class ReplyExchange {
     void delta(String text) {
         if (text != null && !text.isEmpty() && !ended.get()) {
             signals.add(new Signal.Delta(text));
+        }
+    }
+
+    /** A tool of the turn started (stateless turns report it; a session turn's client does not stop it by leaving). */
+    void toolRunning() {
+        if (!ended.get()) {
+            signals.add(new Signal.ToolRunning());
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.UUID;
  * {@code response.content_part.added}, {@code response.output_text.delta} ..., then the matching {@code .done} events
  * and {@code response.completed}), each with a growing {@code sequence_number}. As with chat completions, nothing is
  * sent before the first text or keep-alive, so an error that comes first still gets its real status; a later one is an
- * {@code error} event. A non-streamed answer of a stateless turn is padded with spaces while it waits ({@link PaddedJson}). The stream has no {@code [DONE]} line (the Responses API ends with {@code response.completed}).
+ * {@code error} event. Keep-alives, and the early probe when a stateless turn's tool starts, are as in {@link CompletionWriter}. A non-streamed answer of a stateless turn is padded with spaces while it waits ({@link PaddedJson}). The stream has no {@code [DONE]} line (the Responses API ends with {@code response.completed}).
  */
 final class ResponsesWriter {
     private final CompletionWriter chat;
@@ -48,7 +48,7 @@ final class ResponsesWriter {
                 shape.finish(sse, done);
                 return Ending.REPLIED;
             }
-            ApiError error = end instanceof Signal.Failed f ? f.error() : ApiError.timeout(wait.timeoutMessage());
+            ApiError error = end instanceof Signal.Failed f ? f.error().seenUpTo(shape.streamed) : ApiError.timeout(wait.timeoutMessage());
             if (shape.started) {
                 ObjectNode event = OpenAiWire.MAPPER.createObjectNode().put("type", "error").put("code", error.code())
                         .put("message", error.getMessage()).put("param", error.param()).put("sequence_number", shape.seq++);
@@ -83,6 +83,8 @@ final class ResponsesWriter {
             } else if (signal instanceof Signal.Delta delta) {
                 shape.delta(sse, delta.text());
                 nextBeat = System.nanoTime() + CompletionWriter.LIVE_HEARTBEAT.toNanos();
+            } else if (signal instanceof Signal.ToolRunning) {
+                nextBeat = CompletionWriter.probeNow(exchange, nextBeat);
             } else {
                 return signal;
             }

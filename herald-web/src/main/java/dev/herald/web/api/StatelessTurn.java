@@ -7,6 +7,7 @@ import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.agent.TurnOptions;
+import dev.herald.core.agent.ToolState;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Outcomes map to responses: {@code Final} and {@code Completed} → 200 {@code stop};
  * {@code NotCompleted} (an iteration limit) → 200 {@code length} with the partial reply or the reason;
- * {@code Failed}, {@code Partial}, {@code Errored} → 502 with the readable reason; {@code Interrupted}
+ * {@code Failed}, {@code Errored} → 502 with the readable reason; {@code Partial} (the model's answer broke off) → 502
+ * {@code answer_cut_off} with the part and a notice, or, on a stream that showed the part, an error event with the notice
+ * in place of {@code finish_reason: stop}; {@code Interrupted}
  * → 503 (the gateway interrupts turns when it stops or drains, so a retry later is the right move); an
  * exception thrown by the agent (a bug: agents return outcomes) → 500.
  */
@@ -36,13 +39,16 @@ final class StatelessTurn implements TurnListener, Runnable {
     private final AtomicReference<Usage> usage = new AtomicReference<>(Usage.NONE);
     private final ToolRounds rounds;
     private final List<ChatMessage> recorded = new CopyOnWriteArrayList<>();
+    private final boolean streamed;
 
-    private StatelessTurn(Agent agent, TurnRequest request, ReplyExchange exchange, Interrupt interrupt, ToolRounds rounds) {
+    private StatelessTurn(Agent agent, TurnRequest request, ReplyExchange exchange, Interrupt interrupt, ToolRounds rounds,
+            boolean streamed) {
         this.agent = agent;
         this.request = request;
         this.exchange = exchange;
         this.interrupt = interrupt;
         this.rounds = rounds;
+        this.streamed = streamed;
     }
 
     /** Starts the turn on a new virtual thread; its reply arrives through the returned exchange. */
@@ -60,7 +66,7 @@ final class StatelessTurn implements TurnListener, Runnable {
         List<ChatMessage> history = chat.continuation() ? rounds.restore(chat.history()) : chat.history();
         TurnRequest request = new TurnRequest(UUID.randomUUID().toString(), null, history, chat.userMessage(), false, platformId, options);
         Thread.ofVirtual().name("api_server-turn-" + exchange.completionId())
-                .start(new StatelessTurn(agent, request, exchange, interrupt, rounds));
+                .start(new StatelessTurn(agent, request, exchange, interrupt, rounds, chat.stream()));
         return exchange;
     }
 
@@ -86,7 +92,7 @@ final class StatelessTurn implements TurnListener, Runnable {
             case TurnOutcome.Interrupted i -> exchange.fail(ApiError.unavailable(
                     "the turn was interrupted (" + i.reason() + "); retry the request", "interrupted", RETRY_AFTER_INTERRUPT));
             case TurnOutcome.Failed f -> exchange.fail(ApiError.badGateway("the agent gave up: " + f.why()));
-            case TurnOutcome.Partial p -> exchange.fail(ApiError.badGateway("the turn broke off: " + p.why()));
+            case TurnOutcome.Partial p -> exchange.fail(ApiError.cutOff(p.replyText()));
             case TurnOutcome.Errored e -> exchange.fail(ApiError.badGateway(e.error()));
             case TurnOutcome.ToolCallsRequested t -> {
                 rounds.remember(t.calls(), recorded.isEmpty() ? List.of() : recorded.subList(0, recorded.size() - 1));
@@ -105,6 +111,19 @@ final class StatelessTurn implements TurnListener, Runnable {
     @Override
     public void onDelta(String text) {
         exchange.delta(text);
+    }
+
+    /** A streamed request shows deltas as they come; a whole answer's are dropped, so a broken model stream is asked again. */
+    @Override
+    public boolean showsDeltas() {
+        return streamed;
+    }
+
+    @Override
+    public void onToolActivity(String callId, String toolName, String summary, ToolState state) {
+        if (state == ToolState.RUNNING) {
+            exchange.toolRunning();
+        }
     }
 
     @Override

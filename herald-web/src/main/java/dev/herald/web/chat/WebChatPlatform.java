@@ -154,12 +154,12 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
                 .put("parts", message.parts());
         if (message.correlationId() != null) {
             frame.put("turn", message.correlationId());
-            if ((message.kind() == MessageKind.REPLY || message.kind() == MessageKind.ERROR) && message.isLastPart()) {
+            if (message.kind().isAnswer() && message.isLastPart()) {
                 otherNodes.sentHere(message.correlationId());
             }
         }
         switch (message.kind()) {
-            case REPLY -> {
+            case REPLY, CUT_OFF_REPLY -> { // the page shows the reply from the transcript, which holds a cut-off reply's notice
                 streams.prompt(conversation, null);
                 streams.publish(conversation, encode(frame.put("type", "reply")));
             }

@@ -97,6 +97,11 @@ public final class MeteredAgent implements Agent {
         }
 
         @Override
+        public boolean showsDeltas() {
+            return delegate.showsDeltas();
+        }
+
+        @Override
         public void onUsage(long inputTokens, long outputTokens) {
             delegate.onUsage(inputTokens, outputTokens);
         }

@@ -10,7 +10,6 @@ import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.Destination;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
-import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
@@ -138,7 +137,7 @@ public final class WebhookPlatform implements PlatformAdapter {
                     message.target().chatId(), message.text().length());
             return SendResult.sent(null);
         }
-        boolean result = message.kind() == MessageKind.REPLY || message.kind() == MessageKind.ERROR;
+        boolean result = message.kind().isAnswer();
         log.info("webhook - route {} {} ({} chars): {}", route.name(), result ? "reply" : message.kind().name().toLowerCase(java.util.Locale.ROOT),
                 message.text().length(), preview(message.text()));
         return SendResult.sent(null);

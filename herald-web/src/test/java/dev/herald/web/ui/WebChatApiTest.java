@@ -3,7 +3,12 @@ package dev.herald.web.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.agent.ModelAgent;
+import dev.herald.agent.model.ModelSettings;
+import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.testkit.agent.ScriptedAgent;
+import dev.herald.testkit.model.FakeModelServer;
+import dev.herald.testkit.model.Reply;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -37,6 +42,31 @@ class WebChatApiTest {
             assertThat(f.path("text").asText()).isEqualTo("You said: hi there");
             assertThat(streamed.toString()).isEqualTo("You said: hi there");
             assertThat(frames.poll(300)).as("nothing from conv-other").isNull();
+        }
+    }
+
+    @Test
+    void stream_modelAnswerCutOffMidStream_endsWithAReplyFrame_andTheTranscriptShowsThePartWithTheNotice() throws Exception {
+        String expected = "ECHO: u02-m0005 oscar\n\n(This answer is incomplete: the model's answer broke off. Send your message again "
+                + "for a complete answer.)";
+        try (FakeModelServer model = FakeModelServer.start();
+                OpenAiCompatibleClient client = new OpenAiCompatibleClient(ModelSettings.of(model.baseUrl(), "m").withMaxRetries(2));
+                WebUiFixture fx = WebUiFixture.start(dir, new ModelAgent(client));
+                Frames frames = Frames.open(fx, "conv-cut")) {
+            model.enqueue(Reply.text("ECHO: u02-m0005 oscar papa quebec romeo sierra").droppedAfter(3));
+            assertThat(frames.next().path("type").asText()).isEqualTo("hello");
+            fx.chat("conv-cut", "m-c-0001", "u02-m0005 oscar");
+            StringBuilder streamed = new StringBuilder();
+            JsonNode f;
+            while ((f = frames.next()).path("type").asText().equals("delta")) {
+                streamed.append(f.path("text").asText());
+            }
+
+            assertThat(streamed.toString()).isEqualTo("ECHO: u02-m0005 oscar ");
+            assertThat(f.path("type").asText()).as("the page drops its draft and shows the transcript's answer").isEqualTo("reply");
+            assertThat(f.path("text").asText()).isEqualTo(expected);
+            assertThat(fx.awaitReply("conv-cut", expected).path("rows")).extracting(r -> r.path("text").asText()).last().isEqualTo(expected);
+            assertThat(model.requests()).as("the page showed the part, so the model was not asked again").hasSize(1);
         }
     }
 
