@@ -58,7 +58,7 @@ public final class UserErrors {
 
     /**
      * {@code text}, written in the operator's style ("subject - fact, next step"), as a user may read it: the subject
-     * prefix is dropped and the first letter raised; when what is left still carries something only the operator should
+     * prefix is dropped (and the first letter of what is left raised); when what is left still carries something only the operator should
      * see (see {@link #unfit}), {@code fallback} instead. Null or blank stays as it is.
      */
     public static String fromOperatorText(String text, String fallback) {
@@ -69,7 +69,7 @@ public final class UserErrors {
         if (stripped.isEmpty()) {
             return fallback;
         }
-        String user = Character.toUpperCase(stripped.charAt(0)) + stripped.substring(1);
+        String user = stripped.equals(text.strip()) ? text : Character.toUpperCase(stripped.charAt(0)) + stripped.substring(1);
         return unfit(user).isPresent() ? fallback : user;
     }
 
