@@ -336,6 +336,7 @@ final class SqliteWriter implements AutoCloseable {
         if (!held.isEmpty()) {
             List<Task<?>> again = new ArrayList<>(held);
             held.clear();
+            again.forEach(t -> t.caller().blocked = false);
             transaction(again);
             for (Task<?> t : held) {
                 t.caller().blocked = true; // still held: nothing later of its caller may commit
@@ -493,6 +494,10 @@ final class SqliteWriter implements AutoCloseable {
             conn.forgetStatements();
             reconnect |= !SqlConn.resultCode(e).equals("SQLITE_FULL");
             log.debug("store - {} still cannot be written: {}", file, e.toString());
+            return;
+        }
+        if (!held.isEmpty()) {
+            commit(new ArrayList<>()); // the deferred writes kept meanwhile, without waiting for a write to bring them
         }
     }
 

@@ -94,6 +94,21 @@ class SqliteFullDiskTest {
     }
 
     @Test
+    void deferredWrite_thatFailedOnAFullDisk_commitsOnceSpaceIsFree_withoutAnotherWriteOfItsCaller() throws Exception {
+        try (SqliteStorage store = open(Duration.ofSeconds(30))) {
+            SessionEntry lane = store.sessions().getOrCreate(SessionKey.of(source), source);
+            FullDisk.fill(store);
+            Thread.ofVirtual().start(() -> store.transcripts().appendSoon(lane.sessionId(), TranscriptRow.user(BIG, clock.instant())))
+                    .join();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !store.health().writable());
+
+            FullDisk.free(store);
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.transcripts().load(lane.sessionId()).size() == 1);
+        }
+    }
+
+    @Test
     void freeSpace_underTheWarningThreshold_isAWarning_whileWritesStillWork() {
         try (SqliteStorage store = SqliteStorage.open(dir.resolve("herald.db"), clock,
                 SqliteOptions.defaults().withLowSpaceWarning(Long.MAX_VALUE / 2))) {
