@@ -9,7 +9,9 @@ import dev.herald.agent.model.ModelResponse;
 import dev.herald.agent.model.StreamObserver;
 import dev.herald.agent.tool.Texts;
 import dev.herald.agent.tool.ToolRegistry;
+import dev.herald.core.UserErrors;
 import dev.herald.core.agent.Agent;
+import dev.herald.core.session.StoreException;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.Interrupt;
@@ -54,7 +56,9 @@ import org.slf4j.LoggerFactory;
  * ({@code content_filter}) or called only unknown tools or malformed arguments three rounds in a row. Partial:
  * a model call broke off after producing text. Errored: the model failed before producing anything, gave an
  * empty first answer, or something unexpected happened (including the listener failing to record a message).
- * Model and tool failures never throw out of {@link #runTurn}.
+ * Its user text follows {@link UserErrors}. Model and tool failures never throw out of {@link #runTurn}; a store outage
+ * (the listener could not record a message because the store cannot write) does, after the turn's signal stopped its
+ * tools, so that the gateway interrupts and resumes the turn instead of failing it.
  *
  * <p><b>Answers cut off.</b> Whether a broken-off model stream may be asked again depends on whether its text already
  * reached a person, and only the listener knows that ({@link TurnListener#showsDeltas()}: a streaming chat or API
@@ -136,9 +140,14 @@ public final class ModelAgent implements Agent {
                 outcome = loop(turn);
             } catch (RuntimeException e) {
                 turn.signal().raise("agent error");
+                if (StoreException.isOutage(e)) {
+                    // not the turn's failure: the gateway cuts the turn off and resumes it once the store writes again
+                    log.warn("agent - turn stopped (session {}): the store could not record a message ({})", request.sessionId(),
+                            e.getMessage());
+                    throw e;
+                }
                 log.error("agent - turn failed unexpectedly (session {}): {}", request.sessionId(), e.toString(), e);
-                outcome = new TurnOutcome.Errored("agent - the turn failed unexpectedly (" + e.getClass().getSimpleName()
-                        + "); the operator can see the details in Herald's log", "agent - the turn failed unexpectedly ("
+                outcome = new TurnOutcome.Errored(UserErrors.forUser(e), "agent - the turn failed unexpectedly ("
                         + e.getClass().getSimpleName() + ": " + Texts.line(e.getMessage(), 200) + ")");
             }
             turn.logDone(outcome, client.describe());

@@ -220,7 +220,24 @@ class ToolLoopTest {
 
         assertThat(outcome).isInstanceOf(TurnOutcome.Errored.class);
         assertThat(((TurnOutcome.Errored) outcome).detail()).contains("IllegalStateException: disk full");
-        assertThat(outcome.replyText()).contains("IllegalStateException").doesNotContain("disk full");
+        assertThat(outcome.replyText()).isEqualTo(dev.herald.core.UserErrors.APOLOGY);
+        assertThat(dev.herald.core.UserErrors.unfit(outcome.replyText())).as("the user's text").isEmpty();
+        assertThat(count.runs).isEmpty();
+    }
+
+    @Test
+    void runTurn_listenerFailingBecauseTheStoreCannotWrite_throwsTheOutage_withoutRunningTheTool() {
+        fake.enqueue(Reply.toolCalls(call("c1", "count", "{}")));
+        dev.herald.core.session.StoreException outage = dev.herald.core.session.StoreException.outage("transcript s-1", null, true);
+        TurnListener broken = new TurnListener() {
+            @Override
+            public void onMessage(ChatMessage message) {
+                throw outage;
+            }
+        };
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> agent().runTurn(turn("count"), broken, new Interrupt()))
+                .as("not the turn's failure: the gateway interrupts and resumes it").isSameAs(outage);
         assertThat(count.runs).isEmpty();
     }
 

@@ -159,6 +159,28 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
         return start();
     }
 
+    /**
+     * The disk holding the store is full from now on (a real SQLITE_FULL, {@code FullDisk}), and the store has found out:
+     * a write that needs new pages was tried (it waits on in the background until {@link #freeDisk}).
+     */
+    public void fillDisk() {
+        dev.herald.store.sqlite.FullDisk.fill((SqliteStorage) storage);
+        Thread.ofVirtual().name("fixture-full-disk-write").start(() -> {
+            try {
+                storage.platformState().put(Platform.of("fixture"), Map.of("filler", "f".repeat(50_000)));
+            } catch (RuntimeException e) {
+                // the disk stayed full for longer than the store's wait: nothing to keep
+            }
+        });
+        await().atMost(WAIT).until(() -> !storage.health().writable());
+    }
+
+    /** Space is free again; returns once the store takes writes again. */
+    public void freeDisk() {
+        dev.herald.store.sqlite.FullDisk.free((SqliteStorage) storage);
+        await().atMost(WAIT).until(() -> storage.health().writable());
+    }
+
     /** Every turn the store holds, whatever its state. */
     public List<TurnRecord> turns() {
         // a turn moving on while the states are read shows up twice; states only move forward, in the enum's order

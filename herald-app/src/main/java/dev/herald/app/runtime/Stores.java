@@ -7,6 +7,7 @@ import dev.herald.store.postgres.PostgresOptions;
 import dev.herald.store.postgres.PostgresOwner;
 import dev.herald.store.postgres.PostgresStorage;
 import dev.herald.store.sqlite.SqliteOwner;
+import dev.herald.store.sqlite.SqliteOptions;
 import dev.herald.store.sqlite.SqliteStorage;
 import java.time.Clock;
 
@@ -29,9 +30,10 @@ public final class Stores {
      */
     public static Storage open(StoreConfig config, Clock clock) {
         if (config.postgres()) {
-            return PostgresStorage.open(options(config), clock);
+            return PostgresStorage.open(options(config).withOutageWait(config.outageWait()), clock);
         }
-        return SqliteStorage.open(config.path(), clock);
+        return SqliteStorage.open(config.path(), clock, SqliteOptions.defaults().withOutageWait(config.outageWait())
+                .withLowSpaceWarning(config.lowSpaceWarningBytes()));
     }
 
     /**

@@ -76,4 +76,24 @@ class StoreConfigTest {
         assertThat(f.error("store:\n  password: " + PASSWORD + "\n")).contains("store.password is set but store.url is not")
                 .doesNotContain(PASSWORD);
     }
+
+    @Test
+    void outageWaitAndLowSpaceWarning_defaultTo60SecondsAnd512MiB_andAreRead() {
+        StoreConfig defaults = new ConfigFixture(home).config("").store();
+        StoreConfig set = new ConfigFixture(home).config("store:\n  outage_wait_seconds: 5\n  low_space_warning_mb: 0\n").store();
+
+        assertThat(defaults.outageWait()).isEqualTo(java.time.Duration.ofSeconds(60));
+        assertThat(defaults.lowSpaceWarningBytes()).isEqualTo(512L * 1024 * 1024);
+        assertThat(set.outageWait()).isEqualTo(java.time.Duration.ofSeconds(5));
+        assertThat(set.lowSpaceWarningBytes()).isZero();
+    }
+
+    @Test
+    void outageWaitOrLowSpaceWarningOutOfRange_isRejectedNamingTheKeyAndTheValue() {
+        ConfigFixture f = new ConfigFixture(home);
+
+        assertThat(f.error("store:\n  outage_wait_seconds: -1\n")).contains("store.outage_wait_seconds must be 0..3600 seconds, was -1");
+        assertThat(f.error("store:\n  outage_wait_seconds: 7200\n")).contains("store.outage_wait_seconds must be 0..3600 seconds, was 7200");
+        assertThat(f.error("store:\n  low_space_warning_mb: -5\n")).contains("store.low_space_warning_mb must be 0 (no warning)", "was -5");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.herald.core.gateway;
 
+import dev.herald.core.UserErrors;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.Interrupt;
@@ -210,6 +211,7 @@ final class Commands {
         return switch (control.enqueue(queued)) {
             case ACCEPTED -> "Queued. It runs after the current turn.";
             case REJECTED_STOPPING -> "The gateway is stopping; send it again once it is back.";
+            case REJECTED_UNAVAILABLE -> UserErrors.storeUnavailable();
             default -> "Not queued.";
         };
     }

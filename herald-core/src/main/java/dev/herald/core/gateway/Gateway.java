@@ -121,7 +121,8 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics,
                 membership.id(), settings.stuckLoopThreshold());
         this.commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
-        this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting, platforms);
+        this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting, platforms,
+                storage::health);
         this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics, membership);
         Pickup pickup = new Pickup(turns, lanes, driver, platforms, clock);
         this.platformLeases = new PlatformLeases(membership, platforms, this::startAdapter);
@@ -478,7 +479,8 @@ public final class Gateway implements InboundSink, GatewayControl {
     @Override
     public GatewayStatus status() {
         return new GatewayStatus(state.get(), startedAt, lanes.activeTurns().size(), lanes.claimedCount(),
-                lanes.waitingCount() + gate.heldCount(), !gate.isOpen(), autoResume, platforms.connections(), agent.describe());
+                lanes.waitingCount() + gate.heldCount(), !gate.isOpen(), autoResume, platforms.connections(), agent.describe(),
+                storage.health());
     }
 
     /** The turns running now (for invariant checks and the admin page). */

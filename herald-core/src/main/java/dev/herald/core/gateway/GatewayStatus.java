@@ -16,6 +16,7 @@ import java.util.Map;
  * @param autoResume     whether automatic resume is on for this boot (the crash-loop breaker turns it off)
  * @param platforms      each platform's connection state and detail
  * @param agent          a short description of the agent (model name)
+ * @param store          whether the store can write now (and why not), with a warning such as low disk space
  */
 public record GatewayStatus(
         GatewayState state,
@@ -26,5 +27,11 @@ public record GatewayStatus(
         boolean restoring,
         boolean autoResume,
         Map<Platform, PlatformRegistry.Connection> platforms,
-        String agent) {
+        String agent,
+        dev.herald.core.session.StoreHealth store) {
+
+    /** Whether the gateway can take messages: it runs and its store can write. */
+    public boolean ready() {
+        return state == GatewayState.RUNNING && store.writable();
+    }
 }

@@ -10,6 +10,9 @@ import dev.herald.core.turn.Turns;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import dev.herald.core.session.StoreException;
+import dev.herald.core.session.StoreHealth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * Admission, the one place that decides whether an inbound event becomes a turn: its ids must name a session,
  * its sender must be authorized (a refused sender may get the authorizer's reply, nothing is stored), slash
  * commands are answered inline, and the event is stored as a RECEIVED turn unless it was stored before (durable
- * dedupe). The stored turn then waits behind the start-up gate or goes to its session's lane.
+ * dedupe). The stored turn then waits behind the start-up gate or goes to its session's lane. While the store cannot
+ * write (a full disk, an unreachable database), nothing is stored: the event is rejected at once
+ * ({@link Admission#REJECTED_UNAVAILABLE}), so its platform keeps it and delivers it again.
  */
 final class Inbound {
     private static final Logger log = LoggerFactory.getLogger(Inbound.class);
@@ -31,10 +36,12 @@ final class Inbound {
     private final LaneDriver driver;
     private final BooleanSupplier accepting;
     private final PlatformRegistry platforms;
+    private final Supplier<StoreHealth> store;
 
     Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox outbox, Commands commands, Turns turns, StartupGate gate,
-            LaneDriver driver, BooleanSupplier accepting, PlatformRegistry platforms) {
+            LaneDriver driver, BooleanSupplier accepting, PlatformRegistry platforms, Supplier<StoreHealth> store) {
         this.platforms = platforms;
+        this.store = store;
         this.keyPolicy = keyPolicy;
         this.authorizer = authorizer;
         this.outbox = outbox;
@@ -86,7 +93,21 @@ final class Inbound {
         if (!accepting.getAsBoolean()) {
             return Admission.REJECTED_STOPPING;
         }
-        Optional<TurnRecord> turn = turns.receive(key, withAttachmentsInText(event));
+        if (!store.get().writable()) {
+            log.debug("{} - message {} not taken: the store cannot write ({})", event.source().platform(), event.messageId(),
+                    store.get().reason());
+            return Admission.REJECTED_UNAVAILABLE;
+        }
+        Optional<TurnRecord> turn;
+        try {
+            turn = turns.receive(key, withAttachmentsInText(event));
+        } catch (StoreException e) {
+            if (!e.outage() || !e.retryable()) {
+                throw e;
+            }
+            log.debug("{} - message {} not taken: {}", event.source().platform(), event.messageId(), e.getMessage());
+            return Admission.REJECTED_UNAVAILABLE; // nothing was stored: the platform delivers it again
+        }
         if (turn.isEmpty()) {
             log.info("{} - message {} was delivered before; dropped", event.source().platform(), event.messageId());
             return Admission.DUPLICATE;

@@ -13,6 +13,9 @@ import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.cluster.Membership;
 import dev.herald.core.CrashPoints;
+import dev.herald.core.UserErrors;
+import dev.herald.core.retry.Backoff;
+import dev.herald.core.session.StoreException;
 import dev.herald.core.continuity.NoteInjector;
 import dev.herald.core.continuity.OrphanedTurns;
 import dev.herald.core.continuity.ResumeMarks;
@@ -53,11 +56,17 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * Never throws: a failure before the start cancels the turn, a failure after it ends the turn as FAILED (the
  * error recorded, the chat told); either way the lane goes on with the session's next message.
+ *
+ * <p>A store outage (a full disk, an unreachable database: {@link StoreException#outage()}) is not the turn's failure.
+ * The store waits it out for a bounded time inside each call, so a turn usually just pauses. When a call still fails for
+ * it, a turn that had not started waits in its lane until the store writes again and is then prepared again (the
+ * session's later messages stay behind it, in order); a turn that had started is cut off once the store is back, as an
+ * interrupted turn (INTERRUPTED, its session resume-pending) and resumed at once in its lane. Neither is FAILED and
+ * neither chat is told anything but its answer. Texts a chat does get for a failure follow {@link UserErrors}.
  */
 final class TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
-    static final String APOLOGY = "Sorry, something went wrong on my side while answering. Try again, or send /reset to start "
-            + "a fresh session.";
+    static final String APOLOGY = UserErrors.APOLOGY;
     static final String DANGLING_TOOL_RESULT = "[interrupted] The gateway stopped before this tool call returned a "
             + "result. It was not re-run; do not assume it succeeded.";
 
@@ -109,11 +118,26 @@ final class TurnRunner {
         org.slf4j.MDC.put("session_key", turn.sessionKey().value());
         org.slf4j.MDC.put("turn_id", Long.toString(turn.id()));
         try {
-            if (attempt(turn, false) == Attempt.LOST) {
-                waitForTheLane(turn);
+            Backoff pause = storeWait();
+            while (true) {
+                try {
+                    if (attempt(turn, false) == Attempt.LOST) {
+                        waitForTheLane(turn);
+                    }
+                    return;
+                } catch (RuntimeException e) {
+                    if (!StoreException.isOutage(e)) {
+                        notStarted(turn, e);
+                        return;
+                    }
+                    log.debug("gateway - turn {} of {} waits for the store before it starts: {}", turn.id(), turn.sessionKey(), e.getMessage());
+                    if (!awaitStore(pause)) {
+                        log.info("gateway - turn {} of {} did not start: the store could not write until the gateway stopped; it stays "
+                                + "stored and runs after the next start", turn.id(), turn.sessionKey());
+                        return;
+                    }
+                }
             }
-        } catch (RuntimeException e) {
-            notStarted(turn, e);
         } finally {
             org.slf4j.MDC.remove("session_key");
             org.slf4j.MDC.remove("turn_id");
@@ -297,6 +321,10 @@ final class TurnRunner {
      * turn later, and the lane's next turn ends it at once when it needs the lane.
      */
     private void failedAfterStart(TurnRecord turn, RuntimeException e) {
+        if (StoreException.isOutage(e)) {
+            cutOffByOutage(turn, e);
+            return;
+        }
         log.error("gateway - turn {} of {} failed after it started; it ends as failed and its chat is told", turn.id(),
                 turn.sessionKey(), e);
         try {
@@ -307,6 +335,50 @@ final class TurnRunner {
             log.error("gateway - turn {} of {} could not be recorded as failed ({}); the watchdog ends it", turn.id(),
                     turn.sessionKey(), again.toString());
         }
+    }
+
+    /**
+     * The store could not write for longer than a call waits: the turn cannot go on. Once the store writes again it ends
+     * as an interrupted turn (the continuity rule marks its session resume-pending when fresh), and a resume turn is
+     * queued in its lane, which this thread still runs. While the gateway stops first, the turn stays RUNNING in the store
+     * and the next start recovers it.
+     */
+    private void cutOffByOutage(TurnRecord turn, RuntimeException e) {
+        log.warn("gateway - turn {} of {} was cut off: the store could not write for longer than a call waits ({}); it is resumed "
+                + "once the store is back", turn.id(), turn.sessionKey(), e.getMessage());
+        if (!awaitStore(storeWait())) {
+            return;
+        }
+        try {
+            List<RunningTurn> mine = turns.running().stream().filter(r -> r.id() == turn.id()).toList();
+            if (mine.isEmpty() || orphans.end(mine, "store outage").marked().isEmpty()) {
+                return; // it recorded its reply (the outbox delivers it), or it is too old to resume
+            }
+            Optional<TurnRecord> resume = turns.receive(turn.sessionKey(),
+                    MessageEvent.resume(turn.source(), clock.instant(), turn.answersMessageId()));
+            resume.ifPresent(r -> lanes.submit(turn.sessionKey(), r)); // this lane is ours: it runs next
+        } catch (RuntimeException again) {
+            log.warn("gateway - turn {} of {} could not be ended after the store outage ({}); the watchdog ends it", turn.id(),
+                    turn.sessionKey(), again.toString());
+        }
+    }
+
+    /** The pauses between looks at the store while a turn waits for it. */
+    private static Backoff storeWait() {
+        return new Backoff(java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(2));
+    }
+
+    /** Waits (at least one pause) until the store can write again; false when the gateway stops first or the thread is interrupted. */
+    private boolean awaitStore(Backoff pause) {
+        do {
+            try {
+                Thread.sleep(pause.next());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        } while (accepting.getAsBoolean() && !storage.health().writable());
+        return accepting.getAsBoolean();
     }
 
     private void apologize(TurnRecord turn) {
@@ -337,9 +409,11 @@ final class TurnRunner {
         try (Typing typing = Typing.start(adapter, turn.source().target())) {
             outcome = agent.runTurn(request, listener(turn, entry.sessionId(), adapter, interrupt), interrupt);
         } catch (RuntimeException e) {
+            if (StoreException.isOutage(e)) {
+                throw e; // not the turn's failure: it is cut off and resumed (failedAfterStart)
+            }
             log.error("gateway - agent failed on turn {} of {}", turn.id(), turn.sessionKey(), e);
-            outcome = new TurnOutcome.Errored("Sorry, something went wrong while answering (" + e.getClass().getSimpleName()
-                    + "). Try again, or send /reset to start a fresh session.");
+            outcome = new TurnOutcome.Errored(UserErrors.forUser(e), "gateway - the agent failed (" + e + ")");
         }
         if (outcome == null) {
             outcome = new TurnOutcome.Errored("Sorry, the agent ended without an answer. Try again.");
@@ -422,6 +496,9 @@ final class TurnRunner {
 
     private void finish(TurnRecord turn, TurnOutcome outcome) {
         String reply = outcome.replyText();
+        if (outcome instanceof TurnOutcome.Errored || outcome instanceof TurnOutcome.Failed) {
+            reply = UserErrors.fromOperatorText(reply, APOLOGY); // the one rule, whoever wrote the text
+        }
         boolean hasReply = reply != null && !reply.isBlank() && !(outcome instanceof TurnOutcome.Interrupted);
         CrashPoints.reach(CrashPoints.BEFORE_RECORD);
         if (hasReply) {

@@ -5,7 +5,8 @@ public interface InboundSink {
 
     /**
      * Hands over one inbound event. Returns once the event is durably stored (or refused, or answered);
-     * the adapter acknowledges the message to its platform only after this returns.
+     * the adapter acknowledges the message to its platform only after this returns, and not when it returns a rejection
+     * ({@link Admission#REJECTED_STOPPING}, {@link Admission#REJECTED_UNAVAILABLE}) or throws.
      */
     Admission accept(MessageEvent event);
 

@@ -32,6 +32,14 @@ public interface Storage extends AutoCloseable {
         return InMemoryChoices.of(this);
     }
 
+    /**
+     * Whether the store can write now, as its calls found out (a full disk, an unreachable database); a store that never
+     * finds out is always writable.
+     */
+    default StoreHealth health() {
+        return StoreHealth.WRITABLE;
+    }
+
     /** A short description for logs: the kind and where it lives (never credentials). */
     String describe();
 

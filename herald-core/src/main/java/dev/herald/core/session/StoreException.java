@@ -2,14 +2,21 @@ package dev.herald.core.session;
 
 /**
  * A store failed. The message names the subject (a session key, a session id, the database file)
- * and says whether retrying can help.
+ * and says whether retrying can help, and whether the store as a whole could not write ({@link #outage()}: the disk is
+ * full, the database unreachable) rather than this one call failing.
  */
 public final class StoreException extends RuntimeException {
     private final boolean retryable;
+    private final boolean outage;
 
     private StoreException(String message, Throwable cause, boolean retryable) {
+        this(message, cause, retryable, false);
+    }
+
+    private StoreException(String message, Throwable cause, boolean retryable, boolean outage) {
         super(message, cause);
         this.retryable = retryable;
+        this.outage = outage;
     }
 
     /** A stored row could not be read; it is left as it is. */
@@ -20,6 +27,15 @@ public final class StoreException extends RuntimeException {
     /** The database could not be reached or was busy for too long. */
     public static StoreException unavailable(String subject, Throwable cause, boolean retryable) {
         return new StoreException("store - " + subject + (cause == null ? "" : ": " + cause.getMessage()), cause, retryable);
+    }
+
+    /**
+     * The store could not write at all (the disk holding it is full, the database server unreachable). With
+     * {@code retryable}, nothing of the call was written, so running it again once the store works is safe; without it,
+     * the call may have committed (the connection broke during the commit).
+     */
+    public static StoreException outage(String subject, Throwable cause, boolean retryable) {
+        return new StoreException("store - " + subject + (cause == null ? "" : ": " + cause.getMessage()), cause, retryable, true);
     }
 
     /** Another gateway holds the database; two gateways must not run turns on one store. */
@@ -58,5 +74,20 @@ public final class StoreException extends RuntimeException {
 
     public boolean retryable() {
         return retryable;
+    }
+
+    /** Whether the store as a whole could not write (see {@link #outage(String, Throwable, boolean)}). */
+    public boolean outage() {
+        return outage;
+    }
+
+    /** Whether {@code failure}, or one of its causes, is a store outage. */
+    public static boolean isOutage(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof StoreException s && s.outage) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -28,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * so the platform (or the next process) hands them over again and the gateway's durable dedupe drops any
  * that had been stored.
  *
+ * <p>While the gateway's store cannot write ({@link Admission#REJECTED_UNAVAILABLE}, or an accept that threw a store
+ * outage), the batch ends there unacknowledged too and the loop polls again after a pause that grows from
+ * {@link #STORE_WAIT_FIRST} to {@link #STORE_WAIT_MAX}: the platform hands the same items over until the store takes
+ * them. The connection is not reported as failing (it is not), and the store logs the outage itself, once.
+ *
  * <p>Failures (a failed poll, a transport error, an item the gateway could not store) back off with the
  * core {@link Backoff}, honouring the platform's retry-after, and are reported once as
  * {@code BACKING_OFF}; the next good poll reports {@code CONNECTED}. A poll that came back empty sooner
@@ -75,8 +80,14 @@ public final class LongPoll<T> {
     public record Failed<T>(String problem, Duration retryAfter) implements Poll<T> {
     }
 
+    /** The first pause after the store could not take an item, and the longest. */
+    static final Duration STORE_WAIT_FIRST = Duration.ofMillis(500);
+    static final Duration STORE_WAIT_MAX = Duration.ofSeconds(5);
+
     private final Platform platform;
     private final Source<T> source;
+    private final Backoff storeWait = new Backoff(STORE_WAIT_FIRST, STORE_WAIT_MAX);
+    private boolean storeDown; // loop thread only: the store could not take an item of the current batch
     private final InboundSink sink;
     private final Backoff backoff;
     private final Duration idlePollDelay;
@@ -162,10 +173,19 @@ public final class LongPoll<T> {
                 connected();
                 List<T> items = b.items();
                 int accepted = 0;
+                storeDown = false;
                 while (accepted < items.size() && deliver(items.get(accepted))) {
                     accepted++;
                 }
                 source.acknowledge(items, accepted);
+                if (storeDown) {
+                    Duration wait = storeWait.next();
+                    log.debug("{} - the store cannot take messages now; {} update(s) left unacknowledged, polled again in {} ms", platform,
+                            items.size() - accepted, wait.toMillis());
+                    pause(wait);
+                    return;
+                }
+                storeWait.reset();
                 if (items.isEmpty() && Duration.ofNanos(System.nanoTime() - t0).compareTo(idlePollDelay) < 0) {
                     pause(idlePollDelay);
                 }
@@ -194,12 +214,21 @@ public final class LongPoll<T> {
             accepting = true;
         }
         try {
-            if (sink.accept(event.get()) == Admission.REJECTED_STOPPING) {
+            Admission a = sink.accept(event.get());
+            if (a == Admission.REJECTED_STOPPING) {
                 running = false;
+                return false;
+            }
+            if (a == Admission.REJECTED_UNAVAILABLE) {
+                storeDown = true; // left unacknowledged: the platform hands it over again
                 return false;
             }
             return true;
         } catch (RuntimeException e) {
+            if (dev.herald.core.session.StoreException.isOutage(e)) {
+                storeDown = true;
+                return false;
+            }
             failed(source.notStored(item, e), null);
             return false;
         } finally {

@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * single virtual thread), which normalises and calls {@link InboundSink#accept} one event at a time in
  * arrival order, so a slow accept (a slash command answered inline) never delays a heartbeat. Discord has
  * no acknowledgement; a message whose accept was cut off by a dropped connection is replayed by RESUME and
- * dropped by the gateway's durable dedupe if it had been stored.
+ * dropped by the gateway's durable dedupe if it had been stored. Nor does Discord redeliver a message the gateway
+ * could not store: while the store cannot write ({@link Admission#REJECTED_UNAVAILABLE}), the inbound worker holds the
+ * message and hands it over again with a growing pause (the messages after it wait behind it, in order) until the store
+ * takes it or the adapter closes; only a message held at close is lost, and that is logged.
  *
  * <p>Start-up: {@link #start} returns once the first connection attempt has finished (READY, or a failure
  * that the loop will retry); a final close such as 4004 (bad token) fails start with a message naming the
@@ -154,7 +157,10 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         }
         MessageEvent e = event.get();
         try {
-            Admission a = sink.accept(e);
+            Admission a = acceptHolding(e);
+            if (a == null) {
+                return;
+            }
             if (a == Admission.REJECTED_STOPPING) {
                 log.info("discord - message {} in channel {} arrived while Herald is stopping; not taken", e.messageId(), channelOf(e.source().target()));
             } else {
@@ -162,6 +168,45 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
             }
         } catch (RuntimeException ex) {
             log.warn("discord - the gateway failed to accept message {} in channel {}", e.messageId(), channelOf(e.source().target()), ex);
+        }
+    }
+
+    /**
+     * Hands {@code e} to the gateway, again and again while its store cannot write (Discord does not redeliver); null when
+     * the adapter closed while the message was held.
+     */
+    private Admission acceptHolding(MessageEvent e) {
+        dev.herald.core.retry.Backoff wait = null;
+        while (true) {
+            Admission a;
+            try {
+                a = sink.accept(e);
+            } catch (RuntimeException ex) {
+                if (!dev.herald.core.session.StoreException.isOutage(ex)) {
+                    throw ex;
+                }
+                a = Admission.REJECTED_UNAVAILABLE;
+            }
+            if (a != Admission.REJECTED_UNAVAILABLE) {
+                if (wait != null) {
+                    log.info("discord - message {} held while the store could not write is stored now ({} tries)", e.messageId(),
+                            wait.attempts() + 1);
+                }
+                return a;
+            }
+            if (wait == null) {
+                wait = new dev.herald.core.retry.Backoff(java.time.Duration.ofMillis(500), java.time.Duration.ofSeconds(5));
+                log.info("discord - message {} in channel {} held: the store cannot write now; it is handed over again until it can",
+                        e.messageId(), channelOf(e.source().target()));
+            }
+            try {
+                Thread.sleep(wait.next());
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                log.warn("discord - message {} in channel {} was never stored: the store could not write until the adapter closed",
+                        e.messageId(), channelOf(e.source().target()));
+                return null;
+            }
         }
     }
 

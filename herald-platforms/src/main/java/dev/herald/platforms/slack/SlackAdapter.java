@@ -140,7 +140,15 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         try {
             a = sink.accept(e);
         } catch (RuntimeException ex) {
+            if (dev.herald.core.session.StoreException.isOutage(ex)) {
+                log.debug("slack - message {} not taken: the store cannot write; not acknowledged, Slack will redeliver it", e.messageId());
+                return;
+            }
             log.warn("slack - the gateway failed to accept message {}; not acknowledged, Slack will redeliver it", e.messageId(), ex);
+            return;
+        }
+        if (a == Admission.REJECTED_UNAVAILABLE) {
+            log.debug("slack - message {} not taken: the store cannot write; not acknowledged, Slack will redeliver it", e.messageId());
             return;
         }
         if (a == Admission.REJECTED_STOPPING) {

@@ -14,12 +14,16 @@ import java.util.Objects;
  * @param password       the role's password, or null when the server does not ask for one (or the URL has it)
  * @param poolSize       most connections held open at once (1..64); concurrent calls beyond it wait
  * @param connectTimeout how long a call waits for a connection (opening one included) before failing
+ * @param outageWait     how long a call waits, retrying, while the server cannot be reached before it fails
+ *                       ({@code store.outage_wait_seconds})
  */
-public record PostgresOptions(String url, String user, String password, int poolSize, Duration connectTimeout) {
+public record PostgresOptions(String url, String user, String password, int poolSize, Duration connectTimeout, Duration outageWait) {
     /** Connections kept by default: enough for a gateway's concurrent turns, small for the server. */
     public static final int DEFAULT_POOL_SIZE = 8;
     /** How long a call waits for a connection by default. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** How long a call waits for an unreachable server by default. */
+    public static final Duration DEFAULT_OUTAGE_WAIT = Duration.ofSeconds(60);
 
     public PostgresOptions {
         JdbcUrl.require(url);
@@ -33,19 +37,33 @@ public record PostgresOptions(String url, String user, String password, int pool
             throw new IllegalArgumentException("store - a PostgreSQL connect timeout of " + connectTimeout.toMillis()
                     + " ms is out of range (250 ms..600 s)");
         }
+        Objects.requireNonNull(outageWait, "outageWait");
+        if (outageWait.isNegative() || outageWait.toSeconds() > 3600) {
+            throw new IllegalArgumentException("store - an outage wait of " + outageWait.toSeconds() + " s is out of range (0..3600 s)");
+        }
     }
 
-    /** The default pool size and connect timeout. */
+    /** The given options and the default outage wait. */
+    public PostgresOptions(String url, String user, String password, int poolSize, Duration connectTimeout) {
+        this(url, user, password, poolSize, connectTimeout, DEFAULT_OUTAGE_WAIT);
+    }
+
+    /** The default pool size, connect timeout and outage wait. */
     public static PostgresOptions of(String url, String user, String password) {
         return new PostgresOptions(url, user, password, DEFAULT_POOL_SIZE, DEFAULT_CONNECT_TIMEOUT);
     }
 
     public PostgresOptions withPoolSize(int size) {
-        return new PostgresOptions(url, user, password, size, connectTimeout);
+        return new PostgresOptions(url, user, password, size, connectTimeout, outageWait);
     }
 
     public PostgresOptions withConnectTimeout(Duration timeout) {
-        return new PostgresOptions(url, user, password, poolSize, timeout);
+        return new PostgresOptions(url, user, password, poolSize, timeout, outageWait);
+    }
+
+    /** These options with calls waiting up to {@code wait} for an unreachable server. */
+    public PostgresOptions withOutageWait(Duration wait) {
+        return new PostgresOptions(url, user, password, poolSize, connectTimeout, wait);
     }
 
     /** Where the database lives, without credentials: {@code postgresql host:port/database}. */
@@ -56,6 +74,7 @@ public record PostgresOptions(String url, String user, String password, int pool
     @Override
     public String toString() {
         return "PostgresOptions[" + describe() + ", user=" + (user == null ? "(from the URL)" : user) + ", password="
-                + (password == null ? "(not set)" : "****") + ", poolSize=" + poolSize + ", connectTimeout=" + connectTimeout + "]";
+                + (password == null ? "(not set)" : "****") + ", poolSize=" + poolSize + ", connectTimeout=" + connectTimeout + ", outageWait="
+                + outageWait + "]";
     }
 }

@@ -98,7 +98,7 @@ public final class PostgresStorage implements Storage {
         Objects.requireNonNull(clock, "clock");
         long started = System.nanoTime();
         String where = options.describe();
-        PgPool pool = new PgPool(connect(options, where), where);
+        PgPool pool = new PgPool(connect(options, where), where, new dev.herald.store.jdbc.StoreOutage(where, options.outageWait()));
         try {
             int before = pool.write("schema migration", c -> PgMigrations.apply(c, where, clock));
             int latest = PgMigrations.latest();
@@ -179,6 +179,12 @@ public final class PostgresStorage implements Storage {
     /** The newest schema version this Herald writes to a PostgreSQL database (an older one is migrated to it at open). */
     public static int schemaVersion() {
         return PgMigrations.latest();
+    }
+
+    /** Whether the server can be reached now, as the store's calls found out. */
+    @Override
+    public dev.herald.core.session.StoreHealth health() {
+        return pool.outage().health();
     }
 
     /** {@code postgresql host:port/database}: never the user, the password or the URL's properties. */

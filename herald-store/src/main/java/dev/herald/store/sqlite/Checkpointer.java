@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * no commit pays for a checkpoint (SQLite otherwise runs one inside the commit that crosses 1000 WAL
  * pages, and with {@code synchronous=FULL} that includes an fsync of the database file). PASSIVE
  * checkpoints never block the writer or the readers; a frame still needed by a reader is simply left
- * for the next round.
+ * for the next round. A failing checkpoint (the disk is full) is logged when it starts failing and when it works again,
+ * not every round. The same thread looks at the free disk space ({@link FreeSpace}) every {@link #SPACE_EVERY}.
  */
 final class Checkpointer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Checkpointer.class);
@@ -22,20 +23,33 @@ final class Checkpointer implements AutoCloseable {
     private final SqlConn conn;
     private final Path file;
     private final ScheduledExecutorService thread;
+    /** How often the free disk space is looked at. */
+    static final Duration SPACE_EVERY = Duration.ofSeconds(10);
+    private int failing; // checkpointer thread only: rounds failed in a row
 
-    Checkpointer(SqlConn conn, Path file, Duration every) {
+    Checkpointer(SqlConn conn, Path file, Duration every, FreeSpace space) {
         this.conn = conn;
         this.file = file;
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().name("herald-store-checkpointer").daemon(true).unstarted(r));
         long ms = every.toMillis();
         thread.scheduleWithFixedDelay(this::checkpoint, ms, ms, TimeUnit.MILLISECONDS);
+        if (space != null) {
+            thread.scheduleWithFixedDelay(space::check, 0, SPACE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     private void checkpoint() {
         try {
             conn.exec("PRAGMA wal_checkpoint(PASSIVE)");
+            if (failing > 0) {
+                log.info("store - background checkpoints of {} work again after {} failed round(s)", file, failing);
+                failing = 0;
+            }
         } catch (SQLException | RuntimeException e) {
-            log.warn("store - background checkpoint of {} failed ({}); the next round retries", file, e.getMessage());
+            if (failing++ == 0) {
+                log.warn("store - background checkpoint of {} failed ({}); every round retries, and a success is logged", file,
+                        e.getMessage());
+            }
         }
     }
 

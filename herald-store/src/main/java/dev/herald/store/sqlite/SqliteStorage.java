@@ -15,6 +15,7 @@ import dev.herald.store.jdbc.JdbcSessionStore;
 import dev.herald.store.jdbc.HistoryCache;
 import dev.herald.store.jdbc.JdbcTranscriptStore;
 import dev.herald.store.jdbc.JdbcTurnStore;
+import dev.herald.store.jdbc.StoreOutage;
 import dev.herald.store.jdbc.Transactions;
 import dev.herald.store.jdbc.Work;
 import java.io.IOException;
@@ -79,6 +80,7 @@ public final class SqliteStorage implements Storage {
     private final SqliteWriter writer;
     private final ReadPool readers;
     private final Checkpointer checkpointer;
+    private final StoreOutage outage;
     /** One writer: no row locks, and no writer ever loses a race to create a row. */
     static final Dialect DIALECT = new Dialect("sqlite", "", "", "", "rowid",
             why -> new IllegalStateException("store - " + why + ", which the single writer rules out"), "", "");
@@ -93,8 +95,9 @@ public final class SqliteStorage implements Storage {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SqliteStorage(Path file, SqliteOptions options, SqliteWriter writer, ReadPool readers, Checkpointer checkpointer,
-            Clock clock) {
+            StoreOutage outage, Clock clock) {
         this.file = file;
+        this.outage = outage;
         this.options = options;
         this.writer = writer;
         this.readers = readers;
@@ -156,9 +159,12 @@ public final class SqliteStorage implements Storage {
             }
             checkpointConn = connect(file, options, Role.CHECKPOINTER);
             OwnerOnly.sideFilesLike(file);
-            SqliteStorage storage = new SqliteStorage(file, options, new SqliteWriter(writeConn, file, options.maxBatch(), options.busyTimeout(), SqliteWriter.WAL_RESTART_BYTES),
+            StoreOutage outage = new StoreOutage(file.toString(), options.outageWait());
+            SqliteStorage storage = new SqliteStorage(file, options, new SqliteWriter(writeConn, () -> connect(file, options, Role.WRITER),
+                    file, options.maxBatch(), options.busyTimeout(), SqliteWriter.WAL_RESTART_BYTES, outage),
                     new ReadPool(file, readConns, options.busyTimeout()),
-                    new Checkpointer(checkpointConn, file, CHECKPOINT_EVERY), clock);
+                    new Checkpointer(checkpointConn, file, CHECKPOINT_EVERY, new FreeSpace(file, options.lowSpaceBytes(), outage)), outage,
+                    clock);
             log.info("store - opened {} (schema v{}{}, WAL, synchronous {}, {} readers) in {} ms", file, Migrations.latest(),
                     before == Migrations.latest() ? "" : ", migrated from v" + before, options.synchronous(),
                     options.readConnections(), (System.nanoTime() - started) / 1_000_000);
@@ -291,6 +297,20 @@ public final class SqliteStorage implements Storage {
     /** The writes committed since this store opened, and the transactions that committed them (diagnostics, tests). */
     public WriteCounts writeCounts() {
         return writer.counts();
+    }
+
+    /** Whether writes work now: down while the disk is full or the file system fails, with a warning while space runs low. */
+    @Override
+    public dev.herald.core.session.StoreHealth health() {
+        return outage.health();
+    }
+
+    /** Runs {@code sql} (a pragma) on the write connection, in a write of its own (tests: {@code PRAGMA max_page_count}). */
+    void onWriteConnection(String sql) {
+        writer.write("pragma", c -> {
+            c.exec(sql);
+            return null;
+        });
     }
 
     /** The value of a pragma on the write connection (for tests and diagnostics). */

@@ -2,6 +2,7 @@ package dev.herald.store.sqlite;
 
 import dev.herald.core.session.StoreException;
 import dev.herald.store.jdbc.Await;
+import dev.herald.store.jdbc.StoreOutage;
 import dev.herald.store.jdbc.Work;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,11 +31,27 @@ import org.slf4j.LoggerFactory;
  * them, and they never cause a commit of their own at once: a batch of deferred writes alone waits up to
  * {@link #DEFERRED_WAIT} for a write somebody waits for, and commits with it (one {@code fsync} for both). Because the
  * queue is first in, first out, a caller's deferred write is on disk no later than its next write.
+ *
+ * <p>When the database cannot be written (the disk is full, the file system fails: {@link SqlConn#cannotWrite}), the
+ * failed transaction is rolled back as always, every cached statement is dropped (the driver closes a statement for good
+ * once running it failed) and the store's {@link StoreOutage} goes down. A caller's write then runs again with backoff
+ * for up to the outage wait ({@link StoreOutage#waitingOut}); a deferred write that failed so is kept and run first in
+ * every later transaction until it commits, and its caller's later writes wait for it (they fail as an outage while it
+ * cannot commit), so nothing commits before what it relies on. While down, the writer probes at most every
+ * {@link #PROBE_EVERY} with a real write that needs {@link #PROBE_BYTES} of new space and is deleted in the same
+ * transaction; the first probe that commits brings the store back. After an I/O error the probe opens a new write
+ * connection first.
  */
 final class SqliteWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SqliteWriter.class);
 
     private record Task<T>(String subject, Work<SqlConn, T> work, CompletableFuture<T> result, boolean deferred, Caller caller) {
+    }
+
+    /** Opens a new write connection with the writer's pragmas (after an I/O error). */
+    @FunctionalInterface
+    interface Connector {
+        SqlConn open() throws SQLException;
     }
 
     /**
@@ -45,6 +62,8 @@ final class SqliteWriter implements AutoCloseable {
     private static final class Caller {
         final AtomicInteger pending = new AtomicInteger();
         volatile Throwable failed;
+        /** A deferred write of this caller could not commit in the transaction being run (writer thread only). */
+        boolean blocked;
     }
 
     /** The WAL size past which the writer restarts the log: the {@code journal_size_limit} the store sets. */
@@ -57,8 +76,18 @@ final class SqliteWriter implements AutoCloseable {
     /** How long deferred writes alone wait for a write to commit with. */
     static final Duration DEFERRED_WAIT = Duration.ofMillis(50);
     private static final Task<Void> STOP = new Task<>("stop", c -> null, new CompletableFuture<>(), false, null);
+    /** How often at most the writer tries a write while the database cannot be written. */
+    static final Duration PROBE_EVERY = Duration.ofSeconds(1);
+    /** The new space a probe needs: its row is this large. */
+    static final int PROBE_BYTES = 256 * 1024;
 
-    private final SqlConn conn;
+    private SqlConn conn; // writer thread only (replaced after an I/O error)
+    private final Connector connector;
+    private final StoreOutage outage;
+    /** Deferred writes that failed because the database could not be written, in order (writer thread only). */
+    private final List<Task<?>> held = new ArrayList<>();
+    private long probedAt = System.nanoTime();
+    private boolean reconnect; // writer thread only: the next probe opens a new connection
     private final Path file;
     private final int maxBatch;
     private final LinkedBlockingQueue<Task<?>> queue = new LinkedBlockingQueue<>();
@@ -77,15 +106,20 @@ final class SqliteWriter implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
 
     SqliteWriter(SqlConn conn, Path file, int maxBatch) {
-        this(conn, file, maxBatch, Duration.ofSeconds(5), WAL_RESTART_BYTES);
+        this(conn, null, file, maxBatch, Duration.ofSeconds(5), WAL_RESTART_BYTES, new StoreOutage(file.toString(), Duration.ZERO));
     }
 
     /**
+     * @param connector       opens a new write connection after an I/O error (null: the first one is kept)
      * @param busyTimeout     the connection's busy timeout, restored after a WAL restart (which waits less)
      * @param walRestartBytes the WAL size past which the writer restarts the log (see {@link #restartLogIfLarge})
+     * @param outage          the store's health, which this writer moves, and how long a write waits for the database
      */
-    SqliteWriter(SqlConn conn, Path file, int maxBatch, Duration busyTimeout, long walRestartBytes) {
+    SqliteWriter(SqlConn conn, Connector connector, Path file, int maxBatch, Duration busyTimeout, long walRestartBytes,
+            StoreOutage outage) {
         this.conn = conn;
+        this.connector = connector;
+        this.outage = outage;
         this.file = file;
         this.maxBatch = maxBatch;
         this.wal = Path.of(file + "-wal");
@@ -97,15 +131,18 @@ final class SqliteWriter implements AutoCloseable {
     /**
      * Runs {@code work} in a write transaction and returns its result once committed. Waits without
      * giving up on interrupts (the caller's interrupt flag is restored), so that when this returns the
-     * write has either happened or failed: never "maybe".
+     * write has either happened or failed: never "maybe". While the database cannot be written, the write runs again
+     * with backoff for up to the outage wait.
      */
     <T> T write(String subject, Work<SqlConn, T> work) {
         if (Thread.currentThread() == thread) {
             throw new IllegalStateException("store - nested write for " + subject + " on the writer thread");
         }
-        Task<T> task = new Task<>(subject, work, new CompletableFuture<>(), false, callers.get());
-        enqueue(task);
-        return Await.uninterruptibly(task.result(), "store - write failed");
+        return outage.waitingOut(() -> {
+            Task<T> task = new Task<>(subject, work, new CompletableFuture<>(), false, callers.get());
+            enqueue(task);
+            return Await.uninterruptibly(task.result(), "store - write failed");
+        });
     }
 
     /**
@@ -168,17 +205,24 @@ final class SqliteWriter implements AutoCloseable {
         boolean stopping = false;
         while (!stopping) {
             batch.clear();
-            batch.add(takeUninterruptibly());
-            queue.drainTo(batch, maxBatch - 1);
-            if (onlyDeferred(batch)) {
-                waitForCompany(batch);
+            Task<?> first = outage.down() ? pollUntilProbe() : takeUninterruptibly();
+            if (first != null) {
+                batch.add(first);
+                queue.drainTo(batch, maxBatch - 1);
+                if (onlyDeferred(batch)) {
+                    waitForCompany(batch);
+                }
+                stopping = batch.remove(STOP); // STOP is always the last task ever queued
+                if (!batch.isEmpty() || stopping && !held.isEmpty()) {
+                    commit(batch);
+                    restartLogIfLarge();
+                }
             }
-            stopping = batch.remove(STOP); // STOP is always the last task ever queued
-            if (!batch.isEmpty()) {
-                commit(batch);
-                restartLogIfLarge();
+            if (outage.down() && System.nanoTime() - probedAt >= PROBE_EVERY.toNanos()) {
+                probe();
             }
         }
+        dropHeld();
         try {
             conn.close();
         } catch (SQLException e) {
@@ -196,7 +240,7 @@ final class SqliteWriter implements AutoCloseable {
      */
     private void restartLogIfLarge() {
         long now = System.nanoTime();
-        if (now - walCheckedAt < WAL_CHECK_NANOS) {
+        if (now - walCheckedAt < WAL_CHECK_NANOS || outage.down()) {
             return;
         }
         walCheckedAt = now;
@@ -256,6 +300,19 @@ final class SqliteWriter implements AutoCloseable {
         }
     }
 
+    /** While the database cannot be written: the next task, or null when the next probe is due first. */
+    private Task<?> pollUntilProbe() {
+        long left = PROBE_EVERY.toNanos() - (System.nanoTime() - probedAt);
+        if (left <= 0) {
+            return null;
+        }
+        try {
+            return queue.poll(left, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            return null; // only close() ends this thread, through STOP
+        }
+    }
+
     private Task<?> takeUninterruptibly() {
         while (true) {
             try {
@@ -266,39 +323,107 @@ final class SqliteWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Commits {@code batch}; held deferred writes first, in a transaction of their own (on a full disk SQLite rolls back
+     * the whole transaction of a write that failed, which must not take the batch's other writes with it).
+     */
     private void commit(List<Task<?>> batch) {
-        Object[] results = new Object[batch.size()];
-        Throwable[] failures = new Throwable[batch.size()];
-        try {
-            conn.execAgain("BEGIN IMMEDIATE");
-            for (int i = 0; i < batch.size(); i++) {
-                runInSavepoint(batch.get(i), i, results, failures);
-            }
-            conn.execAgain("COMMIT");
-            commits.incrementAndGet();
-            for (Task<?> t : batch) {
-                (t.deferred() ? deferred : waited).incrementAndGet();
-            }
-        } catch (SQLException | RuntimeException | Error e) {
-            rollbackQuietly();
-            log.warn("store - a write transaction of {} write(s) on {} failed and was rolled back: {}", batch.size(), file, e.toString());
-            for (int i = 0; i < batch.size(); i++) {
-                if (failures[i] == null) {
-                    failures[i] = e instanceof SQLException sql ? SqlConn.failure(batch.get(i).subject(), sql) : e;
-                }
-                if (batch.get(i).deferred()) {
-                    batch.get(i).caller().failed = failures[i];
-                }
+        for (Task<?> t : batch) {
+            if (t.caller() != null) {
+                t.caller().blocked = false;
             }
         }
-        for (int i = 0; i < batch.size(); i++) {
-            complete(batch.get(i), results[i], failures[i]);
+        if (!held.isEmpty()) {
+            List<Task<?>> again = new ArrayList<>(held);
+            held.clear();
+            again.forEach(t -> t.caller().blocked = false);
+            transaction(again);
+            for (Task<?> t : held) {
+                t.caller().blocked = true; // still held: nothing later of its caller may commit
+            }
+        }
+        if (!batch.isEmpty()) {
+            transaction(batch);
         }
     }
 
-    /** Runs one task in its own savepoint; a task failure is recorded, a failure to roll it back is thrown. */
-    private void runInSavepoint(Task<?> task, int i, Object[] results, Throwable[] failures) throws SQLException {
+    /** Runs {@code all} in one transaction, each in its own savepoint, and hands out the results once it committed. */
+    private void transaction(List<Task<?>> all) {
+        Object[] results = new Object[all.size()];
+        Throwable[] failures = new Throwable[all.size()];
+        boolean[] hold = new boolean[all.size()];
+        Throwable failed = null;
+        try {
+            conn.execAgain("BEGIN IMMEDIATE");
+            for (int i = 0; i < all.size(); i++) {
+                runInSavepoint(all.get(i), i, results, failures, hold);
+            }
+            conn.execAgain("COMMIT");
+        } catch (SQLException | RuntimeException | Error e) {
+            failed = e;
+            rollbackQuietly();
+            conn.forgetStatements();
+        }
+        if (failed == null) {
+            commits.incrementAndGet();
+        } else {
+            rolledBack(all, failed, failures, hold);
+        }
+        for (int i = 0; i < all.size(); i++) {
+            Task<?> t = all.get(i);
+            if (hold[i]) {
+                held.add(t);
+                continue;
+            }
+            if (failures[i] == null) {
+                (t.deferred() ? deferred : waited).incrementAndGet();
+            }
+            complete(t, results[i], failures[i]);
+        }
+    }
+
+    /** The whole transaction was rolled back by {@code e}: every write of it failed (none is on disk). */
+    private void rolledBack(List<Task<?>> all, Throwable e, Throwable[] failures, boolean[] hold) {
+        boolean down = SqlConn.cannotWrite(e);
+        if (down) {
+            cannotWrite(e);
+        } else {
+            log.warn("store - a write transaction of {} write(s) on {} failed and was rolled back: {}", all.size(), file, e.toString());
+        }
+        for (int i = 0; i < all.size(); i++) {
+            Task<?> t = all.get(i);
+            if (hold[i] || failures[i] != null) {
+                continue; // held already, or failed for a reason of its own
+            }
+            if (down && t.deferred()) {
+                hold[i] = true;
+            } else if (down) {
+                failures[i] = StoreException.outage(t.subject() + " was not written", e, true);
+            } else {
+                failures[i] = e instanceof SQLException sql ? SqlConn.failure(t.subject(), sql) : e;
+                if (t.deferred()) {
+                    t.caller().failed = failures[i];
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs one task in its own savepoint; a task failure is recorded (a deferred one that failed because the database
+     * cannot be written is held instead), a failure that rolled back the whole transaction is thrown.
+     */
+    private void runInSavepoint(Task<?> task, int i, Object[] results, Throwable[] failures, boolean[] hold) throws SQLException {
         Caller caller = task.caller();
+        if (caller != null && caller.blocked) {
+            // an earlier deferred write of this caller is held: nothing of the caller may commit before it
+            if (task.deferred()) {
+                hold[i] = true;
+            } else {
+                failures[i] = StoreException.outage(task.subject() + " not written: an earlier write of the same caller waits for "
+                        + file + " to take writes again", null, true);
+            }
+            return;
+        }
         if (caller != null && caller.failed != null) {
             failures[i] = StoreException.unavailable(task.subject() + " not written: an earlier write of the same caller failed",
                     caller.failed, false);
@@ -312,12 +437,87 @@ final class SqliteWriter implements AutoCloseable {
             results[i] = task.work().run(conn);
             conn.execAgain("RELEASE write_task");
         } catch (SQLException | RuntimeException e) {
-            conn.execAgain("ROLLBACK TO write_task");
-            conn.execAgain("RELEASE write_task");
+            try {
+                conn.execAgain("ROLLBACK TO write_task");
+                conn.execAgain("RELEASE write_task");
+            } catch (SQLException gone) {
+                e.addSuppressed(gone); // SQLite rolled the whole transaction back (it does on a full disk): it fails with this cause
+                throw e;
+            } finally {
+                conn.forgetStatements();
+            }
+            if (SqlConn.cannotWrite(e)) {
+                cannotWrite(e);
+                if (task.deferred()) {
+                    hold[i] = true;
+                    caller.blocked = true;
+                } else {
+                    failures[i] = StoreException.outage(task.subject() + " was not written", e, true);
+                }
+                return;
+            }
             failures[i] = e instanceof SQLException sql ? SqlConn.failure(task.subject(), sql) : e;
             if (task.deferred()) {
                 caller.failed = failures[i];
             }
+        }
+    }
+
+    /** The database cannot be written: the store goes down (logged once); after an I/O error the next probe reconnects. */
+    private void cannotWrite(Throwable e) {
+        outage.cannotWrite(SqlConn.cannotWriteReason(e), SqlConn.cannotWriteProblem(file, e));
+        reconnect |= !SqlConn.resultCode(e).equals("SQLITE_FULL");
+        log.debug("store - a write on {} failed: {}", file, e.toString());
+    }
+
+    /**
+     * While the database cannot be written: one write that needs {@link #PROBE_BYTES} of new space, deleted again in the same
+     * transaction (nothing stays); when it commits, the store takes writes again.
+     */
+    private void probe() {
+        probedAt = System.nanoTime();
+        try {
+            if (reconnect && connector != null) {
+                SqlConn fresh = connector.open();
+                closeQuietly(conn);
+                conn = fresh;
+                reconnect = false;
+            }
+            conn.exec("BEGIN IMMEDIATE");
+            conn.update("INSERT OR REPLACE INTO platform_state (platform, name, value, updated_at) VALUES ('herald', 'store-probe', "
+                    + "randomblob(?), 0)", PROBE_BYTES);
+            conn.update("DELETE FROM platform_state WHERE platform = 'herald' AND name = 'store-probe'");
+            conn.exec("COMMIT");
+            outage.writes();
+        } catch (SQLException | RuntimeException e) {
+            rollbackQuietly();
+            conn.forgetStatements();
+            reconnect |= !SqlConn.resultCode(e).equals("SQLITE_FULL");
+            log.debug("store - {} still cannot be written: {}", file, e.toString());
+            return;
+        }
+        if (!held.isEmpty()) {
+            commit(new ArrayList<>()); // the deferred writes kept meanwhile, without waiting for a write to bring them
+        }
+    }
+
+    /** At close: deferred writes still held could not be written; their callers' logs say so. */
+    private void dropHeld() {
+        if (held.isEmpty()) {
+            return;
+        }
+        log.warn("store - {} deferred write(s) were never written: {} could not be written until it closed", held.size(), file);
+        for (Task<?> t : held) {
+            t.result().completeExceptionally(StoreException.outage(t.subject() + " was not written before " + file + " closed", null, false));
+        }
+        held.clear();
+    }
+
+    private static void closeQuietly(SqlConn c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            log.debug("store - closing a write connection failed: {}", e.getMessage());
         }
     }
 

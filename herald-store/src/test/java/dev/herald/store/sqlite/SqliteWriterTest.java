@@ -260,7 +260,8 @@ class SqliteWriterTest {
         conn.exec("PRAGMA wal_autocheckpoint = 0");
         conn.exec("PRAGMA journal_size_limit = " + sizeLimit);
         conn.exec("CREATE TABLE b (id INTEGER PRIMARY KEY, data BLOB)");
-        SqliteWriter steady = new SqliteWriter(conn, db, 256, java.time.Duration.ofSeconds(5), restartPast);
+        SqliteWriter steady = new SqliteWriter(conn, null, db, 256, java.time.Duration.ofSeconds(5), restartPast,
+                new dev.herald.store.jdbc.StoreOutage(db.toString(), java.time.Duration.ZERO));
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         Thread reader = Thread.ofPlatform().start(() -> {
             try (var r = DriverManager.getConnection("jdbc:sqlite:" + db)) {

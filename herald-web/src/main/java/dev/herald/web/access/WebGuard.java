@@ -74,8 +74,14 @@ public final class WebGuard {
         } catch (WebJson.BadRequest e) {
             WebJson.error(ctx, e.status(), e.getMessage());
         } catch (Exception e) {
+            if (dev.herald.core.session.StoreException.isOutage(e)) {
+                log.info("web - {} {} answered 503: the store cannot write ({})", ctx.method(), ctx.path(), e.getMessage());
+                ctx.header("Retry-After", "10");
+                WebJson.error(ctx, 503, dev.herald.core.UserErrors.storeUnavailable());
+                return;
+            }
             log.warn("web - {} {} failed unexpectedly; answered 500", ctx.method(), ctx.path(), e);
-            WebJson.error(ctx, 500, "the request failed unexpectedly (" + e.getClass().getSimpleName() + "); see the server log");
+            WebJson.error(ctx, 500, dev.herald.core.UserErrors.REQUEST_FAILED);
         }
     }
 }

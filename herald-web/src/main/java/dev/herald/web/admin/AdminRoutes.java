@@ -93,6 +93,7 @@ public final class AdminRoutes implements Routes {
 
     private void status(Context ctx) {
         GatewayStatus s = gateway.status();
+        boolean storeUp = s.store().writable() || gateway.storage().describe().startsWith("sqlite"); // SQLite still reads
         Instant now = clock.instant();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("state", s.state().name().toLowerCase(Locale.ROOT));
@@ -109,15 +110,28 @@ public final class AdminRoutes implements Routes {
         figures.put("activeTurns", s.activeTurns());
         figures.put("waitingTurns", s.waitingTurns());
         figures.put("claimedLanes", s.claimedLanes());
-        figures.put("resumePending", gateway.storage().sessions().listResumePending(Optional.empty()).size());
-        figures.put("sessionsStored", gateway.storage().sessions().count());
-        figures.put("undeliveredReplies", gateway.storage().turns().inState(TurnState.AWAITING_DELIVERY, UNDELIVERED_SCAN).size());
+        if (storeUp) { // an unreachable database would hold the page for the store's outage wait
+            figures.put("resumePending", gateway.storage().sessions().listResumePending(Optional.empty()).size());
+            figures.put("sessionsStored", gateway.storage().sessions().count());
+            figures.put("undeliveredReplies", gateway.storage().turns().inState(TurnState.AWAITING_DELIVERY, UNDELIVERED_SCAN).size());
+        }
         out.put("figures", figures);
+        out.put("store", store(s.store()));
         out.put("node", gateway.membership().id());
-        out.put("nodes", nodes(now));
+        out.put("nodes", storeUp ? nodes(now) : List.of());
         out.put("lastError", metrics.lastError().map(e -> Map.of("at", e.at().toString(), "session", e.session(), "detail", e.detail()))
                 .orElse(null));
         WebJson.write(ctx, 200, out);
+    }
+
+    /** The store's health: whether it writes, since when not and why (the operator's words), and a warning such as low space. */
+    private static Map<String, Object> store(dev.herald.core.session.StoreHealth h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("writable", h.writable());
+        m.put("since", h.since() == null ? null : h.since().toString());
+        m.put("problem", h.problem());
+        m.put("warning", h.warning());
+        return m;
     }
 
     /** Every node registered on the store that is not gone, and the three that left last (the database's clock). */

@@ -107,6 +107,7 @@ public final class ScheduleRoutes implements Routes {
             case ACCEPTED -> "started; its answer goes to " + schedules.find(id).map(Job::target).orElse("its chat");
             case REFUSED -> "refused: the job's user is not allowed to talk to the agent any more";
             case REJECTED_STOPPING -> "Herald is stopping; run it again once it is back";
+            case REJECTED_UNAVAILABLE -> "the store cannot write now; run it again once it can (the status shows why)";
             default -> "a run of this job was started at this moment already";
         }));
     }

@@ -4,6 +4,7 @@ import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.ImagePart;
 import dev.herald.core.agent.TurnOptions;
+import dev.herald.core.UserErrors;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatTarget;
@@ -98,6 +99,8 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     private static final Capabilities CAPABILITIES = new Capabilities(false, false, false, false, true, 1_000_000);
     private static final Duration RETRY_STARTING = Duration.ofSeconds(5);
     private static final Duration RETRY_STOPPING = Duration.ofSeconds(10);
+    /** How long a client waits before it sends again a request refused because the store cannot write. */
+    static final Duration RETRY_STORE = Duration.ofSeconds(10);
     /** An inline answer (ANSWERED) is sent before accept returns; this bounds the wait when none came. */
     private static final Duration ANSWER_GRACE = Duration.ofSeconds(10);
     /** How often a retried request reads what became of its first attempt. */
@@ -370,9 +373,13 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
             }
             CompletionWriter.writeError(ctx, e);
         } catch (RuntimeException e) {
+            if (dev.herald.core.session.StoreException.isOutage(e)) {
+                log.info("api_server - {} {} answered 503: the store cannot write ({})", ctx.method(), ctx.path(), e.getMessage());
+                CompletionWriter.writeError(ctx, storeUnavailable());
+                return;
+            }
             log.warn("api_server - {} {} failed unexpectedly; answered 500", ctx.method(), ctx.path(), e);
-            CompletionWriter.writeError(ctx, ApiError.internal("api_server failed unexpectedly (" + e.getClass().getSimpleName()
-                    + "); see the server log"));
+            CompletionWriter.writeError(ctx, ApiError.internal(UserErrors.REQUEST_FAILED));
         }
     }
 
@@ -536,7 +543,7 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
                 refs.add(new MessageEvent.MediaRef("image", media.put(java.util.Base64.getDecoder().decode(image.base64())), image.mimeType()));
             } catch (java.io.IOException e) {
                 log.warn("api_server - could not keep an image of a session request: {}", e.toString());
-                throw ApiError.internal("the image could not be kept (" + e.getClass().getSimpleName() + "); see the server log");
+                throw ApiError.internal(UserErrors.REQUEST_FAILED);
             }
         }
         return refs;
@@ -557,8 +564,11 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         try {
             admission = inbound.accept(event);
         } catch (RuntimeException e) {
+            if (dev.herald.core.session.StoreException.isOutage(e)) {
+                throw storeUnavailable();
+            }
             log.warn("api_server - the gateway failed to accept a message for session {} (event {})", session, event.eventId(), e);
-            throw ApiError.internal("the gateway could not accept the message (" + e.getClass().getSimpleName() + "); see the server log");
+            throw ApiError.internal(UserErrors.REQUEST_FAILED);
         }
         return switch (admission) {
             case ACCEPTED, ANSWERED, DUPLICATE -> admission;
@@ -566,7 +576,13 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
                     "the gateway refused this request: api_server callers are not authorized to talk to the agent (check the authorization settings)");
             case REJECTED_STOPPING -> throw ApiError.unavailable(
                     "Herald is stopping and takes no new turns; retry after it restarts", "stopping", RETRY_STOPPING);
+            case REJECTED_UNAVAILABLE -> throw storeUnavailable();
         };
+    }
+
+    /** 503 with Retry-After: the store cannot write, so the message was not taken (nothing is stored; send it again). */
+    static ApiError storeUnavailable() {
+        return ApiError.unavailable(UserErrors.storeUnavailable(), "store_unavailable", RETRY_STORE);
     }
 
     /** Adds a waiting request to the set close() answers; one that slipped in after close() is answered here. */

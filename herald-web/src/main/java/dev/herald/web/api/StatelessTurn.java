@@ -1,5 +1,6 @@
 package dev.herald.web.api;
 
+import dev.herald.core.UserErrors;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.TurnListener;
@@ -77,7 +78,7 @@ final class StatelessTurn implements TurnListener, Runnable {
             outcome = agent.runTurn(request, this, interrupt);
         } catch (RuntimeException e) {
             log.warn("api_server - agent {} threw instead of returning an outcome (session {})", agent.describe(), request.sessionId(), e);
-            exchange.fail(ApiError.internal("the agent failed unexpectedly (" + e.getClass().getSimpleName() + "); see the server log"));
+            exchange.fail(ApiError.internal(UserErrors.REQUEST_FAILED));
             return;
         }
         deliver(outcome);
@@ -88,18 +89,23 @@ final class StatelessTurn implements TurnListener, Runnable {
         switch (outcome) {
             case TurnOutcome.Final f -> exchange.finish(f.reply(), "stop", used);
             case TurnOutcome.Completed c -> exchange.finish("", "stop", used);
-            case TurnOutcome.NotCompleted n -> exchange.finish(n.partialReply() != null ? n.partialReply() : n.why(), "length", used);
+            case TurnOutcome.NotCompleted n -> exchange.finish(n.partialReply() != null ? n.partialReply() : forClient(n.why()), "length", used);
             case TurnOutcome.Interrupted i -> exchange.fail(ApiError.unavailable(
                     "the turn was interrupted (" + i.reason() + "); retry the request", "interrupted", RETRY_AFTER_INTERRUPT));
-            case TurnOutcome.Failed f -> exchange.fail(ApiError.badGateway("the agent gave up: " + f.why()));
+            case TurnOutcome.Failed f -> exchange.fail(ApiError.badGateway("The agent gave up: " + forClient(f.why())));
             case TurnOutcome.Partial p -> exchange.fail(ApiError.cutOff(p.replyText()));
-            case TurnOutcome.Errored e -> exchange.fail(ApiError.badGateway(e.error()));
+            case TurnOutcome.Errored e -> exchange.fail(ApiError.badGateway(forClient(e.error())));
             case TurnOutcome.ToolCallsRequested t -> {
                 rounds.remember(t.calls(), recorded.isEmpty() ? List.of() : recorded.subList(0, recorded.size() - 1));
                 exchange.finishWithToolCalls(t.content(), t.calls(), used);
             }
-            case null -> exchange.fail(ApiError.internal("the agent returned no outcome; see the server log"));
+            case null -> exchange.fail(ApiError.internal(UserErrors.REQUEST_FAILED));
         }
+    }
+
+    /** An outcome's text as the client may read it ({@link UserErrors}: the operator's detail stays in the log). */
+    private static String forClient(String text) {
+        return UserErrors.fromOperatorText(text, UserErrors.REQUEST_FAILED);
     }
 
     @Override

@@ -327,6 +327,8 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
             case REFUSED -> WebJson.error(ctx, 403, "the gateway refused this message: web chat users are not authorized "
                     + "(check the authorization settings)");
             case REJECTED_STOPPING -> retryLater(ctx, "stopping", "Herald is stopping; the message is kept and sent again after it restarts");
+            case REJECTED_UNAVAILABLE -> retryLater(ctx, "store_unavailable", "Herald cannot save messages at the moment; the message is "
+                    + "kept here and sent again shortly");
         }
     }
 

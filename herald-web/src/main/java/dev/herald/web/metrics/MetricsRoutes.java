@@ -14,7 +14,8 @@ import java.util.function.Supplier;
 /**
  * {@code GET /metrics} (Prometheus text format; the pages' access rule, and with a key configured also
  * {@code Authorization: Bearer KEY} for scrapers) and {@code GET /health/ready} (200 while the gateway is
- * running, else 503 with its state; open like {@code /health}, which is the liveness check).
+ * running and its store can write, else 503 with the state, or with {@code store_unavailable} and the reason in a few
+ * words that name nothing of the installation; open like {@code /health}, which is the liveness check).
  */
 public final class MetricsRoutes implements Routes {
     static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
@@ -45,8 +46,14 @@ public final class MetricsRoutes implements Routes {
     }
 
     private void ready(Context ctx) {
-        GatewayState state = status.get().state();
-        boolean ready = state == GatewayState.RUNNING;
-        WebJson.write(ctx, ready ? 200 : 503, Map.of("status", ready ? "ready" : state.name().toLowerCase()));
+        GatewayStatus s = status.get();
+        if (s.ready()) {
+            WebJson.write(ctx, 200, Map.of("status", "ready"));
+        } else if (s.state() != GatewayState.RUNNING) {
+            WebJson.write(ctx, 503, Map.of("status", s.state().name().toLowerCase()));
+        } else {
+            ctx.header("Retry-After", "5");
+            WebJson.write(ctx, 503, Map.of("status", "store_unavailable", "reason", s.store().reason(), "since", s.store().since().toString()));
+        }
     }
 }

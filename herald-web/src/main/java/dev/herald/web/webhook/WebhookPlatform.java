@@ -210,6 +210,10 @@ public final class WebhookPlatform implements PlatformAdapter {
         try {
             a = sink.accept(event);
         } catch (RuntimeException e) {
+            if (dev.herald.core.session.StoreException.isOutage(e)) {
+                storeUnavailable(ctx);
+                return;
+            }
             log.warn("webhook - route {}: the gateway failed to accept the event; answered 500", route.name(), e);
             reply(ctx, 500, "error", "the gateway could not take the event; see the server log");
             return;
@@ -232,7 +236,14 @@ public final class WebhookPlatform implements PlatformAdapter {
                 ctx.header("Retry-After", "10");
                 reply(ctx, 503, "error", "Herald is stopping; retry after it restarts");
             }
+            case REJECTED_UNAVAILABLE -> storeUnavailable(ctx);
         }
+    }
+
+    /** 503 with Retry-After: the store cannot write, so nothing was stored; the sender delivers the event again. */
+    private void storeUnavailable(Context ctx) {
+        ctx.header("Retry-After", "10");
+        reply(ctx, 503, "error", "Herald cannot save events at the moment; nothing was stored, send it again later");
     }
 
     /** The prompt for this payload; one that would read as a slash command is marked as webhook text instead. */

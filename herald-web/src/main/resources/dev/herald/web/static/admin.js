@@ -35,6 +35,11 @@
     $("gateway-state").textContent = s.state + (s.restoring ? " (restoring)" : "");
     $("gateway-meta").textContent = "up " + duration(s.uptimeSeconds) + " · agent " + s.agent
       + (s.autoResume ? "" : " · auto-resume OFF (crash-loop breaker)");
+    const store = s.store || { writable: true };
+    $("store-health").hidden = store.writable && !store.warning;
+    $("store-health").textContent = !store.writable
+      ? "The store cannot write since " + store.since + ": " + store.problem + ". New messages are not taken until it can."
+      : store.warning ? "Store warning: " + store.warning : "";
     $("last-error").hidden = !s.lastError;
     $("last-error").textContent = s.lastError
       ? "Last turn error (" + s.lastError.at + ", " + s.lastError.session + "): " + s.lastError.detail : "";
@@ -43,9 +48,9 @@
     $("fig-active").textContent = f.activeTurns;
     $("fig-waiting").textContent = f.waitingTurns;
     $("fig-claimed").textContent = f.claimedLanes;
-    $("fig-resume").textContent = f.resumePending;
-    $("fig-sessions").textContent = f.sessionsStored;
-    $("fig-undelivered").textContent = f.undeliveredReplies;
+    $("fig-resume").textContent = f.resumePending ?? "–";
+    $("fig-sessions").textContent = f.sessionsStored ?? "–";
+    $("fig-undelivered").textContent = f.undeliveredReplies ?? "–";
     $("platforms").replaceChildren(...s.platforms.map((p) => el("tr", {},
       el("td", {}, p.id),
       el("td", {}, el("span", { class: "pill " + p.state }, p.state.replace("_", " "))),

@@ -125,18 +125,30 @@ class StatelessCompletionTest {
 
     @Test
     void completion_agentErrored_is502WithTheReadableMessage() throws Exception {
-        fx = ApiFixture.start(new ScriptedAgent((req, l, i) -> new TurnOutcome.Errored("model unreachable: connection refused (http://127.0.0.1:9/v1)")));
+        fx = ApiFixture.start(new ScriptedAgent((req, l, i) -> new TurnOutcome.Errored("model unreachable: connection refused",
+                "model - http://127.0.0.1:9/v1 unreachable: connection refused")));
 
         HttpResponse<String> r = fx.post(body("hi", false));
 
         assertThat(r.statusCode()).isEqualTo(502);
         JsonNode error = json(r.body()).path("error");
-        assertThat(error.path("message").asText()).isEqualTo("model unreachable: connection refused (http://127.0.0.1:9/v1)");
+        assertThat(error.path("message").asText()).isEqualTo("model unreachable: connection refused");
         assertThat(error.path("type").asText()).isEqualTo("server_error");
         assertThat(error.has("param")).isTrue();
         assertThat(error.has("code")).isTrue();
     }
 
+
+    @Test
+    void completion_agentErrorNamingTheEndpoint_reachesTheClientWithoutIt() throws Exception {
+        fx = ApiFixture.start(new ScriptedAgent((req, l, i) -> new TurnOutcome.Errored(
+                "model - http://127.0.0.1:9/v1 unreachable: connection refused")));
+
+        HttpResponse<String> r = fx.post(body("hi", false));
+
+        assertThat(r.statusCode()).isEqualTo(502);
+        assertThat(json(r.body()).path("error").path("message").asText()).isEqualTo(dev.herald.core.UserErrors.REQUEST_FAILED);
+    }
     @Test
     void completion_agentErroredBeforeAnyDelta_streamingGetsTheRealStatus() throws Exception {
         fx = ApiFixture.start(new ScriptedAgent((req, l, i) -> new TurnOutcome.Errored("model unreachable")));
