@@ -101,7 +101,7 @@ class ApiSessionOwnershipTest {
     }
 
     @Test
-    void requestIds_arePerSession_theSameIdInAnotherSessionRuns_aRepeatInTheSameSessionIs409() {
+    void requestIds_arePerSession_theSameIdInAnotherSessionRuns_aRepeatInTheSameSessionGetsTheFirstAnswerWithoutRunningAgain() {
         HttpResponse<String> first = post("one", "X-Herald-Session-Id", "s1", "X-Herald-Request-Id", "r-1");
         HttpResponse<String> otherSession = post("two", "X-Herald-Session-Id", "s2", "X-Herald-Request-Id", "r-1");
         HttpResponse<String> otherCaller = post("three", "X-Herald-User", "carol", "X-Herald-Session-Id", "s1", "X-Herald-Request-Id", "r-1");
@@ -110,7 +110,9 @@ class ApiSessionOwnershipTest {
         assertThat(first.statusCode()).isEqualTo(200);
         assertThat(otherSession.statusCode()).isEqualTo(200);
         assertThat(otherCaller.statusCode()).isEqualTo(200);
-        assertThat(repeat.statusCode()).isEqualTo(409);
+        assertThat(repeat.statusCode()).isEqualTo(200);
+        assertThat(json(repeat.body()).path("choices").path(0).path("message").path("content").asText())
+                .isEqualTo(json(first.body()).path("choices").path(0).path("message").path("content").asText());
         assertThat(agent.calls()).hasSize(3);
     }
 

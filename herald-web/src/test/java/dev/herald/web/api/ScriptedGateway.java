@@ -8,6 +8,7 @@ import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.PriorMessage;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
 import java.util.List;
@@ -31,6 +32,7 @@ final class ScriptedGateway implements InboundSink {
     private volatile Admission admission = Admission.ACCEPTED;
     private volatile Answer answer = (event, gateway) -> gateway.reply(event, "echo: " + event.text());
     private volatile PlatformAdapter adapter;
+    private volatile java.util.function.Supplier<java.util.Optional<PriorMessage>> prior = java.util.Optional::empty;
 
     void attach(PlatformAdapter platformAdapter) {
         this.adapter = platformAdapter;
@@ -38,6 +40,16 @@ final class ScriptedGateway implements InboundSink {
 
     void admission(Admission next) {
         this.admission = next;
+    }
+
+    /** What a request sent again (admission DUPLICATE) finds of its first attempt, asked each time it looks. */
+    void prior(java.util.function.Supplier<java.util.Optional<PriorMessage>> next) {
+        this.prior = next;
+    }
+
+    @Override
+    public java.util.Optional<PriorMessage> prior(Platform platform, String messageId) {
+        return prior.get();
     }
 
     void answer(Answer next) {

@@ -13,6 +13,7 @@ import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.platform.PriorMessage;
 import dev.herald.core.platform.SendResult;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -152,14 +153,29 @@ class SessionCompletionTest {
     }
 
     @Test
-    void session_duplicateRequestId_is409() {
+    void session_requestIdSentAgain_whileItsFirstAttemptRuns_waitsForAndReturnsItsAnswer() {
         fx.gateway.admission(Admission.DUPLICATE);
+        java.util.concurrent.atomic.AtomicInteger looks = new java.util.concurrent.atomic.AtomicInteger();
+        fx.gateway.prior(() -> java.util.Optional.of(looks.incrementAndGet() < 3 ? new PriorMessage.Pending()
+                : new PriorMessage.Answered("the first attempt's answer")));
+
+        HttpResponse<String> r = fx.post(body("hi", false), SESSION, "s1", "X-Herald-Request-Id", "req-1");
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(json(r.body()).path("choices").path(0).path("message").path("content").asText()).isEqualTo("the first attempt's answer");
+        assertThat(looks.get()).isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void session_requestIdSentAgain_whoseFirstAttemptEndedWithoutAnAnswer_is409SayingWhy() {
+        fx.gateway.admission(Admission.DUPLICATE);
+        fx.gateway.prior(() -> java.util.Optional.of(new PriorMessage.Ended("it was cancelled before it ran")));
 
         HttpResponse<String> r = fx.post(body("hi", false), SESSION, "s1", "X-Herald-Request-Id", "req-1");
 
         assertThat(r.statusCode()).isEqualTo(409);
         JsonNode error = json(r.body()).path("error");
-        assertThat(error.path("message").asText()).contains("req-1");
+        assertThat(error.path("message").asText()).contains("req-1").contains("it was cancelled before it ran");
         assertThat(error.path("param").asText()).isEqualTo("X-Herald-Request-Id");
     }
 
