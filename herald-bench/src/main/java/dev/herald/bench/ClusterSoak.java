@@ -68,7 +68,7 @@ final class ClusterSoak {
                 String tab = t == 0 ? "a" : "b";
                 int which = t;
                 Random random = new Random(o.seed() * 31 + s * 2L + t);
-                SoakClient client = new SoakClient(counters);
+                SoakClient client = soak.cleanup().add(new SoakClient(counters));
                 tabs.add(Thread.ofVirtual().name("soak-tab-" + s + tab).start(() -> {
                     for (int m = 0; ; m++) {
                         try {

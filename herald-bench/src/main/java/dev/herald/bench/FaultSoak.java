@@ -60,8 +60,8 @@ public final class FaultSoak {
             if (cut < 0 || cut > 1) {
                 throw new IllegalArgumentException("soak - --cut-fraction must be 0..1, was " + cut);
             }
-            return new Options(SCENARIOS.stream().filter(only::contains).toList(), positive(o, "pairs", 3), positive(o, "disruptions", 6),
-                    positive(o, "lease", 3), positive(o, "clients", 6), positive(o, "messages", 240), cut,
+            return new Options(SCENARIOS.stream().filter(only::contains).toList(), positive(o, "pairs", 3), positive(o, "disruptions", 10),
+                    positive(o, "lease", 3), positive(o, "clients", 6), positive(o, "messages", 400), cut,
                     positive(o, "outage-seconds", 15), positive(o, "full-seconds", 10), positive(o, "disk-mb", 48),
                     Long.parseLong(o.getOrDefault("seed", Long.toString(System.nanoTime() % 1_000_000))),
                     Path.of(o.getOrDefault("herald", "bin/herald")).toAbsolutePath(),
@@ -151,9 +151,6 @@ public final class FaultSoak {
             progress.println(e.getMessage());
             return 2;
         }
-        Cleanup cleanup = new Cleanup();
-        Thread hook = new Thread(cleanup::runAll, "soak-cleanup");
-        Runtime.getRuntime().addShutdownHook(hook);
         Path dir;
         try {
             Files.createDirectories(options.parent());
@@ -162,6 +159,12 @@ public final class FaultSoak {
             progress.println("soak - cannot create a folder in " + options.parent() + ": " + e.getMessage());
             return 2;
         }
+        Cleanup cleanup = new Cleanup();
+        Thread hook = new Thread(() -> {
+            cleanup.runAll();
+            progress.println("soak - interrupted; the nodes' homes and logs are kept in " + dir);
+        }, "soak-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
         Soak soak = new Soak(options, dir, progress, cleanup, System.nanoTime());
         header(out, options);
         List<Result> results = new ArrayList<>();

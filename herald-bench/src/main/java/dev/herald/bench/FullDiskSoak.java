@@ -53,18 +53,22 @@ final class FullDiskSoak {
         soak.phase("disk", "filling the file system");
         long fillStart = System.nanoTime();
         Filler filler = soak.cleanup().add(new Filler(home.resolve("filler")));
+        int failuresBefore = counters.failures();
         long down = -1;
-        while (down < 0 && System.nanoTime() - fillStart < FILL_BOUND.toNanos()) {
+        boolean clientsFailed = false;
+        while (down < 0 && !clientsFailed && System.nanoTime() - fillStart < FILL_BOUND.toNanos()) {
             Thread.sleep(100);
             down = watch.firstStoreDownAfter(fillStart);
+            clientsFailed = counters.failures() > failuresBefore;
         }
+        long failedAt = down < 0 ? System.nanoTime() : down;
         String full;
-        if (down < 0) {
-            full = "the node never said it could not write within " + FILL_BOUND.toSeconds() + " s of a full disk";
+        if (down < 0 && !clientsFailed) {
+            full = "the node could still write " + FILL_BOUND.toSeconds() + " s after the disk was full";
             soak.phase("disk", full);
         } else {
-            full = "writes failed " + StoreOutageSoak.seconds((down - fillStart) / 1_000_000) + " after the filler started ("
-                    + filler.written() / (1024 * 1024) + " MiB filler)";
+            full = (down < 0 ? "requests failed " : "the node said it could not write ") + StoreOutageSoak.seconds((failedAt - fillStart)
+                    / 1_000_000) + " after the filler started (" + filler.written() / (1024 * 1024) + " MiB filler)";
             soak.phase("disk", full + "; keeping it full for " + o.fullSeconds() + " s");
             Thread.sleep(Duration.ofSeconds(o.fullSeconds()));
         }

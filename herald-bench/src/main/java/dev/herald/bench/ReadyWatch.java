@@ -41,9 +41,21 @@ final class ReadyWatch implements AutoCloseable {
         return changes.stream().filter(c -> c.at() - since > 0 && c.storeDown()).mapToLong(Change::at).findFirst().orElse(-1);
     }
 
-    /** The first moment after {@code since} the node said 200; -1 when it did not. */
+    /** The first moment from {@code since} on the node said 200 ({@code since} itself when it was ready then); -1 when it did not. */
     long firstReadyAfter(long since) {
-        return changes.stream().filter(c -> c.at() - since > 0 && c.status() == 200).mapToLong(Change::at).findFirst().orElse(-1);
+        Change then = null;
+        for (Change c : changes) {
+            if (c.at() - since > 0) {
+                if (then != null && then.status() == 200) {
+                    return since;
+                }
+                if (c.status() == 200) {
+                    return c.at();
+                }
+            }
+            then = c.at() - since <= 0 ? c : then;
+        }
+        return then != null && then.status() == 200 ? since : -1;
     }
 
     /** Whether the node is ready as last seen. */

@@ -13,21 +13,31 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
  * A client of Herald's API as the API asks clients to behave: each message goes to a durable session
  * ({@code X-Herald-Session-Id}) with its own {@code X-Herald-Request-Id}, and is sent again with the same id after a 503,
- * a 500 or 504, a timeout, a lost connection or a stream that broke off before its end, to whichever node
- * {@code endpoint} names then. It pauses {@value #PAUSE_MS} ms between attempts rather than the {@code Retry-After} Herald
+ * a 500 or 504, a timeout ({@link #ATTEMPT_TIMEOUT} for the whole response), a lost connection or a stream that broke
+ * off before its end, to whichever node {@code endpoint} names then. It pauses {@value #PAUSE_MS} ms between attempts rather than the {@code Retry-After} Herald
  * sends (10 s while the store cannot write), so the soak measures when Herald answers again, not the client's patience.
  */
-final class SoakClient {
+final class SoakClient implements AutoCloseable {
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(30);
     static final Duration GIVE_UP = Duration.ofSeconds(150);
     private static final long PAUSE_MS = 250;
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ScheduledExecutorService TIMERS = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "soak-client-timer");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** How a message ended for its client. */
     enum Kind {
@@ -45,15 +55,20 @@ final class SoakClient {
     record Outcome(Kind kind, String text, int attempts, long endedAt) {
     }
 
-    /** Requests over a scenario: all, and those answered 503 or ended by a timeout or a lost connection (then sent again). */
+    /** Requests over a scenario: all, those answered 503, and those that failed otherwise (each then sent again). */
     static final class Counters {
         final AtomicInteger requests = new AtomicInteger();
         final AtomicInteger unavailable = new AtomicInteger();
         final AtomicInteger broken = new AtomicInteger();
 
+        /** Requests that were answered 503 or failed otherwise, to be sent again. */
+        int failures() {
+            return unavailable.get() + broken.get();
+        }
+
         String summary() {
             return requests.get() + " requests (" + unavailable.get() + " answered 503, " + broken.get()
-                    + " timed out or lost their connection; each sent again)";
+                    + " failed otherwise: 500, 504, a timeout or a lost connection; each sent again)";
         }
     }
 
@@ -91,6 +106,12 @@ final class SoakClient {
         return new Outcome(Kind.FAILED, "no answer within " + GIVE_UP.toSeconds() + " s; last: " + last, attempts, System.nanoTime());
     }
 
+    /** Ends the client's connections; a request still running fails. */
+    @Override
+    public void close() {
+        http.shutdownNow();
+    }
+
     /** One request: an outcome, or (outcome null) the reason to send it again. */
     private record Attempt(Kind outcome, String text) {
     }
@@ -100,18 +121,32 @@ final class SoakClient {
         HttpRequest req = HttpRequest.newBuilder(root.resolve("/v1/chat/completions")).timeout(ATTEMPT_TIMEOUT)
                 .header("Content-Type", "application/json").header("X-Herald-Session-Id", session).header("X-Herald-Request-Id", text)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        long deadline = System.nanoTime() + ATTEMPT_TIMEOUT.toNanos();
+        AtomicBoolean expired = new AtomicBoolean();
         try {
             HttpResponse<InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+            // the request's timeout ends at the response headers; a body (a stream, or padding) is bounded here
+            ScheduledFuture<?> bound = TIMERS.schedule(() -> {
+                expired.set(true);
+                try {
+                    r.body().close();
+                } catch (IOException ignored) {
+                    // the read fails either way
+                }
+            }, deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
                 if (r.statusCode() != 200) {
                     return failed(r.statusCode(), in);
                 }
                 return stream ? streamed(in) : whole(in);
+            } finally {
+                bound.cancel(false);
             }
         } catch (HttpTimeoutException e) {
             return new Attempt(null, "timed out after " + ATTEMPT_TIMEOUT.toSeconds() + " s");
         } catch (IOException e) {
-            return new Attempt(null, e.getClass().getSimpleName() + ": " + e.getMessage());
+            return new Attempt(null, expired.get() ? "timed out after " + ATTEMPT_TIMEOUT.toSeconds() + " s"
+                    : e.getClass().getSimpleName() + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Attempt(Kind.FAILED, "interrupted");

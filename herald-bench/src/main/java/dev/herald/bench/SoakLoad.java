@@ -82,6 +82,7 @@ final class SoakLoad {
         for (Thread t : threads) {
             t.join();
         }
+        client.close();
     }
 
     /** Milliseconds from {@code since} (a nanoTime) to the first answer after it; -1 when none came. */

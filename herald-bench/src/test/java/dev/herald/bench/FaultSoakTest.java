@@ -35,7 +35,7 @@ class FaultSoakTest {
 
         assertThat(o.only()).containsExactly("cluster", "streams", "outage", "disk");
         assertThat(List.of(o.pairs(), o.disruptions(), o.lease(), o.clients(), o.messages(), o.outageSeconds(), o.fullSeconds(), o.diskMb()))
-                .containsExactly(3, 6, 3, 6, 240, 15, 10, 48);
+                .containsExactly(3, 10, 3, 6, 400, 15, 10, 48);
         assertThat(o.cutFraction()).isEqualTo(0.3);
         assertThat(o.launcher()).isAbsolute();
     }
