@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.EnvOverride;
+import dev.herald.core.config.ConfigChecks;
+import dev.herald.core.config.ConfigException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonNode;

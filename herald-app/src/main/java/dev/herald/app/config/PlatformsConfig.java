@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Validated;
+import dev.herald.core.config.ConfigChecks;
+
 /**
  * {@code platforms:} one component per chat platform. Adding a platform is its record plus one component
  * here and its {@code defaults()} in {@link #defaults()}; the loader finds everything else by reflection.

@@ -1,5 +1,9 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.EnvOverride;
+import dev.herald.core.config.Validated;
+import dev.herald.core.config.ConfigChecks;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

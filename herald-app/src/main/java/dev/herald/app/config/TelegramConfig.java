@@ -1,5 +1,13 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.EnvOverride;
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.Validated;
+import dev.herald.core.config.ConfigChecks;
+import dev.herald.core.config.PlatformAccess;
+import dev.herald.core.config.HomeChannelConfig;
+import dev.herald.core.config.UnauthorizedDm;
 import java.net.URI;
 import java.util.List;
 import java.util.regex.Pattern;

@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ConfigChecks;
 import dev.herald.agent.mcp.McpNames;
 import dev.herald.agent.tool.BuiltinTools;
 import dev.herald.agent.tool.ToolRegistry;

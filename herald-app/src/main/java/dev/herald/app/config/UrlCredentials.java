@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.ConfigException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.herald.app.runtime;
 
-import dev.herald.app.config.PlatformAccess;
+import dev.herald.core.config.PlatformAccess;
 import dev.herald.core.auth.AccessPolicy;
 import dev.herald.core.auth.Allowlists;
 import dev.herald.core.auth.Authorizer;

@@ -15,7 +15,7 @@ import dev.herald.app.config.AgentConfig;
 import dev.herald.app.config.ApiServerConfig;
 import dev.herald.app.config.McpServerConfig;
 import dev.herald.app.config.NonInteractiveApprovals;
-import dev.herald.app.config.Secret;
+import dev.herald.core.config.Secret;
 import java.time.Duration;
 import dev.herald.app.config.BusyInput;
 import dev.herald.app.config.ClusterConfig;

@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Secret;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.util.ArrayList;

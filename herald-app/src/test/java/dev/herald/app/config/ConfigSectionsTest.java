@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.ConfigChecks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
