@@ -19,16 +19,15 @@ final class ChatPlatforms {
     private ChatPlatforms() {
     }
 
-    static void add(HeraldConfig config, Path home, Clock clock, PlatformSet set) {
-        add(config, home, clock, set, null);
-    }
-
-    /** {@link #add(HeraldConfig, Path, Clock, PlatformSet)} with the store's platform state (Weixin's cursor and tokens). */
-    static void add(HeraldConfig config, Path home, Clock clock, PlatformSet set, dev.herald.core.platform.PlatformState state) {
+    /** Adds the enabled chat platforms, with the store's platform state (Weixin's cursor and tokens) and their media fetchers. */
+    static void add(HeraldConfig config, Path home, Clock clock, PlatformSet set, dev.herald.core.platform.PlatformState state,
+            dev.herald.core.platform.MediaFetchers fetchers) {
         TelegramConfig tg = config.platforms().telegram();
         if (tg.enabled()) {
             TelegramSettings s = TelegramSettings.of(tg.apiBase(), tg.token().reveal().orElseThrow(), tg.streaming());
-            set.chat(new TelegramAdapter(s, clock), tg);
+            TelegramAdapter adapter = new TelegramAdapter(s, clock);
+            fetchers.register(adapter.platform(), adapter);
+            set.chat(adapter, tg);
             log.info("runtime - telegram enabled ({} allowed user(s), allow_all_users {}, unknown DMs: {})", tg.allowedUsers().size(),
                     tg.allowAllUsers(), tg.unauthorizedDm().name().toLowerCase(java.util.Locale.ROOT));
         }
@@ -40,10 +39,14 @@ final class ChatPlatforms {
                     wx.allowAllUsers(), wx.unauthorizedDm().name().toLowerCase(java.util.Locale.ROOT));
         }
         if (config.platforms().discord().enabled()) {
-            set.chat(SocketPlatforms.discord(config.platforms().discord(), clock), config.platforms().discord());
+            var adapter = SocketPlatforms.discord(config.platforms().discord(), clock);
+            fetchers.register(adapter.platform(), adapter);
+            set.chat(adapter, config.platforms().discord());
         }
         if (config.platforms().slack().enabled()) {
-            set.chat(SocketPlatforms.slack(config.platforms().slack(), clock), config.platforms().slack());
+            var adapter = SocketPlatforms.slack(config.platforms().slack(), clock);
+            fetchers.register(adapter.platform(), adapter);
+            set.chat(adapter, config.platforms().slack());
         }
     }
 }

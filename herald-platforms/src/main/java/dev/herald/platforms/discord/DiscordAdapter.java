@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.StreamEvent;
+import dev.herald.core.platform.TextFormat;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
@@ -46,7 +48,10 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
     public static final Platform PLATFORM = Platform.of("discord");
     /** Discord's limit for a message's content. */
     public static final int MAX_TEXT = 2000;
-    private static final Capabilities CAPABILITIES = new Capabilities(true, true, false, true, false, MAX_TEXT);
+    /** Discord counts its 2,000 characters on the Markdown it receives; its gateway connection is one per shard. */
+    private static final Capabilities CAPABILITIES = new Capabilities(true, true, false, true, false, MAX_TEXT)
+            .with(new TextFormat("discord-markdown", text -> DiscordMarkdown.render(text).length()))
+            .with(Capabilities.Delivery.SINGLE_CONNECTION);
 
     private final DiscordSettings settings;
     private final HttpClient http;
@@ -98,15 +103,13 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         return rest.createMessage(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId(), message.idempotencyKey());
     }
 
-    /** Discord counts its 2,000 characters on the Markdown it receives. */
-    @Override
-    public int formattedLength(String text) {
-        return DiscordMarkdown.render(text).length();
-    }
 
+    /** The typing indicator: the one progress Discord shows. */
     @Override
-    public void typing(ChatTarget target) {
-        rest.typing(channelOf(target));
+    public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        if (event instanceof StreamEvent.Typing) {
+            rest.typing(channelOf(target));
+        }
     }
 
     /** An attachment by its CDN URL (Discord serves attachments from its CDN, signed, without credentials), size-capped. */
@@ -115,11 +118,6 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         return files.get(ref.ref(), java.util.Map.of(), maxBytes, java.time.Duration.ofSeconds(30));
     }
 
-    /** Discord's gateway connection is one per shard. */
-    @Override
-    public boolean singleConnection() {
-        return true;
-    }
 
     /** Closes the gateway connection; replies go over REST, which needs none. */
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.TextFormat;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
@@ -43,7 +44,10 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
     public static final Platform PLATFORM = Platform.of("slack");
     /** Slack truncates a message's text past 40,000 characters; Herald splits below that with a margin. */
     public static final int MAX_TEXT = 39_000;
-    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, true, false, MAX_TEXT);
+    /** Slack cuts text at its length as sent, mrkdwn and escapes included; one Socket Mode connection per app. */
+    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, true, false, MAX_TEXT)
+            .with(new TextFormat("slack-mrkdwn", text -> SlackMrkdwn.render(text).length()))
+            .with(Capabilities.Delivery.SINGLE_CONNECTION);
 
     private final SlackSettings settings;
     private final HttpClient http;
@@ -92,11 +96,6 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         return web.postMessage(message.target().chatId(), SlackMrkdwn.render(message.text()), message.target().threadId());
     }
 
-    /** Slack cuts text at its length as sent, mrkdwn and escapes included. */
-    @Override
-    public int formattedLength(String text) {
-        return SlackMrkdwn.render(text).length();
-    }
 
     /** A file by its {@code url_private}: Slack serves it to the bot token only, so the token goes with it, to Slack's file host alone. */
     @Override
@@ -104,11 +103,6 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         return files.get(ref.ref(), java.util.Map.of("Authorization", "Bearer " + settings.botToken()), maxBytes, java.time.Duration.ofSeconds(30));
     }
 
-    /** One Socket Mode connection per app, here. */
-    @Override
-    public boolean singleConnection() {
-        return true;
-    }
 
     /** Closes the Socket Mode connection; replies go over the Web API, which needs none. */
     @Override

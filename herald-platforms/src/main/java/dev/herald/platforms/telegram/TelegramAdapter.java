@@ -11,6 +11,7 @@ import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.platforms.common.FileDownload;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
+import dev.herald.core.platform.TextFormat;
 import java.io.IOException;
 import dev.herald.core.platform.MessageEvent;
 import java.time.Clock;
@@ -35,6 +36,9 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     public static final Platform PLATFORM = Platform.of("telegram");
     /** Telegram's limit for one message's text. */
     public static final int MAX_TEXT = 4096;
+
+    /** Telegram counts its limit on the text it shows (after the HTML is parsed), in either form a part may be sent in. */
+    private static final TextFormat FORMAT = new TextFormat("telegram-html", TelegramHtml::sendLength);
 
     private static final Logger log = LoggerFactory.getLogger(TelegramAdapter.class);
 
@@ -63,7 +67,8 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, true, true, true, settings.streaming(), MAX_TEXT);
+        return new Capabilities(true, true, true, true, settings.streaming(), MAX_TEXT).with(FORMAT)
+                .with(Capabilities.Delivery.SINGLE_CONNECTION);
     }
 
     @Override
@@ -119,14 +124,18 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         }
     }
 
-    /** Telegram counts its limit on the text it shows (after the HTML is parsed), in either form a part may be sent in. */
+
+    /** The typing indicator, and while streaming the reply's draft, edited as text arrives. */
     @Override
-    public int formattedLength(String text) {
-        return TelegramHtml.sendLength(text);
+    public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        if (event instanceof StreamEvent.Typing) {
+            typing(target);
+        } else if (settings.streaming() && event instanceof StreamEvent.TextDelta d) {
+            drafts.delta(target, correlationId, d.text());
+        }
     }
 
-    @Override
-    public void typing(ChatTarget target) {
+    private void typing(ChatTarget target) {
         try {
             BotApi.Answer a = api.sendChatAction(target.chatId(), number(target.threadId()), "typing");
             if (!a.ok() && typingWarned.compareAndSet(false, true)) {
@@ -134,13 +143,6 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
             }
         } catch (IOException e) {
             log.debug("telegram - typing indicator failed: {}", api.describe(e));
-        }
-    }
-
-    @Override
-    public void progress(ChatTarget target, String correlationId, StreamEvent event) {
-        if (settings.streaming() && event instanceof StreamEvent.TextDelta d) {
-            drafts.delta(target, correlationId, d.text());
         }
     }
 
@@ -162,11 +164,6 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         return files.get(api.fileUrl(path), java.util.Map.of(), maxBytes, Duration.ofSeconds(30));
     }
 
-    /** {@code getUpdates} must have one poller per bot. */
-    @Override
-    public boolean singleConnection() {
-        return true;
-    }
 
     /** Stops polling; {@code sendMessage} needs no poller, so replies still go out. */
     @Override

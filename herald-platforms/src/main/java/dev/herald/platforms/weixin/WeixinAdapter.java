@@ -27,6 +27,9 @@ public final class WeixinAdapter implements PlatformAdapter {
     public static final Platform PLATFORM = Platform.of("weixin");
     /** A conservative limit per message; longer replies are split by the gateway. */
     public static final int MAX_TEXT = 2000;
+    /** Text as written; {@code getupdates} keeps one cursor: one poller per bot. */
+    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false, false, MAX_TEXT)
+            .with(Capabilities.Delivery.SINGLE_CONNECTION);
 
     private final WeixinSettings settings;
     private final Clock clock;
@@ -59,7 +62,7 @@ public final class WeixinAdapter implements PlatformAdapter {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, false, false, false, false, MAX_TEXT);
+        return CAPABILITIES;
     }
 
     @Override
@@ -94,11 +97,6 @@ public final class WeixinAdapter implements PlatformAdapter {
         }
     }
 
-    /** {@code getupdates} keeps one cursor: one poller per bot. */
-    @Override
-    public boolean singleConnection() {
-        return true;
-    }
 
     /** Stops polling; {@code sendmessage} needs no poller, so replies still go out. */
     @Override
