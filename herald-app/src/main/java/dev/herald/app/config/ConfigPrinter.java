@@ -24,7 +24,7 @@ final class ConfigPrinter {
     }
 
     static String render(HeraldConfig config, Map<String, String> envOverrides) {
-        JsonNode tree = Mappers.yaml().valueToTree(config);
+        JsonNode tree = Sections.tree(Mappers.yaml(), config);
         StringBuilder out = new StringBuilder();
         object(tree, "", 0, envOverrides, out);
         return out.toString().stripTrailing();

@@ -2,6 +2,14 @@ package dev.herald.app.config;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.herald.core.platform.PlatformPlugin;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -34,6 +42,15 @@ final class Mappers {
     /** The shared mapper; Jackson mappers are thread-safe once configured. */
     static YAMLMapper yaml() {
         return SHARED;
+    }
+
+    /** The shared setup that also binds {@code platforms:}, with a section for each platform plug-in of {@code sections}. */
+    static YAMLMapper binding(Sections sections) {
+        SimpleModule platforms = new SimpleModule("herald-config-platforms");
+        platforms.addDeserializer(PlatformsConfig.class, new PlatformsDeserializer(sections));
+        YAMLMapper copy = SHARED.copy();
+        copy.registerModule(platforms);
+        return copy;
     }
 
     private static YAMLMapper build() {
@@ -112,6 +129,58 @@ final class Mappers {
                 return (Secret) ctxt.handleUnexpectedToken(Secret.class, p);
             }
             return Secret.of(p.getValueAsString());
+        }
+    }
+
+    /**
+     * Binds {@code platforms:}: the web surfaces' sections into their records, and {@code platforms.<type>} into the
+     * settings record of the plug-in of that type; any other key is unknown, named with the known ones. A failure inside
+     * a section carries its path ({@code platforms.telegram.token}) like any other.
+     */
+    private static final class PlatformsDeserializer extends StdDeserializer<PlatformsConfig> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        private final transient Sections sections;
+
+        PlatformsDeserializer(Sections sections) {
+            super(PlatformsConfig.class);
+            this.sections = sections;
+        }
+
+        @Override
+        public PlatformsConfig deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            if (!p.isExpectedStartObjectToken()) {
+                return (PlatformsConfig) ctxt.handleUnexpectedToken(PlatformsConfig.class, p);
+            }
+            JsonNode node = ctxt.readTree(p);
+            PlatformsConfig defaults = PlatformsConfig.defaults(sections.plugins());
+            ApiServerConfig api = defaults.apiServer();
+            WebhookConfig webhook = defaults.webhook();
+            WebChatConfig webchat = defaults.webchat();
+            Map<String, PluginSection> chat = new LinkedHashMap<>(defaults.chat());
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
+                String name = field.getKey();
+                switch (name) {
+                    case "api_server" -> api = section(ctxt, name, field.getValue(), ApiServerConfig.class);
+                    case "webhook" -> webhook = section(ctxt, name, field.getValue(), WebhookConfig.class);
+                    case "webchat" -> webchat = section(ctxt, name, field.getValue(), WebChatConfig.class);
+                    default -> {
+                        PlatformPlugin<?> plugin = sections.plugins().of(name).orElseThrow(() -> UnrecognizedPropertyException.from(p,
+                                PlatformsConfig.class, name, new ArrayList<>(defaults.names())));
+                        chat.put(name, new PluginSection(plugin, section(ctxt, name, field.getValue(), plugin.settingsType())));
+                    }
+                }
+            }
+            return new PlatformsConfig(api, chat, webhook, webchat);
+        }
+
+        private static <T> T section(DeserializationContext ctxt, String name, JsonNode value, Class<T> type) throws IOException {
+            try {
+                return ctxt.readTreeAsValue(value, type);
+            } catch (JsonMappingException e) {
+                throw JsonMappingException.wrapWithPath(e, PlatformsConfig.class, name);
+            }
         }
     }
 }

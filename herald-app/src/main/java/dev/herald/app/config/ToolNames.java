@@ -23,10 +23,9 @@ final class ToolNames {
     private ToolNames() {
     }
 
-    static void validate(AgentConfig agent, List<McpServerConfig> servers, ConfigChecks check) {
+    static void validate(AgentConfig agent, List<McpServerConfig> servers, List<String> platforms, ConfigChecks check) {
         List<String> prefixes = servers.stream().filter(s -> s.name() != null).map(s -> s.name() + McpNames.SEPARATOR).toList();
         checkList(agent.tools(), "agent.tools", prefixes, check);
-        List<String> platforms = Sections.keys(PlatformsConfig.class).stream().map(Sections.Key::name).toList();
         for (Map.Entry<String, List<String>> e : agent.platformTools().entrySet()) {
             String path = "agent.platform_tools." + e.getKey();
             check.require(platforms.contains(e.getKey()), path, "is not a platform" + suggestion(e.getKey(), platforms)

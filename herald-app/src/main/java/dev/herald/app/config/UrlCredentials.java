@@ -56,7 +56,7 @@ final class UrlCredentials {
                 }
             }
             case Record r -> {
-                for (Sections.Key key : Sections.keys(r.getClass())) {
+                for (Sections.Key key : Sections.keysOf(r)) {
                     walk(key.valueIn(r), Provenance.child(path, key.name()), provenance);
                 }
             }

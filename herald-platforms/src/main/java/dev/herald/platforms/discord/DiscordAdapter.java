@@ -54,6 +54,7 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
             .with(Capabilities.Delivery.SINGLE_CONNECTION);
 
     private final DiscordSettings settings;
+    private final DiscordSettings.Timing timing;
     private final HttpClient http;
     private final dev.herald.platforms.common.FileDownload files;
     private final DiscordRest rest;
@@ -64,17 +65,24 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
     private final FirstAttempt firstAttempt = new FirstAttempt();
     private volatile InboundSink sink;
 
-    public DiscordAdapter(DiscordSettings settings, Clock clock) {
+    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
+    public DiscordAdapter(DiscordSettings settings, DiscordSettings.Timing timing, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.timing = Objects.requireNonNull(timing, "timing");
         ObjectMapper json = new ObjectMapper();
-        this.http = HttpClient.newBuilder().connectTimeout(settings.timing().connectTimeout()).build();
+        this.http = HttpClient.newBuilder().connectTimeout(timing.connectTimeout()).build();
         java.util.Set<String> fileHosts = new java.util.HashSet<>(java.util.Set.of("cdn.discordapp.com", "media.discordapp.net"));
-        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiBase())); // a self-hosted proxy, or a test's fake
-        this.files = new dev.herald.platforms.common.FileDownload("discord", fileHosts, settings.timing().connectTimeout());
-        this.rest = new DiscordRest(settings, http, json);
+        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiUri())); // a self-hosted proxy, or a test's fake
+        this.files = new dev.herald.platforms.common.FileDownload("discord", fileHosts, timing.connectTimeout());
+        this.rest = new DiscordRest(settings, timing, http, json);
         this.channels = new ChannelDirectory(rest::channel);
         this.messages = new DiscordMessages(settings, channels, clock);
-        this.gateway = new DiscordGateway(settings, http, json, new Events());
+        this.gateway = new DiscordGateway(settings, timing, http, json, new Events());
+    }
+
+    /** An adapter with the production {@link DiscordSettings.Timing}. */
+    public DiscordAdapter(DiscordSettings settings, Clock clock) {
+        this(settings, DiscordSettings.Timing.defaults(), clock);
     }
 
     @Override
@@ -92,8 +100,8 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         this.sink = Objects.requireNonNull(inboundSink, "sink");
         log.info("discord - connecting ({})", settings);
         gateway.start();
-        if (!firstAttempt.await(settings.timing().readyTimeout(), this::close)) {
-            log.warn("discord - not ready after {} ms; still connecting in the background", settings.timing().readyTimeout().toMillis());
+        if (!firstAttempt.await(timing.readyTimeout(), this::close)) {
+            log.warn("discord - not ready after {} ms; still connecting in the background", timing.readyTimeout().toMillis());
         }
     }
 

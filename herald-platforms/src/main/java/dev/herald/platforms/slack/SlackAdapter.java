@@ -50,6 +50,7 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
             .with(Capabilities.Delivery.SINGLE_CONNECTION);
 
     private final SlackSettings settings;
+    private final SlackSettings.Timing timing;
     private final HttpClient http;
     private final dev.herald.platforms.common.FileDownload files;
     private final SlackWebApi web;
@@ -59,16 +60,23 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
     private volatile InboundSink sink;
     private volatile SlackWebApi.Identity identity;
 
-    public SlackAdapter(SlackSettings settings, Clock clock) {
+    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
+    public SlackAdapter(SlackSettings settings, SlackSettings.Timing timing, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.timing = Objects.requireNonNull(timing, "timing");
         ObjectMapper json = new ObjectMapper();
-        this.http = HttpClient.newBuilder().connectTimeout(settings.timing().connectTimeout()).build();
+        this.http = HttpClient.newBuilder().connectTimeout(timing.connectTimeout()).build();
         java.util.Set<String> fileHosts = new java.util.HashSet<>(java.util.Set.of("files.slack.com"));
-        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiBase())); // a self-hosted proxy, or a test's fake
-        this.files = new dev.herald.platforms.common.FileDownload("slack", fileHosts, settings.timing().connectTimeout());
-        this.web = new SlackWebApi(settings, http, json);
+        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiUri())); // a self-hosted proxy, or a test's fake
+        this.files = new dev.herald.platforms.common.FileDownload("slack", fileHosts, timing.connectTimeout());
+        this.web = new SlackWebApi(settings, timing, http, json);
         this.messages = new SlackMessages(settings, clock);
-        this.socket = new SocketModeClient(settings, web, http, json, new Events());
+        this.socket = new SocketModeClient(timing, web, http, json, new Events());
+    }
+
+    /** An adapter with the production {@link SlackSettings.Timing}. */
+    public SlackAdapter(SlackSettings settings, Clock clock) {
+        this(settings, SlackSettings.Timing.defaults(), clock);
     }
 
     @Override
@@ -86,7 +94,7 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         this.sink = Objects.requireNonNull(inboundSink, "sink");
         log.info("slack - connecting ({})", settings);
         socket.start();
-        if (!firstAttempt.await(settings.timing().connectTimeout().multipliedBy(3), this::close)) {
+        if (!firstAttempt.await(timing.connectTimeout().multipliedBy(3), this::close)) {
             log.warn("slack - not connected yet; still connecting in the background");
         }
     }
@@ -100,7 +108,7 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
     /** A file by its {@code url_private}: Slack serves it to the bot token only, so the token goes with it, to Slack's file host alone. */
     @Override
     public Fetched fetch(dev.herald.core.platform.MessageEvent.MediaRef ref, long maxBytes) throws java.io.IOException {
-        return files.get(ref.ref(), java.util.Map.of("Authorization", "Bearer " + settings.botToken()), maxBytes, java.time.Duration.ofSeconds(30));
+        return files.get(ref.ref(), java.util.Map.of("Authorization", "Bearer " + settings.botTokenValue()), maxBytes, java.time.Duration.ofSeconds(30));
     }
 
 

@@ -8,6 +8,7 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.platforms.common.BaseUrl;
 import dev.herald.platforms.common.FileDownload;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
@@ -43,6 +44,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     private static final Logger log = LoggerFactory.getLogger(TelegramAdapter.class);
 
     private final TelegramSettings settings;
+    private final TelegramSettings.Timing timing;
     private final Clock clock;
     private final BotApi api;
     private final FileDownload files;
@@ -51,13 +53,20 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     private final AtomicBoolean typingWarned = new AtomicBoolean();
     private volatile Poller poller;
 
-    public TelegramAdapter(TelegramSettings settings, Clock clock) {
+    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
+    public TelegramAdapter(TelegramSettings settings, TelegramSettings.Timing timing, Clock clock) {
         this.settings = settings;
+        this.timing = timing;
         this.clock = clock;
-        this.api = new BotApi(settings.apiBase(), settings.token());
-        this.files = new FileDownload("telegram", java.util.Set.copyOf(FileDownload.hostsOf(java.net.URI.create(settings.apiBase()))),
-                Duration.ofSeconds(10));
-        this.drafts = new StreamDrafts(api, settings.editInterval());
+        java.net.URI base = BaseUrl.of(settings.apiBase());
+        this.api = new BotApi(base.toString(), settings.tokenValue());
+        this.files = new FileDownload("telegram", java.util.Set.copyOf(FileDownload.hostsOf(base)), Duration.ofSeconds(10));
+        this.drafts = new StreamDrafts(api, timing.editInterval());
+    }
+
+    /** An adapter with the production {@link TelegramSettings.Timing}. */
+    public TelegramAdapter(TelegramSettings settings, Clock clock) {
+        this(settings, TelegramSettings.Timing.defaults(), clock);
     }
 
     @Override
@@ -91,7 +100,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         } catch (IOException e) {
             sink.connectionChanged(PLATFORM, ConnectionState.BACKING_OFF, "getMe failed: " + api.describe(e));
         }
-        poller = new Poller(PLATFORM, api, normaliser, sink, settings, clock, identified).start();
+        poller = new Poller(PLATFORM, api, normaliser, sink, timing, clock, identified).start();
     }
 
     @Override
