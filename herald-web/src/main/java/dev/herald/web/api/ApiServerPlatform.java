@@ -121,7 +121,6 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     public record Settings(String host, int port, String apiKey, long maxBodyBytes, Duration requestTimeout, String modelId,
             long maxImageBytes) {
         public static final long DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-        public static final long DEFAULT_MAX_IMAGE_BYTES = 5L * 1024 * 1024;
         public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(600);
         public static final String DEFAULT_MODEL_ID = "herald";
 
@@ -143,7 +142,7 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         }
 
         public Settings(String host, int port, String apiKey, long maxBodyBytes, Duration requestTimeout, String modelId) {
-            this(host, port, apiKey, maxBodyBytes, requestTimeout, modelId, DEFAULT_MAX_IMAGE_BYTES);
+            this(host, port, apiKey, maxBodyBytes, requestTimeout, modelId, ImagePart.DEFAULT_MAX_BYTES);
         }
 
         public Settings withMaxImageBytes(long bytes) {

@@ -95,7 +95,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
     private static final int MAX_TEXT = 32_000;
     private static final int MAX_ATTACHMENTS = 4;
     private volatile MediaStore media = MediaStore.inMemory();
-    private volatile long maxImageBytes = 5L * 1024 * 1024;
+    private volatile long maxImageBytes = dev.herald.core.agent.ImagePart.DEFAULT_MAX_BYTES;
     private static final int MAX_ROWS = 500;
     private static final int MAX_TOOL_TEXT = 400;
     private static final int MAX_TITLE = 200;
