@@ -93,7 +93,13 @@ public final class PlatformPlugins {
         Map<String, Found> found = new LinkedHashMap<>(builtIn().byType);
         for (Path jar : jars(dir)) {
             for (PlatformPlugin<?> plugin : fromJar(jar)) {
-                String problem = problem(plugin, found);
+                String problem;
+                try {
+                    problem = problem(plugin, found);
+                } catch (RuntimeException | LinkageError e) { // its type(), settingsType() or defaults() failed
+                    throw new ConfigException("plugins - " + jar + ": plug-in " + plugin.getClass().getName() + " fails when asked for its "
+                            + "type, settings or defaults (" + e + "); check that the jar is built for this Herald", e);
+                }
                 if (problem != null) {
                     throw new ConfigException("plugins - " + jar + ": plug-in " + plugin.getClass().getName() + " " + problem);
                 }
