@@ -18,7 +18,6 @@ import java.util.Objects;
  */
 public record AgentSettings(String systemPrompt, Double temperature, Integer maxTokens, int maxIterations, CompressionSettings compression,
         Double topP, boolean vision, long maxImageBytes) {
-    public static final long DEFAULT_MAX_IMAGE_BYTES = 5L * 1024 * 1024;
     public static final int DEFAULT_MAX_ITERATIONS = 30;
     public static final AgentSettings DEFAULT = new AgentSettings(null, null, null);
 
@@ -34,7 +33,7 @@ public record AgentSettings(String systemPrompt, Double temperature, Integer max
     }
 
     public AgentSettings(String systemPrompt, Double temperature, Integer maxTokens, int maxIterations, CompressionSettings compression) {
-        this(systemPrompt, temperature, maxTokens, maxIterations, compression, null, false, DEFAULT_MAX_IMAGE_BYTES);
+        this(systemPrompt, temperature, maxTokens, maxIterations, compression, null, false, dev.herald.core.agent.ImagePart.DEFAULT_MAX_BYTES);
     }
 
     /** Default iteration limit and compression for an unknown model. */

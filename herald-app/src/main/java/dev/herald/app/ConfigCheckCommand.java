@@ -27,7 +27,7 @@ final class ConfigCheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path home = where.home(cli);
-        LoadedConfig loaded = new ConfigLoader(cli.env()).load(where.configFile(home), where.configExplicit(), home);
+        LoadedConfig loaded = ConfigLoader.forHome(cli.env(), home).load(where.configFile(home), where.configExplicit(), home);
         cli.out().println("config OK: " + loaded.source());
         cli.out().println(loaded.effective());
         if (!loaded.config().model().configured()) {

@@ -1,6 +1,6 @@
 package dev.herald.app;
 
-import dev.herald.app.config.ConfigException;
+import dev.herald.core.config.ConfigException;
 import dev.herald.core.session.StoreException;
 import java.net.BindException;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.herald.app;
 
-import dev.herald.app.config.ConfigException;
+import dev.herald.core.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;

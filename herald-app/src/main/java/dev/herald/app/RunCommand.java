@@ -2,6 +2,7 @@ package dev.herald.app;
 
 import dev.herald.app.config.ConfigLoader;
 import dev.herald.app.config.LoadedConfig;
+import dev.herald.app.plugins.PlatformPlugins;
 import dev.herald.app.runtime.Stores;
 import dev.herald.store.StoreOwner;
 import java.nio.file.Path;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code herald run}: resolve the home, load and validate the configuration, create the home, claim the store
+ * {@code herald run}: resolve the home, find the platform plug-ins (Herald's own and the jars in the home's
+ * {@code plugins} folder), load and validate the configuration, create the home, claim the store
  * (one gateway per home and per database), set up logging, log the effective configuration once (masked), then
  * hand over to {@link HeraldRuntime}. A configuration problem stops before anything is created.
  */
@@ -39,7 +41,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path home = where.home(cli);
-        LoadedConfig loaded = new ConfigLoader(cli.env()).load(where.configFile(home), where.configExplicit(), home);
+        PlatformPlugins plugins = PlatformPlugins.load(home);
+        LoadedConfig loaded = new ConfigLoader(cli.env(), plugins).load(where.configFile(home), where.configExplicit(), home);
         var level = Logging.level(cli.env());
         HeraldHome.create(home);
         if (!foreground && dev.herald.app.runtime.Supervisor.wanted(cli.env())) {
@@ -53,6 +56,7 @@ final class RunCommand implements Callable<Integer> {
             Logger log = LoggerFactory.getLogger("herald");
             log.info("starting herald {} (commit {}, home {}, log {}, java {}, pid {}; store claimed: {})", Version.current(),
                     Version.commit(), home, logFile, Runtime.version(), ProcessHandle.current().pid(), owner.describe());
+            LoggerFactory.getLogger("plugins").info("plugins - platforms: {}", plugins.describe());
             Logger config = LoggerFactory.getLogger("config");
             config.info("effective configuration from {}: {}", loaded.source(), dev.herald.app.config.ConfigSummary.line(loaded.config()));
             config.debug("effective configuration in full:\n{}", loaded.effective());

@@ -12,7 +12,7 @@ import java.util.OptionalLong;
 record StoreAccess(Path home, HeraldConfig config) {
     static StoreAccess of(CliEnvironment cli, HomeOptions where) {
         Path home = where.home(cli);
-        HeraldConfig config = new ConfigLoader(cli.env()).load(where.configFile(home), where.configExplicit(), home).config();
+        HeraldConfig config = ConfigLoader.forHome(cli.env(), home).load(where.configFile(home), where.configExplicit(), home).config();
         return new StoreAccess(home, config);
     }
 

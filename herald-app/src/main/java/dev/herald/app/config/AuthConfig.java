@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+
 /** {@code auth:} access rules that apply to every platform. */
 public record AuthConfig(
         @Doc("let anyone on any enabled platform talk to the agent (per-platform allow_all_users is narrower); leave false unless every platform is private")

@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.ConfigException;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -25,9 +27,9 @@ final class BindingErrors {
     private BindingErrors() {
     }
 
-    static ConfigException translate(JsonProcessingException e, JsonNode tree, Provenance provenance) {
+    static ConfigException translate(JsonProcessingException e, JsonNode tree, Provenance provenance, Sections sections) {
         if (e instanceof UnrecognizedPropertyException u) {
-            return unknownKey(u, provenance);
+            return unknownKey(u, provenance, sections);
         }
         String path;
         Class<?> expected = null;
@@ -41,7 +43,7 @@ final class BindingErrors {
         } else {
             path = "";
         }
-        String found = found(tree, path);
+        String found = found(tree, path, sections);
         String fact;
         if (e instanceof InvalidFormatException || (expected != null && e instanceof MismatchedInputException)) {
             fact = (path.isEmpty() ? "the file" : path) + " must be " + expected(expected) + found;
@@ -53,7 +55,7 @@ final class BindingErrors {
         return new ConfigException("config - " + provenance.where(path) + ": " + fact + provenance.origin(path), e);
     }
 
-    private static ConfigException unknownKey(UnrecognizedPropertyException u, Provenance provenance) {
+    private static ConfigException unknownKey(UnrecognizedPropertyException u, Provenance provenance, Sections sections) {
         String name = u.getPropertyName();
         List<JsonMappingException.Reference> refs = new ArrayList<>(u.getPath());
         if (!refs.isEmpty() && name.equals(refs.getLast().getFieldName())) {
@@ -61,9 +63,9 @@ final class BindingErrors {
         }
         String parent = path(refs);
         String path = Provenance.child(parent, name);
-        Class<?> section = Sections.sectionAt(HeraldConfig.class, parent);
+        Class<?> section = sections.sectionAt(HeraldConfig.class, parent);
         List<String> known = section != null
-                ? Sections.keys(section).stream().map(Sections.Key::name).toList()
+                ? sections.keys(section).stream().map(Sections.Key::name).toList()
                 : known(u.getKnownPropertyIds());
         // a key that is not a name (a missing ": " glued a value to it) is not echoed: the value may be a secret
         // (a lone ${NAME} reference names a variable, not a value, so it is quoted: keys are not interpolated)
@@ -96,7 +98,7 @@ final class BindingErrors {
     }
 
     /** ", was <value>" for the value at {@code path} in the tree; nothing for secrets or when absent. */
-    private static String found(JsonNode tree, String path) {
+    private static String found(JsonNode tree, String path, Sections sections) {
         if (isSecret(path)) {
             return "";
         }
@@ -113,7 +115,7 @@ final class BindingErrors {
         if (node.isTextual()) {
             // a section written as one string can hold its secrets: only short values of plain keys are quoted
             String text = node.textValue();
-            boolean quotable = text.length() <= 80 && text.chars().noneMatch(c -> c < 0x20) && Sections.sectionAt(HeraldConfig.class, path) == null;
+            boolean quotable = text.length() <= 80 && text.chars().noneMatch(c -> c < 0x20) && sections.sectionAt(HeraldConfig.class, path) == null;
             return quotable ? ", was \"" + text + "\"" : ", was text of " + text.length() + " characters";
         }
         return ", was " + node.asText();

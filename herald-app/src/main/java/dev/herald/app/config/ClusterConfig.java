@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.Validated;
+import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.cluster.ClusterSettings;
 import java.time.Duration;
 import java.util.Optional;

@@ -1,5 +1,9 @@
 package dev.herald.app.config;
 
+import dev.herald.app.plugins.PlatformPlugins;
+import dev.herald.core.config.EnvOverride;
+import dev.herald.core.config.ConfigChecks;
+import dev.herald.core.config.ConfigException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,18 +24,36 @@ import java.util.Objects;
  * Builds the {@link HeraldConfig} once: read the YAML file (a missing file means all defaults), replace
  * {@code ${VAR}} references, apply the environment overrides, fill defaults, bind into the records,
  * validate every section, resolve paths under the home. Any problem is one {@link ConfigException}
- * naming the file, the line and the key path.
+ * naming the file, the line and the key path. {@code platforms:} has a section for every platform plug-in it is
+ * given ({@link PlatformPlugins}), bound into the plug-in's settings record.
  *
  * <p>Precedence, highest first: an {@link EnvOverride} variable (Herald's name, then the legacy one), the
  * file, the section's {@code defaults()}.
  */
 public final class ConfigLoader {
     private final Map<String, String> env;
-    private final YAMLMapper mapper = Mappers.yaml();
+    private final Sections sections;
+    private final YAMLMapper mapper;
 
-    /** @param env the process environment (tests pass their own) */
+    /** A loader for Herald's own platforms. @param env the process environment (tests pass their own) */
     public ConfigLoader(Map<String, String> env) {
+        this(env, PlatformPlugins.builtIn());
+    }
+
+    /** A loader whose {@code platforms:} has a section for each of {@code plugins}. */
+    public ConfigLoader(Map<String, String> env, PlatformPlugins plugins) {
         this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
+        this.sections = new Sections(plugins);
+        this.mapper = Mappers.binding(sections);
+    }
+
+    /**
+     * A loader for the home {@code home}: Herald's own platforms and the plug-in jars in its {@code plugins} folder.
+     *
+     * @throws ConfigException naming the jar when a plug-in jar cannot be used
+     */
+    public static ConfigLoader forHome(Map<String, String> env, Path home) {
+        return new ConfigLoader(env, PlatformPlugins.load(home));
     }
 
     /**
@@ -51,12 +73,12 @@ public final class ConfigLoader {
         ObjectNode tree = exists ? parse(absolute, read(absolute), provenance) : JsonNodeFactory.instance.objectNode();
         new Interpolator(env, provenance).apply(tree);
         applyEnvOverrides(tree, provenance);
-        Defaults.fill(mapper, tree, HeraldConfig.class);
+        Defaults.fill(mapper, tree, HeraldConfig.class, sections);
         HeraldConfig config;
         try {
             config = mapper.treeToValue(tree, HeraldConfig.class);
         } catch (JsonProcessingException e) {
-            throw BindingErrors.translate(e, tree, provenance);
+            throw BindingErrors.translate(e, tree, provenance, sections);
         }
         UrlCredentials.check(config, provenance); // first: other checks may quote a URL
         Sections.validate(config, new ConfigChecks("", provenance));
@@ -106,7 +128,7 @@ public final class ConfigLoader {
     }
 
     private void applyEnvOverrides(ObjectNode node, Class<?> section, String prefix, Provenance provenance) {
-        for (Sections.Key key : Sections.keys(section)) {
+        for (Sections.Key key : sections.keys(section)) {
             String path = Provenance.child(prefix, key.name());
             if (key.isSection()) {
                 JsonNode child = node.get(key.name());
@@ -133,7 +155,7 @@ public final class ConfigLoader {
     }
 
     private boolean hasOverrideBelow(Class<?> section) {
-        for (Sections.Key key : Sections.keys(section)) {
+        for (Sections.Key key : sections.keys(section)) {
             List<String> vars = key.envOverrides();
             if (vars.stream().anyMatch(v -> env.get(v) != null && !env.get(v).isBlank())
                     || (key.isSection() && hasOverrideBelow(key.type()))) {

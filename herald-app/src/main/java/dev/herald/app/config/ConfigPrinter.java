@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.ConfigChecks;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,7 +24,7 @@ final class ConfigPrinter {
     }
 
     static String render(HeraldConfig config, Map<String, String> envOverrides) {
-        JsonNode tree = Mappers.yaml().valueToTree(config);
+        JsonNode tree = Sections.tree(Mappers.yaml(), config);
         StringBuilder out = new StringBuilder();
         object(tree, "", 0, envOverrides, out);
         return out.toString().stripTrailing();

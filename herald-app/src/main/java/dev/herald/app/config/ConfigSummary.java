@@ -40,18 +40,11 @@ public final class ConfigSummary {
         if (p.apiServer().enabled() && p.webchat().enabled()) {
             on.add("webchat");
         }
-        if (p.telegram().enabled()) {
-            on.add("telegram");
-        }
-        if (p.weixin().enabled()) {
-            on.add("weixin");
-        }
-        if (p.discord().enabled()) {
-            on.add("discord");
-        }
-        if (p.slack().enabled()) {
-            on.add("slack");
-        }
+        p.chat().forEach((type, section) -> {
+            if (section.access().enabled()) {
+                on.add(type);
+            }
+        });
         if (p.webhook().enabled()) {
             on.add("webhook (" + p.webhook().routes().size() + " route(s))");
         }

@@ -16,25 +16,28 @@ final class Defaults {
     private Defaults() {
     }
 
-    static void fill(ObjectMapper mapper, ObjectNode user, Class<?> section) {
-        ObjectNode defaults = mapper.valueToTree(Sections.defaultsOf(section));
-        for (Sections.Key key : Sections.keys(section)) {
+    static void fill(ObjectMapper mapper, ObjectNode user, Class<?> section, Sections sections) {
+        ObjectNode defaults = Sections.tree(mapper, sections.defaultsOf(section));
+        for (Sections.Key key : sections.keys(section)) {
             JsonNode given = user.get(key.name());
-            if (given == null || given.isNull()) {
+            if ((given == null || given.isNull()) && key.isSection()) {
+                // a section left out is filled from its own defaults (a plug-in's section from the plug-in's)
+                fill(mapper, user.putObject(key.name()), key.type(), sections);
+            } else if (given == null || given.isNull()) {
                 JsonNode fallback = defaults.get(key.name());
                 user.set(key.name(), fallback == null ? NullNode.instance : fallback.deepCopy());
             } else if (key.isSection() && given instanceof ObjectNode nested) {
-                fill(mapper, nested, key.type());
+                fill(mapper, nested, key.type(), sections);
             } else if (key.isSectionMap() && given instanceof ObjectNode entries) {
                 for (JsonNode entry : entries) {
                     if (entry instanceof ObjectNode nested) {
-                        fill(mapper, nested, key.mapValue());
+                        fill(mapper, nested, key.mapValue(), sections);
                     }
                 }
             } else if (key.isSectionList() && given instanceof ArrayNode items) {
                 for (JsonNode item : items) {
                     if (item instanceof ObjectNode nested) {
-                        fill(mapper, nested, key.element());
+                        fill(mapper, nested, key.element(), sections);
                     }
                 }
             }

@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.Validated;
+import dev.herald.core.config.ConfigChecks;
 import java.nio.file.Path;
 
 /**
@@ -41,7 +44,7 @@ public record HeraldConfig(
     /** Rules across sections: the agent's and the scheduled jobs' tool lists name tools and platforms that exist, jobs name profiles that do. */
     @Override
     public void validate(ConfigChecks check) {
-        ToolNames.validate(agent, mcpServers, check);
+        ToolNames.validate(agent, mcpServers, platforms.names(), check);
         ScheduleJobChoices.validate(schedules, models, mcpServers, check);
         for (var e : models.entrySet()) {
             String name = e.getKey();

@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ConfigException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;

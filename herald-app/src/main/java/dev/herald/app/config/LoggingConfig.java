@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+
 /** {@code logging:} how {@code herald run} writes its log (the console and {@code $HERALD_HOME/logs/herald.log}). */
 public record LoggingConfig(
         @Doc("text for people, or json: one object per line (timestamp, level, component, message, session_key, turn_id) for log shippers")

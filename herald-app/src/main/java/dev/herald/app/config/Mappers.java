@@ -2,9 +2,23 @@ package dev.herald.app.config;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.herald.core.platform.PlatformPlugin;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.EnumFeature;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.herald.core.config.Secret;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
@@ -15,7 +29,10 @@ import java.io.Serial;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
-/** The one Jackson setup for configuration: snake_case keys, strict about unknown keys and lossy numbers. */
+/**
+ * The one Jackson setup for configuration: snake_case keys, strict about unknown keys and lossy numbers, enums by their
+ * lower-case names, paths as plain text, {@link Secret}s read from text and written masked.
+ */
 final class Mappers {
     private static final YAMLMapper SHARED = build();
 
@@ -27,17 +44,29 @@ final class Mappers {
         return SHARED;
     }
 
+    /** The shared setup that also binds {@code platforms:}, with a section for each platform plug-in of {@code sections}. */
+    static YAMLMapper binding(Sections sections) {
+        SimpleModule platforms = new SimpleModule("herald-config-platforms");
+        platforms.addDeserializer(PlatformsConfig.class, new PlatformsDeserializer(sections));
+        YAMLMapper copy = SHARED.copy();
+        copy.registerModule(platforms);
+        return copy;
+    }
+
     private static YAMLMapper build() {
-        SimpleModule paths = new SimpleModule("herald-config-paths");
-        paths.addSerializer(Path.class, ToStringSerializer.instance);
-        paths.addDeserializer(Path.class, new PathDeserializer());
+        SimpleModule values = new SimpleModule("herald-config-values");
+        values.addSerializer(Path.class, ToStringSerializer.instance);
+        values.addDeserializer(Path.class, new PathDeserializer());
+        values.addSerializer(Secret.class, new SecretSerializer());
+        values.addDeserializer(Secret.class, new SecretDeserializer());
         return YAMLMapper.builder(new YAMLFactory())
                 .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
-                .addModule(paths)
+                .enable(EnumFeature.WRITE_ENUMS_TO_LOWERCASE) // enums are written as their lower-case names: pair, queue, json
+                .addModule(values)
                 .build();
     }
 
@@ -60,6 +89,97 @@ final class Mappers {
                 return Path.of(text);
             } catch (InvalidPathException e) {
                 return (Path) ctxt.handleWeirdStringValue(Path.class, text, "not a file path: %s", e.getReason());
+            }
+        }
+    }
+
+    /** A secret is written as {@code ****} (null when not set): the printout and the reference never show its value. */
+    private static final class SecretSerializer extends StdSerializer<Secret> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        SecretSerializer() {
+            super(Secret.class);
+        }
+
+        @Override
+        public void serialize(Secret value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            String masked = value.masked();
+            if (masked == null) {
+                gen.writeNull();
+            } else {
+                gen.writeString(masked);
+            }
+        }
+    }
+
+    /** A secret is written as text (a number or a boolean is read as its text); a blank one is {@link Secret#NONE}. */
+    private static final class SecretDeserializer extends StdScalarDeserializer<Secret> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        SecretDeserializer() {
+            super(Secret.class);
+        }
+
+        @Override
+        public Secret deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            JsonToken t = p.currentToken();
+            if (t == null || !t.isScalarValue()) {
+                return (Secret) ctxt.handleUnexpectedToken(Secret.class, p);
+            }
+            return Secret.of(p.getValueAsString());
+        }
+    }
+
+    /**
+     * Binds {@code platforms:}: the web surfaces' sections into their records, and {@code platforms.<type>} into the
+     * settings record of the plug-in of that type; any other key is unknown, named with the known ones. A failure inside
+     * a section carries its path ({@code platforms.telegram.token}) like any other.
+     */
+    private static final class PlatformsDeserializer extends StdDeserializer<PlatformsConfig> {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        private final transient Sections sections;
+
+        PlatformsDeserializer(Sections sections) {
+            super(PlatformsConfig.class);
+            this.sections = sections;
+        }
+
+        @Override
+        public PlatformsConfig deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            if (!p.isExpectedStartObjectToken()) {
+                return (PlatformsConfig) ctxt.handleUnexpectedToken(PlatformsConfig.class, p);
+            }
+            JsonNode node = ctxt.readTree(p);
+            PlatformsConfig defaults = PlatformsConfig.defaults(sections.plugins());
+            ApiServerConfig api = defaults.apiServer();
+            WebhookConfig webhook = defaults.webhook();
+            WebChatConfig webchat = defaults.webchat();
+            Map<String, PluginSection> chat = new LinkedHashMap<>(defaults.chat());
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
+                String name = field.getKey();
+                switch (name) {
+                    case "api_server" -> api = section(ctxt, name, field.getValue(), ApiServerConfig.class);
+                    case "webhook" -> webhook = section(ctxt, name, field.getValue(), WebhookConfig.class);
+                    case "webchat" -> webchat = section(ctxt, name, field.getValue(), WebChatConfig.class);
+                    default -> {
+                        PlatformPlugin<?> plugin = sections.plugins().of(name).orElseThrow(() -> UnrecognizedPropertyException.from(p,
+                                PlatformsConfig.class, name, new ArrayList<>(defaults.names())));
+                        chat.put(name, new PluginSection(plugin, section(ctxt, name, field.getValue(), plugin.settingsType())));
+                    }
+                }
+            }
+            return new PlatformsConfig(api, chat, webhook, webchat);
+        }
+
+        private static <T> T section(DeserializationContext ctxt, String name, JsonNode value, Class<T> type) throws IOException {
+            try {
+                return ctxt.readTreeAsValue(value, type);
+            } catch (JsonMappingException e) {
+                throw JsonMappingException.wrapWithPath(e, PlatformsConfig.class, name);
             }
         }
     }

@@ -1,5 +1,9 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.Validated;
+import dev.herald.core.config.ConfigChecks;
 import dev.herald.agent.mcp.McpServerSettings;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,11 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.Validated;
+import dev.herald.core.config.ConfigChecks;
 import dev.herald.agent.model.ModelSettings;
+import dev.herald.core.agent.ImagePart;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -48,7 +53,7 @@ public record ModelConfig(
     public static ModelConfig defaults() {
         return new ModelConfig(null, Secret.NONE, "llama3.1", (int) ModelSettings.DEFAULT_CONNECT_TIMEOUT.toSeconds(),
                 (int) ModelSettings.DEFAULT_IDLE_TIMEOUT.toSeconds(), ModelSettings.DEFAULT_MAX_RETRIES, null, null, false, null, null, null,
-                5L * 1024 * 1024);
+                ImagePart.DEFAULT_MAX_BYTES);
     }
 
     /** True when {@code base_url} is set; otherwise the runtime uses the built-in demo model. */

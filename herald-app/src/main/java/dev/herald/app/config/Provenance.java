@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ConfigChecks;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,7 +10,7 @@ import java.util.Map;
  * overrode it, the {@code ${...}} template it was interpolated from. Error messages use it to point at the
  * right place; it is filled while loading and only read afterwards.
  */
-final class Provenance {
+final class Provenance implements ConfigChecks.Origins {
     private final Path file;
     private final boolean fileExists;
     private final Map<String, Integer> lines = new HashMap<>();
@@ -67,7 +68,8 @@ final class Provenance {
     }
 
     /** "the file line N", "environment variable X", or the file alone when the key is not in it. */
-    String where(String path) {
+    @Override
+    public String where(String path) {
         String variable = envOverrides.get(path);
         if (variable != null) {
             return "environment variable " + variable;
@@ -80,7 +82,8 @@ final class Provenance {
     }
 
     /** A suffix telling where a value came from when it was not written literally, or "". */
-    String origin(String path) {
+    @Override
+    public String origin(String path) {
         String unset = unsetVariables.get(path);
         if (unset != null) {
             return " (" + path + " is ${" + unset + "}, which is not set)";

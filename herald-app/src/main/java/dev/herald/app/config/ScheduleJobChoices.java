@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ConfigChecks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.Validated;
+import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.schedule.Schedule;
 import dev.herald.core.schedule.Targets;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ConfigChecks;
 import dev.herald.agent.mcp.McpNames;
 import dev.herald.agent.tool.BuiltinTools;
 import dev.herald.agent.tool.ToolRegistry;
@@ -22,10 +23,9 @@ final class ToolNames {
     private ToolNames() {
     }
 
-    static void validate(AgentConfig agent, List<McpServerConfig> servers, ConfigChecks check) {
+    static void validate(AgentConfig agent, List<McpServerConfig> servers, List<String> platforms, ConfigChecks check) {
         List<String> prefixes = servers.stream().filter(s -> s.name() != null).map(s -> s.name() + McpNames.SEPARATOR).toList();
         checkList(agent.tools(), "agent.tools", prefixes, check);
-        List<String> platforms = Sections.keys(PlatformsConfig.class).stream().map(Sections.Key::name).toList();
         for (Map.Entry<String, List<String>> e : agent.platformTools().entrySet()) {
             String path = "agent.platform_tools." + e.getKey();
             check.require(platforms.contains(e.getKey()), path, "is not a platform" + suggestion(e.getKey(), platforms)

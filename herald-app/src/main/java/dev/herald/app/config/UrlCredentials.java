@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.ConfigException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,7 +56,7 @@ final class UrlCredentials {
                 }
             }
             case Record r -> {
-                for (Sections.Key key : Sections.keys(r.getClass())) {
+                for (Sections.Key key : Sections.keysOf(r)) {
                     walk(key.valueIn(r), Provenance.child(path, key.name()), provenance);
                 }
             }

@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+
 /**
  * {@code platforms.webchat:} the browser chat at {@code /}, served on the API server's port next to the admin
  * page ({@code /admin}) and {@code /metrics}. It follows the API server's access rule: loopback only without

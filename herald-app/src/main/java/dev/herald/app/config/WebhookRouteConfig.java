@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.Secret;
+
 /** One entry of {@code platforms.webhook.routes}: {@code POST /webhooks/<name>}. */
 public record WebhookRouteConfig(
         @Doc("shared secret: the HMAC key (github), the token (gitlab) or the whsec_... secret (standard); required unless signature is none")

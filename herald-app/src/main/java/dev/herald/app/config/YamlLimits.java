@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ConfigException;
 import java.nio.file.Path;
 
 /**

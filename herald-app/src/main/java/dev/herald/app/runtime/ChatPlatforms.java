@@ -1,49 +1,54 @@
 package dev.herald.app.runtime;
 
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.config.TelegramConfig;
-import dev.herald.app.config.WeixinConfig;
-import dev.herald.platforms.telegram.TelegramAdapter;
-import dev.herald.platforms.telegram.TelegramSettings;
-import dev.herald.platforms.weixin.WeixinAdapter;
-import dev.herald.platforms.weixin.WeixinSettings;
+import dev.herald.app.config.PlatformsConfig;
+import dev.herald.app.config.PluginSection;
+import dev.herald.core.config.ConfigException;
+import dev.herald.core.config.PlatformAccess;
+import dev.herald.core.platform.MediaFetchers;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.PlatformContext;
+import dev.herald.core.platform.PlatformState;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Builds the chat platform adapters that {@code platforms.*} enables, each with its access keys. */
+/** Builds the adapter of every chat platform plug-in that {@code platforms.<type>} enables, each with its access keys. */
 final class ChatPlatforms {
     private static final Logger log = LoggerFactory.getLogger("runtime");
 
     private ChatPlatforms() {
     }
 
-    static void add(HeraldConfig config, Path home, Clock clock, PlatformSet set) {
-        add(config, home, clock, set, null);
-    }
-
-    /** {@link #add(HeraldConfig, Path, Clock, PlatformSet)} with the store's platform state (Weixin's cursor and tokens). */
-    static void add(HeraldConfig config, Path home, Clock clock, PlatformSet set, dev.herald.core.platform.PlatformState state) {
-        TelegramConfig tg = config.platforms().telegram();
-        if (tg.enabled()) {
-            TelegramSettings s = TelegramSettings.of(tg.apiBase(), tg.token().reveal().orElseThrow(), tg.streaming());
-            set.chat(new TelegramAdapter(s, clock), tg);
-            log.info("runtime - telegram enabled ({} allowed user(s), allow_all_users {}, unknown DMs: {})", tg.allowedUsers().size(),
-                    tg.allowAllUsers(), tg.unauthorizedDm().name().toLowerCase(java.util.Locale.ROOT));
-        }
-        WeixinConfig wx = config.platforms().weixin();
-        if (wx.enabled()) {
-            WeixinSettings s = WeixinSettings.of(wx.apiBase(), wx.token().reveal().orElseThrow(), home.resolve("weixin").resolve("state.json"));
-            set.chat(state == null ? new WeixinAdapter(s, clock) : new WeixinAdapter(s, clock, state), wx);
-            log.info("runtime - weixin enabled ({} allowed user(s), allow_all_users {}, unknown DMs: {})", wx.allowedUsers().size(),
-                    wx.allowAllUsers(), wx.unauthorizedDm().name().toLowerCase(java.util.Locale.ROOT));
-        }
-        if (config.platforms().discord().enabled()) {
-            set.chat(SocketPlatforms.discord(config.platforms().discord(), clock), config.platforms().discord());
-        }
-        if (config.platforms().slack().enabled()) {
-            set.chat(SocketPlatforms.slack(config.platforms().slack(), clock), config.platforms().slack());
+    /**
+     * Adds the enabled plug-ins' adapters to {@code set}, each made by its plug-in with the store's platform state and a
+     * place to register its media fetcher.
+     *
+     * @throws ConfigException when a plug-in refuses its settings
+     */
+    static void add(PlatformsConfig config, Path home, Clock clock, PlatformSet set, PlatformState state, MediaFetchers fetchers) {
+        for (PluginSection section : config.chat().values()) {
+            PlatformAccess access = section.access();
+            if (!access.enabled()) {
+                continue;
+            }
+            Platform platform = Platform.of(section.type());
+            PlatformAdapter adapter;
+            try {
+                adapter = section.create(new PlatformContext(platform, clock, home, state, fetchers));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("config - platforms." + platform + ": " + e.getMessage(), e);
+            }
+            if (!platform.equals(adapter.platform())) {
+                adapter.close();
+                throw new IllegalStateException("plugins - the " + platform + " plug-in (" + section.plugin().getClass().getName()
+                        + ") made an adapter for platform " + adapter.platform() + "; a plug-in's adapter must be its own type's");
+            }
+            set.chat(adapter, access);
+            log.info("runtime - {} enabled ({} allowed user(s), allow_all_users {}, unknown DMs: {})", platform, access.allowedUsers().size(),
+                    access.allowAllUsers(), access.unauthorizedDm().name().toLowerCase(Locale.ROOT));
         }
     }
 }

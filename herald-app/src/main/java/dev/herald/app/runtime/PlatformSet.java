@@ -1,6 +1,6 @@
 package dev.herald.app.runtime;
 
-import dev.herald.app.config.PlatformAccess;
+import dev.herald.core.config.PlatformAccess;
 import dev.herald.core.auth.AccessPolicy;
 import dev.herald.core.auth.Allowlists;
 import dev.herald.core.auth.Authorizer;
@@ -10,6 +10,7 @@ import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.HomeChannel;
+import dev.herald.core.platform.Relay;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,6 +28,7 @@ public final class PlatformSet {
     private final Map<Platform, AccessPolicy> access = new HashMap<>();
     private final List<HomeChannel> homes = new ArrayList<>();
     private final Set<Platform> pairing = new HashSet<>();
+    private final List<Relay> relays = new ArrayList<>();
 
     /** A platform that authenticates its callers itself (the API server's bearer key): whoever it lets in is allowed. */
     public PlatformSet trusted(PlatformAdapter adapter) {
@@ -54,12 +56,18 @@ public final class PlatformSet {
         return this;
     }
 
+    /** Chats whose replies go to a chat on another platform (the webhook routes that deliver there). */
+    public PlatformSet relays(List<Relay> relayed) {
+        relays.addAll(relayed);
+        return this;
+    }
+
     public List<PlatformAdapter> adapters() {
         return List.copyOf(adapters);
     }
 
     public PlatformRegistry registry() {
-        return new PlatformRegistry(adapters, homes);
+        return new PlatformRegistry(adapters, homes, relays);
     }
 
     /** The configured rules, plus users admitted through DM pairing (read from {@code pairing} at every decision). */

@@ -1,6 +1,6 @@
 package dev.herald.app.runtime;
 
-import dev.herald.app.config.ConfigException;
+import dev.herald.core.config.ConfigException;
 import dev.herald.app.config.WebhookConfig;
 import dev.herald.app.config.WebhookRouteConfig;
 import dev.herald.core.platform.PlatformAdapter;

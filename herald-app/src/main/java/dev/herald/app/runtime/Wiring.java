@@ -15,7 +15,7 @@ import dev.herald.app.config.AgentConfig;
 import dev.herald.app.config.ApiServerConfig;
 import dev.herald.app.config.McpServerConfig;
 import dev.herald.app.config.NonInteractiveApprovals;
-import dev.herald.app.config.Secret;
+import dev.herald.core.config.Secret;
 import java.time.Duration;
 import dev.herald.app.config.BusyInput;
 import dev.herald.app.config.ClusterConfig;
@@ -38,8 +38,7 @@ import dev.herald.core.session.SessionSource;
 import dev.herald.web.metrics.ScheduleMeters;
 import java.util.ArrayList;
 import dev.herald.core.auth.Pairing;
-import dev.herald.core.platform.MediaFetcher;
-import dev.herald.core.platform.Platform;
+import dev.herald.core.platform.MediaFetchers;
 import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.Gateway;
@@ -51,6 +50,7 @@ import dev.herald.web.WebServer;
 import dev.herald.web.WebUi;
 import dev.herald.web.access.SessionRevocations;
 import dev.herald.web.api.ApiServerPlatform;
+import dev.herald.web.webhook.WebhookPlatform;
 import dev.herald.web.metrics.HeraldMetrics;
 import dev.herald.web.metrics.MeteredAgent;
 import java.nio.file.Path;
@@ -104,14 +104,12 @@ public final class Wiring implements AutoCloseable {
             AtomicReference<Authorizer> authorizerRef = new AtomicReference<>();
             List<ProfileAgent.Profile> profiles = ModelProfiles.build(config, model, demo);
             AtomicReference<ToolRegistry> toolsRef = new AtomicReference<>();
+            MediaFetchers fetchers = new MediaFetchers();
             Schedules schedules = new Schedules(storage.schedules(), clock, config.schedules().zone(),
                     p -> registryRef.get() != null && registryRef.get().adapter(p).isPresent(), ScheduleWiring.choices(profiles, toolsRef::get));
             ToolRegistry toolRegistry = tools(config.agent(), mcp, schedules, storage, authorizerRef);
             toolsRef.set(toolRegistry);
-            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry,
-                    platform -> Optional.ofNullable(registryRef.get()).flatMap(r -> r.adapter(Platform.of(platform)))
-                            .filter(MediaFetcher.class::isInstance).map(MediaFetcher.class::cast),
-                    storage.modelChoices()), metrics);
+            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, fetchers::of, storage.modelChoices()), metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
@@ -129,22 +127,25 @@ public final class Wiring implements AutoCloseable {
             if (api.enabled()) {
                 ApiServerPlatform apiServer = new ApiServerPlatform(s, agent, web.orElseThrow(), clock);
                 apiServer.useMediaStore(media);
+                fetchers.register(apiServer.platform(), apiServer);
                 platforms.restricted(apiServer, api.accessPolicy());
                 WebUi webUi = WebUi.create(web.orElseThrow(), key, SessionRevocations.persistedIn(home.resolve("web/logged_out_sessions")),
                         storage, settings.keyPolicy(), metrics, clock, config.platforms().webchat().enabled());
                 webUi.chatPlatform().ifPresent(chat -> chat.useMediaStore(media, config.model().maxImageBytes()));
+                webUi.chatPlatform().ifPresent(chat -> fetchers.register(chat.platform(), chat));
                 webUi.chatPlatform().ifPresent(platforms::trusted);
                 ui = Optional.of(webUi);
             } else if (config.platforms().webchat().enabled()) {
                 log.warn("runtime - platforms.webchat is enabled but platforms.api_server is not; the web chat, /admin and /metrics "
                         + "are served on the API server's port, so they are off");
             }
-            ChatPlatforms.add(config, home, clock, platforms, storage.platformState());
+            ChatPlatforms.add(config.platforms(), home, clock, platforms, storage.platformState(), fetchers);
             // the log delivery of scheduled jobs; only the scheduler writes there, so nothing else is asked of it
             platforms.trusted(new SchedulePlatform());
             if (config.platforms().webhook().enabled()) {
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
-                platforms.trusted(WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock));
+                WebhookPlatform webhook = WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock);
+                platforms.trusted(webhook).relays(webhook.relays());
             }
             PlatformRegistry registry = platforms.registry();
             registryRef.set(registry);

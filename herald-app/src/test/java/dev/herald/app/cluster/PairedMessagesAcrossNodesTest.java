@@ -71,7 +71,7 @@ class PairedMessagesAcrossNodesTest {
 
         @Override
         public Capabilities capabilities() {
-            return inner.capabilities();
+            return inner.capabilities().with(Capabilities.Delivery.WHERE_RECEIVED);
         }
 
         @Override
@@ -84,10 +84,6 @@ class PairedMessagesAcrossNodesTest {
             return inner.send(message);
         }
 
-        @Override
-        public boolean turnsRunWhereReceived() {
-            return true;
-        }
 
         @Override
         public void close() {

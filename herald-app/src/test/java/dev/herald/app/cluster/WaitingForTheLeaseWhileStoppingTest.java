@@ -58,7 +58,7 @@ class WaitingForTheLeaseWhileStoppingTest {
 
         @Override
         public Capabilities capabilities() {
-            return inner.capabilities();
+            return inner.capabilities().with(Capabilities.Delivery.WHERE_RECEIVED);
         }
 
         @Override
@@ -71,10 +71,6 @@ class WaitingForTheLeaseWhileStoppingTest {
             return inner.send(message);
         }
 
-        @Override
-        public boolean turnsRunWhereReceived() {
-            return true;
-        }
 
         @Override
         public void close() {

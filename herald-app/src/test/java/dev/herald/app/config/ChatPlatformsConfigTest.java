@@ -2,12 +2,17 @@ package dev.herald.app.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.platforms.discord.DiscordSettings;
+import dev.herald.platforms.slack.SlackSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** platforms.discord, platforms.slack and platforms.webhook: binding, defaults, secrets, and the messages for mistakes. */
+/**
+ * platforms.discord, platforms.slack and platforms.webhook: binding (the chat platforms into their plug-ins' own settings
+ * records), defaults, secrets, and the messages for mistakes.
+ */
 class ChatPlatformsConfigTest {
     @TempDir
     Path home;
@@ -44,11 +49,13 @@ class ChatPlatformsConfigTest {
         LoadedConfig loaded = fixture().write(yaml).load(env);
         PlatformsConfig p = loaded.config().platforms();
 
-        assertThat(p.discord().token().reveal()).hasValue("dtoken-1");
-        assertThat(p.discord().apiBase()).isEqualTo("https://discord.com/api/v10");
-        assertThat(p.discord().requireMention()).isTrue();
-        assertThat(p.slack().botToken().reveal()).hasValue("xoxb-2");
-        assertThat(p.slack().requireMention()).isFalse();
+        DiscordSettings discord = (DiscordSettings) p.chat().get("discord").settings();
+        SlackSettings slack = (SlackSettings) p.chat().get("slack").settings();
+        assertThat(discord.token().reveal()).hasValue("dtoken-1");
+        assertThat(discord.apiBase()).isEqualTo("https://discord.com/api/v10");
+        assertThat(discord.requireMention()).isTrue();
+        assertThat(slack.botToken().reveal()).hasValue("xoxb-2");
+        assertThat(slack.requireMention()).isFalse();
         assertThat(p.webhook().routes()).containsOnlyKeys("github", "alerts");
         assertThat(p.webhook().routes().get("github").signature()).isEqualTo(WebhookSignature.GITHUB);
         assertThat(p.webhook().routes().get("github").deliver()).isEqualTo("slack:C0123");

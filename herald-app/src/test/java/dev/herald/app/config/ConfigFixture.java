@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ConfigException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

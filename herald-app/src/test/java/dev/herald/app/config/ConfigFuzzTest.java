@@ -1,5 +1,6 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ConfigException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.testkit.fuzz.Fuzzer;

@@ -1,6 +1,6 @@
 package dev.herald.app.config;
 
-import java.lang.reflect.RecordComponent;
+import dev.herald.core.config.Secret;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +87,7 @@ class ConfigSecretsTest {
     }
 
     private static void collectPlainCredentials(Class<?> section, String prefix, List<String> wrong) {
-        for (Sections.Key key : Sections.keys(section)) {
+        for (Sections.Key key : Sections.builtIn().keys(section)) {
             String path = Provenance.child(prefix, key.name());
             if (key.isSection()) {
                 collectPlainCredentials(key.type(), path, wrong);
@@ -96,8 +96,7 @@ class ConfigSecretsTest {
             } else if (key.isSectionMap()) {
                 collectPlainCredentials(key.mapValue(), path + ".<name>", wrong);
             } else if (Sections.isSecretName(key.name()) && key.type() != Secret.class) {
-                RecordComponent c = key.component();
-                wrong.add(path + " (" + c.getType().getSimpleName() + ")");
+                wrong.add(path + " (" + key.type().getSimpleName() + ")");
             }
         }
     }

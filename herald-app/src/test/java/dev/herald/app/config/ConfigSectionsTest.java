@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.ConfigChecks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,11 +26,11 @@ class ConfigSectionsTest {
 
     private static void check(Class<?> section, String prefix, List<String> problems) {
         try {
-            assertThat(Sections.defaultsOf(section)).isInstanceOf(section);
+            assertThat(Sections.builtIn().defaultsOf(section)).isInstanceOf(section);
         } catch (IllegalStateException e) {
             problems.add(e.getMessage());
         }
-        for (Sections.Key key : Sections.keys(section)) {
+        for (Sections.Key key : Sections.builtIn().keys(section)) {
             String path = Provenance.child(prefix, key.name());
             if (key.isSection()) {
                 check(key.type(), path, problems);

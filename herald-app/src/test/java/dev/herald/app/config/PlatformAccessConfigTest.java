@@ -1,8 +1,10 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.UnauthorizedDm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.core.platform.Platform;
+import dev.herald.platforms.telegram.TelegramSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +37,7 @@ class PlatformAccessConfigTest {
                   allow_all_users: false
                 """).load(Map.of("TG", TOKEN)).config();
 
-        TelegramConfig tg = c.platforms().telegram();
+        TelegramSettings tg = (TelegramSettings) c.platforms().chat().get("telegram").settings();
         assertThat(tg.token().reveal()).contains(TOKEN);
         assertThat(tg.toAccessPolicy().allowedUsers()).isEqualTo(Set.of("111", "222"));
         assertThat(tg.toAccessPolicy().admins()).isEqualTo(Set.of("111"));
@@ -50,7 +52,7 @@ class PlatformAccessConfigTest {
     void telegramToken_comesFromTheEnvironmentAlone_andIsMaskedInThePrintout() {
         LoadedConfig loaded = fixture().write("platforms:\n  telegram:\n    enabled: true\n").load(Map.of("TELEGRAM_BOT_TOKEN", TOKEN));
 
-        assertThat(loaded.config().platforms().telegram().token().reveal()).contains(TOKEN);
+        assertThat(((TelegramSettings) loaded.config().platforms().chat().get("telegram").settings()).token().reveal()).contains(TOKEN);
         assertThat(loaded.effective()).doesNotContain(TOKEN).contains("token: ****");
     }
 
@@ -94,9 +96,9 @@ class PlatformAccessConfigTest {
     void defaults_pairUnknownDirectMessages_andAllowNobody() {
         HeraldConfig c = HeraldConfig.defaults();
 
-        assertThat(c.platforms().telegram().pairsUnknownUsers()).isTrue();
-        assertThat(c.platforms().telegram().toAccessPolicy().allowAllUsers()).isFalse();
-        assertThat(c.platforms().weixin().unauthorizedDm()).isEqualTo(UnauthorizedDm.PAIR);
+        assertThat(c.platforms().chat().get("telegram").access().pairsUnknownUsers()).isTrue();
+        assertThat(c.platforms().chat().get("telegram").access().toAccessPolicy().allowAllUsers()).isFalse();
+        assertThat(c.platforms().chat().get("weixin").access().unauthorizedDm()).isEqualTo(UnauthorizedDm.PAIR);
         assertThat(c.auth().allowAllUsers()).isFalse();
     }
 }

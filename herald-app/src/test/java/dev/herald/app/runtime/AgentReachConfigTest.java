@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.agent.tool.ToolSettings;
-import dev.herald.app.config.ConfigException;
+import dev.herald.core.config.ConfigException;
 import dev.herald.app.config.ConfigLoader;
 import dev.herald.app.config.HeraldConfig;
 import java.nio.file.Files;

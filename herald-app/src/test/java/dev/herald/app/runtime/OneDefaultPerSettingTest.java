@@ -2,9 +2,12 @@ package dev.herald.app.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.agent.AgentSettings;
 import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
 import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.web.api.ApiServerPlatform;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,5 +28,15 @@ class OneDefaultPerSettingTest {
 
         assertThat(Wiring.settings(defaults.gateway()).approvalTimeout().toSeconds())
                 .isEqualTo(defaults.agent().approvalTimeoutSeconds());
+    }
+
+    @Test
+    void theImageCap_byDefault_isTheSameForTheModelSectionTheAgentAndTheApi() {
+        long configured = HeraldConfig.defaults().model().maxImageBytes();
+
+        assertThat(configured).isEqualTo(5L * 1024 * 1024);
+        assertThat(AgentSettings.DEFAULT.maxImageBytes()).isEqualTo(configured);
+        assertThat(new ApiServerPlatform.Settings("127.0.0.1", 0, null, 1024, Duration.ofSeconds(1), "herald").maxImageBytes())
+                .isEqualTo(configured);
     }
 }

@@ -3,7 +3,7 @@ package dev.herald.app.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.herald.app.config.ConfigException;
+import dev.herald.core.config.ConfigException;
 import dev.herald.app.config.ConfigLoader;
 import dev.herald.app.config.HeraldConfig;
 import dev.herald.core.gateway.Gateway;

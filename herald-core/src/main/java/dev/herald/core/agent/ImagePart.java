@@ -11,6 +11,12 @@ import java.util.Objects;
  * @param base64   the bytes, standard base64 without line breaks
  */
 public record ImagePart(String mimeType, String base64) {
+    /**
+     * The largest image taken in for a vision model unless configured otherwise (5 MiB, {@code model.max_image_bytes}):
+     * fetched from a platform, uploaded to the web chat, or sent in an API request.
+     */
+    public static final long DEFAULT_MAX_BYTES = 5L * 1024 * 1024;
+
     public ImagePart {
         Objects.requireNonNull(mimeType, "mimeType");
         Objects.requireNonNull(base64, "base64");

@@ -122,7 +122,7 @@ public final class Gateway implements InboundSink, GatewayControl {
                 membership.id(), settings.stuckLoopThreshold());
         this.commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
         this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting, platforms,
-                storage::health);
+                storage::health, options);
         this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics, membership);
         Pickup pickup = new Pickup(turns, lanes, driver, platforms, clock);
         this.platformLeases = new PlatformLeases(membership, platforms, this::startAdapter);
@@ -223,7 +223,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         }
         redelivery.start();
         for (PlatformAdapter a : platforms.all()) {
-            if (!a.singleConnection()) {
+            if (!a.capabilities().delivery().singleConnection()) {
                 startAdapter(a);
             }
         }

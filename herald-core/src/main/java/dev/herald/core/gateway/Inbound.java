@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Admission, the one place that decides whether an inbound event becomes a turn: its ids must name a session,
  * its sender must be authorized (a refused sender may get the authorizer's reply, nothing is stored), slash
  * commands are answered inline, and the event is stored as a RECEIVED turn unless it was stored before (durable
- * dedupe). The stored turn then waits behind the start-up gate or goes to its session's lane. While the store cannot
+ * dedupe). What the event asks of its turn ({@link MessageEvent#options()}) is kept for the turn's start. The stored
+ * turn then waits behind the start-up gate or goes to its session's lane. While the store cannot
  * write (a full disk, an unreachable database), nothing is stored: the event is rejected at once
  * ({@link Admission#REJECTED_UNAVAILABLE}), so its platform keeps it and delivers it again.
  */
@@ -37,10 +38,13 @@ final class Inbound {
     private final BooleanSupplier accepting;
     private final PlatformRegistry platforms;
     private final Supplier<StoreHealth> store;
+    private final TurnOptionsLookup options;
 
     Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox outbox, Commands commands, Turns turns, StartupGate gate,
-            LaneDriver driver, BooleanSupplier accepting, PlatformRegistry platforms, Supplier<StoreHealth> store) {
+            LaneDriver driver, BooleanSupplier accepting, PlatformRegistry platforms, Supplier<StoreHealth> store,
+            TurnOptionsLookup options) {
         this.platforms = platforms;
+        this.options = options;
         this.store = store;
         this.keyPolicy = keyPolicy;
         this.authorizer = authorizer;
@@ -117,6 +121,7 @@ final class Inbound {
             // the stop began between the check above and the store: the drain's withdrawal may have looked already
             return Admission.REJECTED_STOPPING;
         }
+        options.remember(event);
         if (!gate.hold(turn.get())) {
             driver.dispatch(turn.get(), mayInterrupt);
         } else {
@@ -128,6 +133,6 @@ final class Inbound {
     /** Attachments become lines of the stored text: the turn record and the transcript keep them. */
     private static MessageEvent withAttachmentsInText(MessageEvent e) {
         return e.media().isEmpty() ? e : new MessageEvent(e.eventId(), e.source(), e.textWithAttachments(), e.messageId(),
-                e.replyToMessageId(), List.of(), e.origin(), e.receivedAt());
+                e.replyToMessageId(), List.of(), e.origin(), e.receivedAt(), e.options());
     }
 }

@@ -126,7 +126,7 @@ public final class Outbox {
         }
         PlatformAdapter adapter = route.get().adapter();
         CrashPoints.reach(CrashPoints.BEFORE_SEND);
-        List<String> parts = TextSplitter.split(turn.reply(), adapter.capabilities().maxTextLength(), adapter::formattedLength);
+        List<String> parts = TextSplitter.split(turn.reply(), adapter.capabilities().maxTextLength(), adapter.capabilities().format()::lengthOf);
         // recorded with the reply by this process and not sent yet: the part is not in doubt, and its intent is on record
         boolean firstIntentRecorded = turn.sendingPart() == 1 && turn.partsDelivered() == 0 && firstPartRecorded.remove(turn.id());
         if (turn.sendingPart() > turn.partsDelivered() && !firstIntentRecorded) {
@@ -206,7 +206,7 @@ public final class Outbox {
         if (!kind.isAnswer()) {
             return Optional.of(new Route(adapter.get(), target, false));
         }
-        Optional<Destination> relay = adapter.get().relaysRepliesTo(target);
+        Optional<Destination> relay = platforms.relayOf(platform, target);
         if (relay.isEmpty()) {
             return Optional.of(new Route(adapter.get(), target, false));
         }
@@ -215,8 +215,8 @@ public final class Outbox {
 
     /** The platform a turn's reply goes to: its own, or the one its platform relays replies to. */
     Platform destinationOf(TurnRecord turn) {
-        return platforms.adapter(turn.source().platform()).flatMap(a -> a.relaysRepliesTo(turn.source().target()))
-                .map(Destination::platform).orElse(turn.source().platform());
+        return platforms.relayOf(turn.source().platform(), turn.source().target()).map(Destination::platform)
+                .orElse(turn.source().platform());
     }
 
     /** Delivers every reply that was recorded but not confirmed sent and goes to {@code platform} (relayed ones included). */
@@ -249,7 +249,7 @@ public final class Outbox {
             return false;
         }
         PlatformAdapter adapter = route.get().adapter();
-        List<String> parts = TextSplitter.split(text, adapter.capabilities().maxTextLength(), adapter::formattedLength);
+        List<String> parts = TextSplitter.split(text, adapter.capabilities().maxTextLength(), adapter.capabilities().format()::lengthOf);
         for (int i = 0; i < parts.size(); i++) {
             SendResult r = sendWithRetry(adapter, new OutboundMessage(route.get().target(), parts.get(i), kind,
                     i == 0 && !route.get().relayed() ? replyTo : null, correlationId, i + 1, parts.size()));

@@ -1,6 +1,5 @@
 package dev.herald.core.gateway;
 
-import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.Turns;
@@ -41,7 +40,7 @@ final class Pickup {
 
     /** One round; returns how many waiting turns it dispatched. */
     int round() {
-        Set<String> bound = platforms.all().stream().filter(PlatformAdapter::turnsRunWhereReceived).map(a -> a.platform().id())
+        Set<String> bound = platforms.all().stream().filter(a -> a.capabilities().delivery().turnsRunWhereReceived()).map(a -> a.platform().id())
                 .collect(Collectors.toSet());
         List<TurnRecord> waiting = turns.claimWaiting(bound, clock.instant().minus(GRACE), 200);
         if (waiting.isEmpty()) {

@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The leases of the connections that must be single ({@link PlatformAdapter#singleConnection}): of all the nodes on one
+ * The leases of the connections that must be single ({@link dev.herald.core.platform.Capabilities.Delivery#singleConnection}): of all the nodes on one
  * store, the one holding a platform's lease connects to it; the others stand by ({@link ConnectionState#STANDBY}) and
  * try again every takeover round, so one connects within about a second of the holder draining, and within its lease
  * when it dies. A lease counts while its node runs: a draining node's is free at once, and the draining node stops
@@ -33,7 +33,7 @@ final class PlatformLeases {
     /** Connects every single-connection platform whose lease this node takes now; the others stand by. */
     synchronized void round() {
         for (PlatformAdapter a : platforms.all()) {
-            if (!a.singleConnection() || held.contains(a.platform().id())) {
+            if (!a.capabilities().delivery().singleConnection() || held.contains(a.platform().id())) {
                 continue;
             }
             if (take(a)) {

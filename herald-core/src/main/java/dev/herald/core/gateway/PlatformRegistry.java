@@ -1,9 +1,12 @@
 package dev.herald.core.gateway;
 
+import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ConnectionState;
+import dev.herald.core.platform.Destination;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.Relay;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -13,8 +16,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The adapters the gateway runs, their connection state as last reported, and their home channels.
- * Adding a platform is registering its adapter here; nothing else in the core names platforms.
+ * The adapters the gateway runs, their connection state as last reported, their home channels, and the chats whose
+ * replies are relayed to another platform. Adding a platform is registering its adapter here; nothing else in the
+ * core names platforms.
  */
 public final class PlatformRegistry {
     /** A platform's connection as the gateway last heard it. */
@@ -24,8 +28,15 @@ public final class PlatformRegistry {
     private final Map<Platform, PlatformAdapter> adapters;
     private final Map<Platform, Connection> connections = new ConcurrentHashMap<>();
     private final Map<Platform, HomeChannel> homes = new ConcurrentHashMap<>();
+    private final Map<Platform, Map<String, Destination>> relays;
 
     public PlatformRegistry(Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homeChannels) {
+        this(adapters, homeChannels, List.of());
+    }
+
+    /** The adapters, their home channels, and the chats whose replies go to a chat on another platform. */
+    public PlatformRegistry(Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homeChannels,
+            Collection<Relay> relayed) {
         Map<Platform, PlatformAdapter> m = new LinkedHashMap<>();
         for (PlatformAdapter a : adapters) {
             if (m.putIfAbsent(a.platform(), a) != null) {
@@ -37,6 +48,19 @@ public final class PlatformRegistry {
         for (HomeChannel h : homeChannels) {
             homes.put(h.platform(), h);
         }
+        Map<Platform, Map<String, Destination>> r = new LinkedHashMap<>();
+        for (Relay relay : relayed) {
+            r.computeIfAbsent(relay.from(), p -> new LinkedHashMap<>()).put(relay.chatId(), relay.to());
+        }
+        this.relays = java.util.Collections.unmodifiableMap(r);
+    }
+
+    /**
+     * Where the replies of {@code platform}'s chat {@code chat} really go, when that platform only relays them to a chat
+     * on another platform ({@link Relay}); empty when they go to the platform itself.
+     */
+    public Optional<Destination> relayOf(Platform platform, ChatTarget chat) {
+        return Optional.ofNullable(relays.getOrDefault(platform, Map.of()).get(chat.chatId()));
     }
 
     public Optional<PlatformAdapter> adapter(Platform p) {
@@ -55,7 +79,7 @@ public final class PlatformRegistry {
      */
     public boolean withdrawnAtStop(Platform p) {
         PlatformAdapter a = adapters.get(p);
-        return a != null && a.turnsRunWhereReceived() && !a.capabilities().interactive();
+        return a != null && a.capabilities().delivery().turnsRunWhereReceived() && !a.capabilities().interactive();
     }
 
     public void setConnection(Platform p, ConnectionState state, String detail) {

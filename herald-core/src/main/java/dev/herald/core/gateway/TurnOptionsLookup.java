@@ -2,9 +2,10 @@ package dev.herald.core.gateway;
 
 import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.platform.MessageEvent;
-import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.Turns;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -15,14 +16,23 @@ import java.util.Optional;
  * or, for a resume turn, for the request of the turn it continues. A resume turn continues its lane's newest turn that
  * started before it (the turn the {@code Resumer} found cut off, whose message the resumed answer quotes); a resume of a
  * resume is followed back, at most {@value #MAX_HOPS} turns (a lane cut off that often is suspended as a stuck loop
- * long before). Otherwise the turn's platform says, from what it holds in memory for the turn (the API server's
- * request fields; nothing after a restart).
+ * long before). Otherwise the turn runs with what its event asked ({@link MessageEvent#options()}: the API server's
+ * request fields), kept here in memory from the moment the event is stored until the turn starts, and so lost in a
+ * restart. At most {@value #MAX_ASKED} events' options are kept: an event whose turn never starts (withdrawn, cancelled)
+ * gives way to newer ones.
  */
 final class TurnOptionsLookup {
     static final int MAX_HOPS = 10;
+    static final int MAX_ASKED = 4096;
 
     private final Turns turns;
     private volatile StoredTurnOptions stored = StoredTurnOptions.NONE;
+    private final Map<String, TurnOptions> askedByEvent = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, TurnOptions> eldest) {
+            return size() > MAX_ASKED;
+        }
+    };
 
     TurnOptionsLookup(Turns turns) {
         this.turns = turns;
@@ -32,8 +42,22 @@ final class TurnOptionsLookup {
         this.stored = Objects.requireNonNull(source, "source");
     }
 
-    TurnOptions of(TurnRecord turn, PlatformAdapter adapter) {
-        return stored.of(asked(turn)).orElseGet(() -> adapter.turnOptions(turn.eventId()));
+    /** Keeps what {@code event}, just stored as a turn, asked of that turn, until the turn starts. */
+    void remember(MessageEvent event) {
+        if (!event.options().equals(TurnOptions.NONE)) {
+            synchronized (askedByEvent) {
+                askedByEvent.put(event.eventId(), event.options());
+            }
+        }
+    }
+
+    /** The options {@code turn} runs with; called once, as it starts (what its event asked is forgotten then). */
+    TurnOptions of(TurnRecord turn) {
+        TurnOptions asked;
+        synchronized (askedByEvent) {
+            asked = askedByEvent.remove(turn.eventId());
+        }
+        return stored.of(asked(turn)).orElse(asked == null ? TurnOptions.NONE : asked);
     }
 
     /**

@@ -223,7 +223,7 @@ final class TurnRunner {
                 return;
             }
             Optional<String> elsewhere = storage.sessions().leaseHolder(key).filter(h -> !h.equals(membership.id()));
-            if (elsewhere.isPresent() && !adapter.get().turnsRunWhereReceived()) {
+            if (elsewhere.isPresent() && !adapter.get().capabilities().delivery().turnsRunWhereReceived()) {
                 log.info("gateway - turn {} of {} is left for node {}, which holds the session's lease", turn.id(), key, elsewhere.get());
                 return;
             }
@@ -397,7 +397,7 @@ final class TurnRunner {
 
     private void execute(TurnRecord turn, SessionEntry entry, List<TranscriptRow> transcript,
             NoteInjector.Prepared prepared, PlatformAdapter adapter) {
-        TurnOptions turnOptions = options.of(turn, adapter); // from the store for a scheduled turn and its resume
+        TurnOptions turnOptions = options.of(turn); // from the store for a scheduled turn and its resume, else as its event asked
         Interrupt interrupt = new Interrupt();
         lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
         Capabilities caps = adapter.capabilities();
@@ -406,7 +406,7 @@ final class TurnRunner {
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
         TurnOutcome outcome;
-        try (Typing typing = Typing.start(adapter, turn.source().target())) {
+        try (Typing typing = Typing.start(adapter, turn.source().target(), turn.eventId())) {
             outcome = agent.runTurn(request, listener(turn, entry.sessionId(), adapter, interrupt), interrupt);
         } catch (RuntimeException e) {
             if (StoreException.isOutage(e)) {

@@ -2,9 +2,10 @@ package dev.herald.core.gateway;
 
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.StreamEvent;
 import java.time.Duration;
 
-/** Keeps a platform's typing indicator on while a turn runs, refreshing it every few seconds. */
+/** Keeps a platform's typing indicator on while a turn runs, refreshing it every few seconds ({@link StreamEvent.Typing}). */
 final class Typing implements AutoCloseable {
     private static final Duration REFRESH = Duration.ofSeconds(4);
     private static final Typing NONE = new Typing(null);
@@ -15,14 +16,14 @@ final class Typing implements AutoCloseable {
         this.thread = thread;
     }
 
-    static Typing start(PlatformAdapter adapter, ChatTarget target) {
+    static Typing start(PlatformAdapter adapter, ChatTarget target, String correlationId) {
         if (!adapter.capabilities().typing()) {
             return NONE;
         }
         Thread t = Thread.ofVirtual().name("typing-" + adapter.platform()).start(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
-                    adapter.typing(target);
+                    adapter.progress(target, correlationId, StreamEvent.Typing.NOW);
                 } catch (RuntimeException e) {
                     // best-effort: a failed indicator never affects the turn
                 }

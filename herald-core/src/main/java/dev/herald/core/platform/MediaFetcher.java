@@ -5,9 +5,9 @@ import java.util.Objects;
 
 /**
  * Fetches the bytes of an attachment its platform delivered, through that platform's own file API (Telegram's
- * {@code getFile}, Slack's authenticated file URLs, Discord's attachment CDN, the web chat's upload store). An
- * adapter that can implements it next to {@link PlatformAdapter}; the agent asks for images only when the model
- * can see them. A fetcher reaches only its platform's own hosts, never a URL an attachment merely names.
+ * {@code getFile}, Slack's authenticated file URLs, Discord's attachment CDN, the web chat's upload store). A platform
+ * that can registers one for itself in {@link MediaFetchers} when it is built; the agent asks for images only when the
+ * model can see them. A fetcher reaches only its platform's own hosts, never a URL an attachment merely names.
  */
 public interface MediaFetcher {
 

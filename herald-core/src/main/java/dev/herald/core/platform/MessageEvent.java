@@ -1,5 +1,6 @@
 package dev.herald.core.platform;
 
+import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.session.SessionSource;
 import java.time.Instant;
 import java.util.List;
@@ -21,6 +22,11 @@ import java.util.Objects;
  * @param origin           where the event comes from inside Herald; internal events still carry
  *                         their owner's identity and pass authorization like any other
  * @param receivedAt       when the gateway received it
+ * @param options          what the sender asked of its turn beyond the text (a model profile, model parameters: the API
+ *                         server's request fields); {@link TurnOptions#NONE} for most. The gateway keeps them in this
+ *                         node's memory until the turn starts, so a platform that sets them runs its turns where
+ *                         received ({@link Capabilities.Delivery#turnsRunWhereReceived()}); a turn run after a restart
+ *                         runs without them
  */
 public record MessageEvent(
         String eventId,
@@ -30,7 +36,8 @@ public record MessageEvent(
         String replyToMessageId,
         List<MediaRef> media,
         Origin origin,
-        Instant receivedAt) {
+        Instant receivedAt,
+        TurnOptions options) {
 
     /** Where an event comes from. */
     public enum Origin {
@@ -57,6 +64,18 @@ public record MessageEvent(
         Objects.requireNonNull(receivedAt, "receivedAt");
         text = text == null ? "" : text;
         media = media == null ? List.of() : List.copyOf(media);
+        options = options == null ? TurnOptions.NONE : options;
+    }
+
+    /** An event that asks nothing of its turn beyond its text ({@link TurnOptions#NONE}). */
+    public MessageEvent(String eventId, SessionSource source, String text, String messageId, String replyToMessageId,
+            List<MediaRef> media, Origin origin, Instant receivedAt) {
+        this(eventId, source, text, messageId, replyToMessageId, media, origin, receivedAt, TurnOptions.NONE);
+    }
+
+    /** This event asking {@code asked} of its turn. */
+    public MessageEvent withOptions(TurnOptions asked) {
+        return new MessageEvent(eventId, source, text, messageId, replyToMessageId, media, origin, receivedAt, asked);
     }
 
     /** A plain text message from a user. */

@@ -1,12 +1,17 @@
 package dev.herald.core.platform;
 
-import dev.herald.core.agent.TurnOptions;
-
 /**
  * One chat platform, at the edge of Herald. An adapter normalises what its platform delivers into
  * {@link MessageEvent}s, hands them to the gateway's {@link InboundSink}, and sends what the gateway
  * asks it to. It holds no conversation state: lanes, dedupe, authorization, continuity and the outbox
  * belong to the core.
+ *
+ * <p>The contract is five methods and data: who it is, what it can do ({@link Capabilities}: text length and
+ * dialect, typing, edits, threads, streaming, which node receives and runs its turns), start, send, close. What a
+ * message asks of its turn travels on the {@link MessageEvent}; the core never calls back into the adapter mid-turn
+ * to ask. Two optional methods remain, each for what cannot be a reply or a start: {@link #progress} (a running turn's
+ * typing indicator and streamed text, best-effort, never through the outbox) and {@link #stopReceiving} (a draining
+ * node handing a single connection to another node while its own replies still go out).
  */
 public interface PlatformAdapter extends AutoCloseable {
 
@@ -24,70 +29,24 @@ public interface PlatformAdapter extends AutoCloseable {
     void start(InboundSink sink) throws Exception;
 
     /**
-     * The length of {@code text} (Markdown, as the agent wrote it) once this adapter has rewritten it for its
-     * platform, as the platform counts it against {@link Capabilities#maxTextLength()}. The gateway splits
-     * replies so that every part fits by this measure. The default is the text's own length, for adapters
-     * that send text as it is.
-     */
-    default int formattedLength(String text) {
-        return text.length();
-    }
-
-    /**
-     * Sends one message. Its text is Markdown as the agent wrote it (already split to fit); an adapter
-     * rewrites it into what its platform shows. Failures come back as a {@link SendResult}, not as exceptions.
+     * Sends one message. Its text is Markdown as the agent wrote it (already split to fit, measured by
+     * {@link Capabilities#format()}); an adapter rewrites it into what its platform shows. Failures come back as a
+     * {@link SendResult}, not as exceptions.
      */
     SendResult send(OutboundMessage message);
 
     /**
-     * Where this platform's replies for {@code chat} really go, when the platform only relays them to a chat on
-     * another platform (a webhook route delivering to Telegram); empty when they go to this platform itself. The
-     * outbox sends such replies straight to the destination, split to its limit and tracked part by part.
-     */
-    default java.util.Optional<Destination> relaysRepliesTo(ChatTarget chat) {
-        return java.util.Optional.empty();
-    }
-
-    /** Shows a typing indicator in the chat, best-effort. */
-    default void typing(ChatTarget target) {
-    }
-
-    /**
-     * Progress of the turn answering event {@code correlationId} in {@code target}, for platforms whose
-     * {@link Capabilities#streaming()} is on. Best-effort; the final reply still comes through {@link #send}.
+     * Progress of the turn answering event {@code correlationId} in {@code target}: {@link StreamEvent.Typing} every few
+     * seconds while it runs when {@link Capabilities#typing()} is on, and its text and tool activity as they come.
+     * Best-effort; the final reply still comes through {@link #send}. Default: nothing shown.
      */
     default void progress(ChatTarget target, String correlationId, StreamEvent event) {
     }
 
     /**
-     * What the sender of event {@code correlationId} asked of its turn beyond the text (a model profile, model
-     * parameters), while the adapter still holds it; {@link TurnOptions#NONE} otherwise. Only the API server has any.
-     */
-    default TurnOptions turnOptions(String correlationId) {
-        return TurnOptions.NONE;
-    }
-
-    /**
-     * Whether this platform's turns must run on the node that received them, because the reply goes back over a request
-     * that node holds open (the API server, the web chat). When several nodes share a store, such a turn waits for its
-     * session's lease instead of being handed to the node that holds it. Default false: any node can send the reply.
-     */
-    default boolean turnsRunWhereReceived() {
-        return false;
-    }
-
-    /**
-     * Whether the platform allows one connection only (Telegram {@code getUpdates}, Discord's gateway, Slack Socket Mode,
-     * Weixin {@code getupdates}). With several nodes on one store, one node holds it under a lease; the others stand by
-     * and still send replies through the platform's API, which needs no connection.
-     */
-    default boolean singleConnection() {
-        return false;
-    }
-
-    /**
-     * Stops taking inbound messages (closes the single connection) but keeps sending: a draining node gives the
-     * connection up to another node while its own turns still deliver. Default: nothing to stop.
+     * Stops taking inbound messages (closes the single connection, {@link Capabilities.Delivery#singleConnection()})
+     * but keeps sending: a draining node gives the connection up to another node while its own turns still deliver.
+     * Default: nothing to stop.
      */
     default void stopReceiving() {
     }

@@ -3,6 +3,11 @@ package dev.herald.core.platform;
 /** Progress of a running turn, for platforms that show it as it happens. */
 public sealed interface StreamEvent {
 
+    /** The turn is still working: show the typing indicator (sent every few seconds while it runs). */
+    record Typing() implements StreamEvent {
+        public static final Typing NOW = new Typing();
+    }
+
     /** More assistant text. */
     record TextDelta(String text) implements StreamEvent {
     }

@@ -1,29 +1,32 @@
 package dev.herald.platforms.common;
 
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
-/** A configured base URL: the default when none is given, no trailing slash, and one of the schemes the client speaks. */
+/** A configured base URL: checked once by the settings' validation, then used without a trailing slash. */
 public final class BaseUrl {
     private BaseUrl() {
     }
 
-    /**
-     * {@code uri} (or {@code fallback} when null) without a trailing slash.
-     *
-     * @param complaint what is wrong when the scheme is not one of {@code schemes}, e.g.
-     *                  {@code "slack - api_base must be an http(s) URL"}; the URL is appended
-     * @throws IllegalArgumentException when the scheme is not one of {@code schemes}
-     */
-    public static URI of(URI uri, URI fallback, Set<String> schemes, String complaint) {
-        URI base = uri == null ? fallback : uri;
-        String s = base.toString();
-        base = s.endsWith("/") ? URI.create(s.substring(0, s.length() - 1)) : base;
-        String scheme = base.getScheme() == null ? "" : base.getScheme().toLowerCase(Locale.ROOT);
-        if (!schemes.contains(scheme)) {
-            throw new IllegalArgumentException(complaint + ", was " + base);
+    /** Whether {@code text} is an absolute URL with a host and one of {@code schemes} (compared without case). */
+    public static boolean valid(String text, String... schemes) {
+        if (text == null || text.isBlank()) {
+            return false;
         }
-        return base;
+        try {
+            URI uri = new URI(text.strip());
+            return uri.getHost() != null && uri.getScheme() != null
+                    && List.of(schemes).contains(uri.getScheme().toLowerCase(Locale.ROOT));
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
+    /** {@code text} (a {@link #valid} URL) stripped of spaces and of a trailing slash. */
+    public static URI of(String text) {
+        String s = text.strip();
+        return URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
     }
 }

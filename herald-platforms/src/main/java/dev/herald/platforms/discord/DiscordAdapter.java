@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.StreamEvent;
+import dev.herald.core.platform.TextFormat;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
@@ -46,9 +48,13 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
     public static final Platform PLATFORM = Platform.of("discord");
     /** Discord's limit for a message's content. */
     public static final int MAX_TEXT = 2000;
-    private static final Capabilities CAPABILITIES = new Capabilities(true, true, false, true, false, MAX_TEXT);
+    /** Discord counts its 2,000 characters on the Markdown it receives; its gateway connection is one per shard. */
+    private static final Capabilities CAPABILITIES = new Capabilities(true, true, false, true, false, MAX_TEXT)
+            .with(new TextFormat("discord-markdown", text -> DiscordMarkdown.render(text).length()))
+            .with(Capabilities.Delivery.SINGLE_CONNECTION);
 
     private final DiscordSettings settings;
+    private final DiscordSettings.Timing timing;
     private final HttpClient http;
     private final dev.herald.platforms.common.FileDownload files;
     private final DiscordRest rest;
@@ -59,17 +65,24 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
     private final FirstAttempt firstAttempt = new FirstAttempt();
     private volatile InboundSink sink;
 
-    public DiscordAdapter(DiscordSettings settings, Clock clock) {
+    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
+    public DiscordAdapter(DiscordSettings settings, DiscordSettings.Timing timing, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.timing = Objects.requireNonNull(timing, "timing");
         ObjectMapper json = new ObjectMapper();
-        this.http = HttpClient.newBuilder().connectTimeout(settings.timing().connectTimeout()).build();
+        this.http = HttpClient.newBuilder().connectTimeout(timing.connectTimeout()).build();
         java.util.Set<String> fileHosts = new java.util.HashSet<>(java.util.Set.of("cdn.discordapp.com", "media.discordapp.net"));
-        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiBase())); // a self-hosted proxy, or a test's fake
-        this.files = new dev.herald.platforms.common.FileDownload("discord", fileHosts, settings.timing().connectTimeout());
-        this.rest = new DiscordRest(settings, http, json);
+        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiUri())); // a self-hosted proxy, or a test's fake
+        this.files = new dev.herald.platforms.common.FileDownload("discord", fileHosts, timing.connectTimeout());
+        this.rest = new DiscordRest(settings, timing, http, json);
         this.channels = new ChannelDirectory(rest::channel);
         this.messages = new DiscordMessages(settings, channels, clock);
-        this.gateway = new DiscordGateway(settings, http, json, new Events());
+        this.gateway = new DiscordGateway(settings, timing, http, json, new Events());
+    }
+
+    /** An adapter with the production {@link DiscordSettings.Timing}. */
+    public DiscordAdapter(DiscordSettings settings, Clock clock) {
+        this(settings, DiscordSettings.Timing.defaults(), clock);
     }
 
     @Override
@@ -87,8 +100,8 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         this.sink = Objects.requireNonNull(inboundSink, "sink");
         log.info("discord - connecting ({})", settings);
         gateway.start();
-        if (!firstAttempt.await(settings.timing().readyTimeout(), this::close)) {
-            log.warn("discord - not ready after {} ms; still connecting in the background", settings.timing().readyTimeout().toMillis());
+        if (!firstAttempt.await(timing.readyTimeout(), this::close)) {
+            log.warn("discord - not ready after {} ms; still connecting in the background", timing.readyTimeout().toMillis());
         }
     }
 
@@ -98,15 +111,13 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         return rest.createMessage(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId(), message.idempotencyKey());
     }
 
-    /** Discord counts its 2,000 characters on the Markdown it receives. */
-    @Override
-    public int formattedLength(String text) {
-        return DiscordMarkdown.render(text).length();
-    }
 
+    /** The typing indicator: the one progress Discord shows. */
     @Override
-    public void typing(ChatTarget target) {
-        rest.typing(channelOf(target));
+    public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        if (event instanceof StreamEvent.Typing) {
+            rest.typing(channelOf(target));
+        }
     }
 
     /** An attachment by its CDN URL (Discord serves attachments from its CDN, signed, without credentials), size-capped. */
@@ -115,11 +126,6 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         return files.get(ref.ref(), java.util.Map.of(), maxBytes, java.time.Duration.ofSeconds(30));
     }
 
-    /** Discord's gateway connection is one per shard. */
-    @Override
-    public boolean singleConnection() {
-        return true;
-    }
 
     /** Closes the gateway connection; replies go over REST, which needs none. */
     @Override

@@ -72,6 +72,7 @@ final class DiscordGateway {
     }
 
     private final DiscordSettings settings;
+    private final DiscordSettings.Timing timing;
     private final HttpClient http;
     private final ObjectMapper json;
     private final Handler handler;
@@ -85,8 +86,9 @@ final class DiscordGateway {
     private final ConnectionLoop loop;
     private volatile WebSocketSession current;
 
-    DiscordGateway(DiscordSettings settings, HttpClient http, ObjectMapper json, Handler handler) {
+    DiscordGateway(DiscordSettings settings, DiscordSettings.Timing timing, HttpClient http, ObjectMapper json, Handler handler) {
         this.settings = settings;
+        this.timing = timing;
         this.http = http;
         this.json = json;
         this.handler = handler;
@@ -108,7 +110,7 @@ final class DiscordGateway {
     }
 
     private void run() {
-        Backoff backoff = settings.timing().backoff();
+        Backoff backoff = timing.backoff();
         while (!loop.stopping()) {
             Ending e = connectOnce();
             if (loop.stopping() || e.next() == Next.STOPPED) {
@@ -141,12 +143,12 @@ final class DiscordGateway {
     private Ending connectOnce() {
         boolean resuming = sessionId != null;
         boolean viaResumeUrl = resuming && resumeUrl != null;
-        URI uri = withQuery(viaResumeUrl ? resumeUrl : settings.gatewayUrl());
+        URI uri = withQuery(viaResumeUrl ? resumeUrl : settings.gatewayUri());
         handler.connection(ConnectionState.CONNECTING, resuming ? "resuming session at seq " + seq : "identifying");
         Ending ending;
         WebSocketSession ws = null;
         try {
-            ws = WebSocketSession.open(http, uri, settings.timing().connectTimeout());
+            ws = WebSocketSession.open(http, uri, timing.connectTimeout());
             current = ws;
             ending = converse(ws, resuming);
         } catch (IOException e) {
@@ -171,11 +173,11 @@ final class DiscordGateway {
 
     /** One connection from HELLO to its end; returns what to do next. */
     private Ending converse(WebSocketSession ws, boolean resuming) throws InterruptedException {
-        Incoming first = ws.next(settings.timing().connectTimeout());
+        Incoming first = ws.next(timing.connectTimeout());
         JsonNode hello = first instanceof Text t ? parse(t.text()) : null;
         if (hello == null || hello.path("op").asInt(-1) != OP_HELLO) {
             return first instanceof Text || first == null
-                    ? new Ending(Next.RESUME, "no HELLO within " + settings.timing().connectTimeout().toMillis() + " ms", false)
+                    ? new Ending(Next.RESUME, "no HELLO within " + timing.connectTimeout().toMillis() + " ms", false)
                     : ended(first, false);
         }
         long interval = Math.max(50, hello.path("d").path("heartbeat_interval").asLong(41_250));
@@ -298,7 +300,7 @@ final class DiscordGateway {
 
     private String identify() {
         ObjectNode d = json.createObjectNode();
-        d.put("token", settings.token());
+        d.put("token", settings.tokenValue());
         d.put("intents", INTENTS);
         ObjectNode props = d.putObject("properties");
         props.put("os", System.getProperty("os.name", "linux").toLowerCase(java.util.Locale.ROOT));
@@ -309,7 +311,7 @@ final class DiscordGateway {
 
     private String resume() {
         ObjectNode d = json.createObjectNode();
-        d.put("token", settings.token());
+        d.put("token", settings.tokenValue());
         d.put("session_id", sessionId);
         d.put("seq", seq);
         return payload(OP_RESUME, d);
@@ -343,7 +345,7 @@ final class DiscordGateway {
     }
 
     private Duration invalidSessionWait() {
-        long min = settings.timing().invalidSessionDelay().toMillis();
+        long min = timing.invalidSessionDelay().toMillis();
         return Duration.ofMillis(min + ThreadLocalRandom.current().nextLong(4 * min + 1));
     }
 

@@ -31,13 +31,15 @@ final class DiscordRest {
     private static final Duration MAX_INLINE_HOLD = Duration.ofSeconds(2);
 
     private final DiscordSettings settings;
+    private final DiscordSettings.Timing timing;
     private final HttpClient http;
     private final ObjectMapper json;
     /** Per route ("POST /channels/{id}/messages"): the System.nanoTime() before which calls must wait. */
     private final Map<String, Long> heldUntil = new ConcurrentHashMap<>();
 
-    DiscordRest(DiscordSettings settings, HttpClient http, ObjectMapper json) {
+    DiscordRest(DiscordSettings settings, DiscordSettings.Timing timing, HttpClient http, ObjectMapper json) {
         this.settings = settings;
+        this.timing = timing;
         this.http = http;
         this.json = json;
     }
@@ -112,9 +114,9 @@ final class DiscordRest {
     }
 
     private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create(settings.apiBase() + path))
-                .timeout(settings.timing().requestTimeout())
-                .header("Authorization", "Bot " + settings.token())
+        return HttpRequest.newBuilder(URI.create(settings.apiUri() + path))
+                .timeout(timing.requestTimeout())
+                .header("Authorization", "Bot " + settings.tokenValue())
                 .header("User-Agent", USER_AGENT)
                 .header("Content-Type", "application/json");
     }

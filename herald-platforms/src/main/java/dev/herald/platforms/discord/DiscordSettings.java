@@ -1,29 +1,55 @@
 package dev.herald.platforms.discord;
 
+import dev.herald.core.config.ConfigChecks;
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.HomeChannelConfig;
+import dev.herald.core.config.PlatformAccess;
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.UnauthorizedDm;
+import dev.herald.core.config.Validated;
 import dev.herald.core.retry.Backoff;
 import dev.herald.platforms.common.BaseUrl;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
- * The Discord adapter's settings, validated here, then immutable. {@link #toString()} masks the token.
- *
- * @param token          the bot token (Discord developer portal, Bot, Reset Token); sent as {@code Authorization: Bot <token>}
- * @param apiBase        REST base including the version, {@code https://discord.com/api/v10} (tests point it at a fake)
- * @param gatewayUrl     Gateway WebSocket URL without query, {@code wss://gateway.discord.gg}; {@code ?v=10&encoding=json} is added
- * @param requireMention in guild channels (not threads, not DMs), only messages that mention the bot start a turn
- * @param allowBots      messages from other bots and webhooks start turns too (never the bot's own)
- * @param timing         reconnection and timeout values (tests shorten them)
+ * {@code platforms.discord:} a Discord bot over the Gateway WebSocket and REST. Needs a bot token and, in
+ * the developer portal, the privileged MESSAGE CONTENT intent. Who may talk to the agent is set by the
+ * shared access keys of every platform. Bound from the configuration, validated, then only read; the adapter's time
+ * values, which are not configured, are its {@link Timing}. {@link #toString()} masks the token.
  */
-public record DiscordSettings(String token, URI apiBase, URI gatewayUrl, boolean requireMention, boolean allowBots, Timing timing) {
+public record DiscordSettings(
+        @Doc("connect to Discord as a bot")
+        boolean enabled,
+        @Doc("bot token (Developer Portal > your application > Bot > Reset Token); required when enabled")
+        Secret token,
+        @Doc("REST API base, including the version; change only for a proxy or tests")
+        String apiBase,
+        @Doc("Gateway WebSocket URL (?v=10&encoding=json is added); change only for a proxy or tests")
+        String gatewayUrl,
+        @Doc("in server channels, only messages that mention the bot start a turn (threads and DMs always do)")
+        boolean requireMention,
+        @Doc("messages from other bots and webhooks start turns too (the bot's own never do)")
+        boolean allowBots,
+        @Doc("Discord user ids (snowflakes) allowed to talk to the agent; \"*\" = everyone")
+        List<String> allowedUsers,
+        @Doc("let any Discord user who can message the bot talk to the agent")
+        boolean allowAllUsers,
+        @Doc("user ids that may also use /restart and /sethome")
+        List<String> admins,
+        HomeChannelConfig homeChannel,
+        @Doc("what an unknown user's direct message gets: a pairing code, or nothing")
+        UnauthorizedDm unauthorizedDm) implements PlatformAccess, Validated {
 
-    public static final URI DEFAULT_API_BASE = URI.create("https://discord.com/api/v10");
-    public static final URI DEFAULT_GATEWAY_URL = URI.create("wss://gateway.discord.gg");
+    /** Discord's REST API, version 10. */
+    public static final String DEFAULT_API_BASE = "https://discord.com/api/v10";
+    /** Discord's Gateway. */
+    public static final String DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg";
 
     /**
-     * Time values of the connection lifecycle.
+     * Time values of the connection lifecycle; not configured (tests shorten them).
      *
      * @param reconnectInitial    first reconnection delay (growing to {@code reconnectMax} with jitter; see {@link Backoff})
      * @param reconnectMax        longest reconnection delay
@@ -55,30 +81,55 @@ public record DiscordSettings(String token, URI apiBase, URI gatewayUrl, boolean
     }
 
     public DiscordSettings {
-        if (token == null || token.isBlank()) {
-            throw new IllegalArgumentException("discord - no bot token; set platforms.discord.token");
-        }
-        token = token.strip();
-        apiBase = BaseUrl.of(apiBase, DEFAULT_API_BASE, Set.of("https", "http"), "discord - api_base must be an http(s) URL");
-        gatewayUrl = BaseUrl.of(gatewayUrl, DEFAULT_GATEWAY_URL, Set.of("wss", "ws"), "discord - gateway_url must be a ws(s) URL");
-        timing = timing == null ? Timing.defaults() : timing;
+        token = token == null ? Secret.NONE : token;
+        allowedUsers = PlatformAccess.ids(allowedUsers);
+        admins = PlatformAccess.ids(admins);
     }
 
-    /** Defaults for everything but the token: the real Discord, mentions required in channels, bots ignored. */
+    public static DiscordSettings defaults() {
+        return new DiscordSettings(false, Secret.NONE, DEFAULT_API_BASE, DEFAULT_GATEWAY_URL, true, false, List.of(), false, List.of(),
+                HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
+    }
+
+    /** Enabled settings for the bot {@code token}: the real Discord, mentions required in channels, bots ignored. */
     public static DiscordSettings of(String token) {
-        return new DiscordSettings(token, DEFAULT_API_BASE, DEFAULT_GATEWAY_URL, true, false, Timing.defaults());
+        DiscordSettings d = defaults();
+        return new DiscordSettings(true, Secret.of(token), d.apiBase, d.gatewayUrl, d.requireMention, d.allowBots, d.allowedUsers,
+                d.allowAllUsers, d.admins, d.homeChannel, d.unauthorizedDm);
     }
 
     public DiscordSettings withEndpoints(URI api, URI gateway) {
-        return new DiscordSettings(token, api, gateway, requireMention, allowBots, timing);
+        return new DiscordSettings(enabled, token, api.toString(), gateway.toString(), requireMention, allowBots, allowedUsers, allowAllUsers,
+                admins, homeChannel, unauthorizedDm);
     }
 
     public DiscordSettings withRequireMention(boolean required) {
-        return new DiscordSettings(token, apiBase, gatewayUrl, required, allowBots, timing);
+        return new DiscordSettings(enabled, token, apiBase, gatewayUrl, required, allowBots, allowedUsers, allowAllUsers, admins, homeChannel,
+                unauthorizedDm);
     }
 
-    public DiscordSettings withTiming(Timing t) {
-        return new DiscordSettings(token, apiBase, gatewayUrl, requireMention, allowBots, t);
+    @Override
+    public void validate(ConfigChecks check) {
+        PlatformAccess.validateAccess(this, check);
+        check.require(!enabled || token.isSet(), "token", "is required when " + check.path("enabled") + " is true: create a bot "
+                + "at https://discord.com/developers/applications and set token: ${DISCORD_BOT_TOKEN}");
+        check.require(BaseUrl.valid(apiBase, "http", "https"), "api_base", "must be an http(s) URL, was \"" + apiBase + "\"");
+        check.require(BaseUrl.valid(gatewayUrl, "ws", "wss"), "gateway_url", "must be a ws(s) URL, was \"" + gatewayUrl + "\"");
+    }
+
+    /** The REST base without a trailing slash. */
+    URI apiUri() {
+        return BaseUrl.of(apiBase);
+    }
+
+    /** The Gateway URL without query or trailing slash. */
+    URI gatewayUri() {
+        return BaseUrl.of(gatewayUrl);
+    }
+
+    /** The bot token, for the one client that sends it ({@code Authorization: Bot <token>}, IDENTIFY). */
+    String tokenValue() {
+        return token.reveal().orElseThrow(() -> new IllegalArgumentException("discord - no bot token; set platforms.discord.token"));
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
+import dev.herald.core.platform.TextFormat;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
@@ -43,9 +44,13 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
     public static final Platform PLATFORM = Platform.of("slack");
     /** Slack truncates a message's text past 40,000 characters; Herald splits below that with a margin. */
     public static final int MAX_TEXT = 39_000;
-    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, true, false, MAX_TEXT);
+    /** Slack cuts text at its length as sent, mrkdwn and escapes included; one Socket Mode connection per app. */
+    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, true, false, MAX_TEXT)
+            .with(new TextFormat("slack-mrkdwn", text -> SlackMrkdwn.render(text).length()))
+            .with(Capabilities.Delivery.SINGLE_CONNECTION);
 
     private final SlackSettings settings;
+    private final SlackSettings.Timing timing;
     private final HttpClient http;
     private final dev.herald.platforms.common.FileDownload files;
     private final SlackWebApi web;
@@ -55,16 +60,23 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
     private volatile InboundSink sink;
     private volatile SlackWebApi.Identity identity;
 
-    public SlackAdapter(SlackSettings settings, Clock clock) {
+    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
+    public SlackAdapter(SlackSettings settings, SlackSettings.Timing timing, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.timing = Objects.requireNonNull(timing, "timing");
         ObjectMapper json = new ObjectMapper();
-        this.http = HttpClient.newBuilder().connectTimeout(settings.timing().connectTimeout()).build();
+        this.http = HttpClient.newBuilder().connectTimeout(timing.connectTimeout()).build();
         java.util.Set<String> fileHosts = new java.util.HashSet<>(java.util.Set.of("files.slack.com"));
-        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiBase())); // a self-hosted proxy, or a test's fake
-        this.files = new dev.herald.platforms.common.FileDownload("slack", fileHosts, settings.timing().connectTimeout());
-        this.web = new SlackWebApi(settings, http, json);
+        fileHosts.addAll(dev.herald.platforms.common.FileDownload.hostsOf(settings.apiUri())); // a self-hosted proxy, or a test's fake
+        this.files = new dev.herald.platforms.common.FileDownload("slack", fileHosts, timing.connectTimeout());
+        this.web = new SlackWebApi(settings, timing, http, json);
         this.messages = new SlackMessages(settings, clock);
-        this.socket = new SocketModeClient(settings, web, http, json, new Events());
+        this.socket = new SocketModeClient(timing, web, http, json, new Events());
+    }
+
+    /** An adapter with the production {@link SlackSettings.Timing}. */
+    public SlackAdapter(SlackSettings settings, Clock clock) {
+        this(settings, SlackSettings.Timing.defaults(), clock);
     }
 
     @Override
@@ -82,7 +94,7 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         this.sink = Objects.requireNonNull(inboundSink, "sink");
         log.info("slack - connecting ({})", settings);
         socket.start();
-        if (!firstAttempt.await(settings.timing().connectTimeout().multipliedBy(3), this::close)) {
+        if (!firstAttempt.await(timing.connectTimeout().multipliedBy(3), this::close)) {
             log.warn("slack - not connected yet; still connecting in the background");
         }
     }
@@ -92,23 +104,13 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         return web.postMessage(message.target().chatId(), SlackMrkdwn.render(message.text()), message.target().threadId());
     }
 
-    /** Slack cuts text at its length as sent, mrkdwn and escapes included. */
-    @Override
-    public int formattedLength(String text) {
-        return SlackMrkdwn.render(text).length();
-    }
 
     /** A file by its {@code url_private}: Slack serves it to the bot token only, so the token goes with it, to Slack's file host alone. */
     @Override
     public Fetched fetch(dev.herald.core.platform.MessageEvent.MediaRef ref, long maxBytes) throws java.io.IOException {
-        return files.get(ref.ref(), java.util.Map.of("Authorization", "Bearer " + settings.botToken()), maxBytes, java.time.Duration.ofSeconds(30));
+        return files.get(ref.ref(), java.util.Map.of("Authorization", "Bearer " + settings.botTokenValue()), maxBytes, java.time.Duration.ofSeconds(30));
     }
 
-    /** One Socket Mode connection per app, here. */
-    @Override
-    public boolean singleConnection() {
-        return true;
-    }
 
     /** Closes the Socket Mode connection; replies go over the Web API, which needs none. */
     @Override

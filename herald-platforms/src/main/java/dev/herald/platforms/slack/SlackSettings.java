@@ -1,28 +1,54 @@
 package dev.herald.platforms.slack;
 
+import dev.herald.core.config.ConfigChecks;
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.HomeChannelConfig;
+import dev.herald.core.config.PlatformAccess;
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.UnauthorizedDm;
+import dev.herald.core.config.Validated;
 import dev.herald.core.retry.Backoff;
 import dev.herald.platforms.common.BaseUrl;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
- * The Slack adapter's settings, validated here, then immutable. {@link #toString()} masks both tokens.
- *
- * @param appToken       the app-level token ({@code xapp-...}, scope {@code connections:write}) that opens Socket Mode connections
- * @param botToken       the bot token ({@code xoxb-...}) that calls the Web API
- * @param apiBase        Web API base, {@code https://slack.com/api} (tests point it at a fake)
- * @param requireMention in channels, a top-level message starts a turn only when it mentions the bot (threads and DMs always do)
- * @param allowBots      messages from other bots start turns too (never the bot's own)
- * @param timing         reconnection and timeout values (tests shorten them)
+ * {@code platforms.slack:} a Slack app over Socket Mode (events) and the Web API (replies). Needs an
+ * app-level token ({@code xapp-}, scope connections:write) and a bot token ({@code xoxb-}). Who may talk to
+ * the agent is set by the shared access keys of every platform. Bound from the configuration, validated, then only
+ * read; the adapter's time values, which are not configured, are its {@link Timing}. {@link #toString()} masks both
+ * tokens.
  */
-public record SlackSettings(String appToken, String botToken, URI apiBase, boolean requireMention, boolean allowBots, Timing timing) {
+public record SlackSettings(
+        @Doc("connect to Slack over Socket Mode")
+        boolean enabled,
+        @Doc("app-level token, xapp-... (Basic Information > App-Level Tokens, scope connections:write); required when enabled")
+        Secret appToken,
+        @Doc("bot token, xoxb-... (OAuth & Permissions > Bot User OAuth Token); required when enabled")
+        Secret botToken,
+        @Doc("Web API base; change only for a proxy or tests")
+        String apiBase,
+        @Doc("in channels, only top-level messages that mention the bot start a turn (threads and DMs always do)")
+        boolean requireMention,
+        @Doc("messages from other bots start turns too (the bot's own never do)")
+        boolean allowBots,
+        @Doc("Slack member ids (U...) allowed to talk to the agent; \"*\" = everyone")
+        List<String> allowedUsers,
+        @Doc("let any Slack user who can message the bot talk to the agent")
+        boolean allowAllUsers,
+        @Doc("user ids that may also use /restart and /sethome")
+        List<String> admins,
+        HomeChannelConfig homeChannel,
+        @Doc("what an unknown user's direct message gets: a pairing code, or nothing")
+        UnauthorizedDm unauthorizedDm) implements PlatformAccess, Validated {
 
-    public static final URI DEFAULT_API_BASE = URI.create("https://slack.com/api");
+    /** Slack's Web API. */
+    public static final String DEFAULT_API_BASE = "https://slack.com/api";
 
     /**
-     * Time values of the connection lifecycle.
+     * Time values of the connection lifecycle; not configured (tests shorten them).
      *
      * @param reconnectInitial first reconnection delay (growing to {@code reconnectMax} with jitter; see {@link Backoff})
      * @param reconnectMax     longest reconnection delay
@@ -53,38 +79,66 @@ public record SlackSettings(String appToken, String botToken, URI apiBase, boole
     }
 
     public SlackSettings {
-        appToken = require(appToken, "xapp-", "app_token", "an app-level token");
-        botToken = require(botToken, "xoxb-", "bot_token", "a bot token");
-        apiBase = BaseUrl.of(apiBase, DEFAULT_API_BASE, Set.of("https", "http"), "slack - api_base must be an http(s) URL");
-        timing = timing == null ? Timing.defaults() : timing;
+        appToken = appToken == null ? Secret.NONE : appToken;
+        botToken = botToken == null ? Secret.NONE : botToken;
+        allowedUsers = PlatformAccess.ids(allowedUsers);
+        admins = PlatformAccess.ids(admins);
     }
 
-    /** Defaults for everything but the tokens: the real Slack, mentions required in channels, bots ignored. */
+    public static SlackSettings defaults() {
+        return new SlackSettings(false, Secret.NONE, Secret.NONE, DEFAULT_API_BASE, true, false, List.of(), false, List.of(),
+                HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
+    }
+
+    /** Enabled settings for the two tokens: the real Slack, mentions required in channels, bots ignored. */
     public static SlackSettings of(String appToken, String botToken) {
-        return new SlackSettings(appToken, botToken, DEFAULT_API_BASE, true, false, Timing.defaults());
+        SlackSettings d = defaults();
+        return new SlackSettings(true, Secret.of(appToken), Secret.of(botToken), d.apiBase, d.requireMention, d.allowBots, d.allowedUsers,
+                d.allowAllUsers, d.admins, d.homeChannel, d.unauthorizedDm);
     }
 
     public SlackSettings withApiBase(URI base) {
-        return new SlackSettings(appToken, botToken, base, requireMention, allowBots, timing);
+        return new SlackSettings(enabled, appToken, botToken, base.toString(), requireMention, allowBots, allowedUsers, allowAllUsers, admins,
+                homeChannel, unauthorizedDm);
     }
 
     public SlackSettings withRequireMention(boolean required) {
-        return new SlackSettings(appToken, botToken, apiBase, required, allowBots, timing);
+        return new SlackSettings(enabled, appToken, botToken, apiBase, required, allowBots, allowedUsers, allowAllUsers, admins, homeChannel,
+                unauthorizedDm);
     }
 
-    public SlackSettings withTiming(Timing t) {
-        return new SlackSettings(appToken, botToken, apiBase, requireMention, allowBots, t);
+    public SlackSettings withTokens(String app, String bot) {
+        return new SlackSettings(enabled, Secret.of(app), Secret.of(bot), apiBase, requireMention, allowBots, allowedUsers, allowAllUsers,
+                admins, homeChannel, unauthorizedDm);
     }
 
-    private static String require(String token, String prefix, String key, String what) {
-        if (token == null || token.isBlank()) {
-            throw new IllegalArgumentException("slack - no " + key + "; set platforms.slack." + key + " to " + what + " (" + prefix + "...)");
-        }
-        String t = token.strip();
-        if (!t.startsWith(prefix)) {
-            throw new IllegalArgumentException("slack - platforms.slack." + key + " must be " + what + " starting with " + prefix);
-        }
-        return t;
+    @Override
+    public void validate(ConfigChecks check) {
+        PlatformAccess.validateAccess(this, check);
+        check.require(!enabled || appToken.isSet(), "app_token", "is required when " + check.path("enabled")
+                + " is true: an app-level token (xapp-...) with the connections:write scope");
+        check.require(!enabled || botToken.isSet(), "bot_token", "is required when " + check.path("enabled")
+                + " is true: the bot token (xoxb-...)");
+        check.require(!appToken.isSet() || appToken.reveal().orElse("").startsWith("xapp-"), "app_token",
+                "must be an app-level token starting with xapp- (a bot token starts with xoxb-)");
+        check.require(!botToken.isSet() || botToken.reveal().orElse("").startsWith("xoxb-"), "bot_token",
+                "must be a bot token starting with xoxb-");
+        check.require(BaseUrl.valid(apiBase, "http", "https"), "api_base", "must be an http(s) URL, was \"" + apiBase + "\"");
+    }
+
+    /** The Web API base without a trailing slash. */
+    URI apiUri() {
+        return BaseUrl.of(apiBase);
+    }
+
+    /** The app-level token, for the one call that opens Socket Mode connections. */
+    String appTokenValue() {
+        return appToken.reveal().orElseThrow(() -> new IllegalArgumentException("slack - no app_token; set platforms.slack.app_token"));
+    }
+
+    /** The bot token, for the Web API calls and the files it fetches. */
+    String botTokenValue() {
+        return botToken.reveal().orElseThrow(() -> new IllegalArgumentException("slack - no bot_token; set platforms.slack.bot_token"));
     }
 
     @Override

@@ -54,18 +54,20 @@ final class SlackWebApi {
     }
 
     private final SlackSettings settings;
+    private final SlackSettings.Timing timing;
     private final HttpClient http;
     private final ObjectMapper json;
 
-    SlackWebApi(SlackSettings settings, HttpClient http, ObjectMapper json) {
+    SlackWebApi(SlackSettings settings, SlackSettings.Timing timing, HttpClient http, ObjectMapper json) {
         this.settings = settings;
+        this.timing = timing;
         this.http = http;
         this.json = json;
     }
 
     /** Who the bot is; fails with an operator message when the bot token is rejected or Slack cannot be reached. */
     Identity authTest() {
-        Reply r = call("auth.test", settings.botToken(), json.createObjectNode());
+        Reply r = call("auth.test", settings.botTokenValue(), json.createObjectNode());
         if (r instanceof Reply.Ok ok) {
             return new Identity(ok.body().path("user_id").asText(""), ok.body().path("bot_id").asText(""), ok.body().path("team").asText(""));
         }
@@ -78,7 +80,7 @@ final class SlackWebApi {
 
     /** A fresh Socket Mode URL (single use); fails naming the problem when the app token is rejected. */
     URI openConnection() {
-        Reply r = call("apps.connections.open", settings.appToken(), null);
+        Reply r = call("apps.connections.open", settings.appTokenValue(), null);
         if (r instanceof Reply.Ok ok && ok.body().hasNonNull("url")) {
             return URI.create(ok.body().get("url").asText());
         }
@@ -99,7 +101,7 @@ final class SlackWebApi {
         if (threadTs != null) {
             body.put("thread_ts", threadTs);
         }
-        Reply r = call("chat.postMessage", settings.botToken(), body);
+        Reply r = call("chat.postMessage", settings.botTokenValue(), body);
         if (r instanceof Reply.Ok ok) {
             return SendResult.sent(ok.body().path("channel").asText(channel) + ":" + ok.body().path("ts").asText(""));
         }
@@ -119,8 +121,8 @@ final class SlackWebApi {
 
     /** POSTs to {@code method}: a JSON body, or an empty form when {@code body} is null. */
     Reply call(String method, String token, ObjectNode body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(settings.apiBase() + "/" + method))
-                .timeout(settings.timing().requestTimeout())
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(settings.apiUri() + "/" + method))
+                .timeout(timing.requestTimeout())
                 .header("Authorization", "Bearer " + token);
         if (body == null) {
             b.header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.noBody());

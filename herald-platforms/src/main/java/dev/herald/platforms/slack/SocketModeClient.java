@@ -55,7 +55,7 @@ final class SocketModeClient {
     private record Ending(End kind, String detail) {
     }
 
-    private final SlackSettings settings;
+    private final SlackSettings.Timing timing;
     private final SlackWebApi web;
     private final HttpClient http;
     private final ObjectMapper json;
@@ -63,8 +63,8 @@ final class SocketModeClient {
     private final ConnectionLoop supervisor;
     private volatile Connection current;
 
-    SocketModeClient(SlackSettings settings, SlackWebApi web, HttpClient http, ObjectMapper json, Handler handler) {
-        this.settings = settings;
+    SocketModeClient(SlackSettings.Timing timing, SlackWebApi web, HttpClient http, ObjectMapper json, Handler handler) {
+        this.timing = timing;
         this.web = web;
         this.http = http;
         this.json = json;
@@ -86,7 +86,7 @@ final class SocketModeClient {
     }
 
     private void run() {
-        Backoff backoff = settings.timing().backoff();
+        Backoff backoff = timing.backoff();
         while (!supervisor.stopping()) {
             Connection next;
             try {
@@ -135,15 +135,15 @@ final class SocketModeClient {
     private Connection connect() throws IOException {
         URI url = web.openConnection();
         handler.connection(ConnectionState.CONNECTING, "opening socket mode connection");
-        WebSocketSession ws = WebSocketSession.open(http, url, settings.timing().connectTimeout());
+        WebSocketSession ws = WebSocketSession.open(http, url, timing.connectTimeout());
         Connection c = new Connection(ws);
         c.start();
         try {
-            c.hello = c.helloSeen.get(settings.timing().connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            c.hello = c.helloSeen.get(timing.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
             return c;
         } catch (TimeoutException e) {
             c.close("no hello");
-            throw new IOException("no hello on the socket mode connection within " + settings.timing().connectTimeout().toMillis() + " ms");
+            throw new IOException("no hello on the socket mode connection within " + timing.connectTimeout().toMillis() + " ms");
         } catch (ExecutionException e) {
             c.close("ended before hello");
             throw new IOException("the socket mode connection ended before hello (" + e.getCause().getMessage() + ")");
@@ -156,13 +156,13 @@ final class SocketModeClient {
 
     /** Pings the connection and waits until it ends, or until it has been silent past the idle timeout. */
     private Ending watch(Connection c) {
-        Duration ping = settings.timing().pingInterval();
+        Duration ping = timing.pingInterval();
         while (!supervisor.stopping()) {
             try {
                 return c.ended.get(ping.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 long silent = c.ws.silentForMillis();
-                if (silent > settings.timing().idleTimeout().toMillis()) {
+                if (silent > timing.idleTimeout().toMillis()) {
                     return new Ending(End.LOST, "socket mode connection silent for " + silent + " ms");
                 }
                 c.ws.ping();

@@ -33,22 +33,22 @@ final class Poller implements LongPoll.Source<JsonNode> {
     private final Platform platform;
     private final BotApi api;
     private final Normaliser normaliser;
-    private final TelegramSettings settings;
+    private final TelegramSettings.Timing timing;
     private final Clock clock;
     private final LongPoll<JsonNode> loop;
     private boolean identified;
     private long offset;
 
-    Poller(Platform platform, BotApi api, Normaliser normaliser, InboundSink sink, TelegramSettings settings, Clock clock,
+    Poller(Platform platform, BotApi api, Normaliser normaliser, InboundSink sink, TelegramSettings.Timing timing, Clock clock,
             boolean identified) {
         this.platform = platform;
         this.api = api;
         this.normaliser = normaliser;
-        this.settings = settings;
+        this.timing = timing;
         this.clock = clock;
         this.identified = identified;
-        this.loop = new LongPoll<>(platform, this, sink, new Backoff(settings.reconnectFirst(), settings.reconnectMax()),
-                settings.idlePollDelay(), identified ? ConnectionState.CONNECTED : ConnectionState.BACKING_OFF, "polling again");
+        this.loop = new LongPoll<>(platform, this, sink, new Backoff(timing.reconnectFirst(), timing.reconnectMax()),
+                timing.idlePollDelay(), identified ? ConnectionState.CONNECTED : ConnectionState.BACKING_OFF, "polling again");
     }
 
     Poller start() {
@@ -72,7 +72,7 @@ final class Poller implements LongPoll.Source<JsonNode> {
             normaliser.botUsername(me.result().path("username").asText(null));
             identified = true;
         }
-        BotApi.Answer answer = api.getUpdates(offset, settings.pollWait());
+        BotApi.Answer answer = api.getUpdates(offset, timing.pollWait());
         if (!answer.ok()) {
             return new LongPoll.Failed<>(answer.status() == 409
                     ? answer.problem() + " (another poller or a webhook holds this bot)" : answer.problem(), answer.retryAfter());

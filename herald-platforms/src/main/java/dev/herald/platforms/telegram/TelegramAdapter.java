@@ -8,9 +8,11 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.platforms.common.BaseUrl;
 import dev.herald.platforms.common.FileDownload;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
+import dev.herald.core.platform.TextFormat;
 import java.io.IOException;
 import dev.herald.core.platform.MessageEvent;
 import java.time.Clock;
@@ -36,9 +38,13 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     /** Telegram's limit for one message's text. */
     public static final int MAX_TEXT = 4096;
 
+    /** Telegram counts its limit on the text it shows (after the HTML is parsed), in either form a part may be sent in. */
+    private static final TextFormat FORMAT = new TextFormat("telegram-html", TelegramHtml::sendLength);
+
     private static final Logger log = LoggerFactory.getLogger(TelegramAdapter.class);
 
     private final TelegramSettings settings;
+    private final TelegramSettings.Timing timing;
     private final Clock clock;
     private final BotApi api;
     private final FileDownload files;
@@ -47,13 +53,20 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     private final AtomicBoolean typingWarned = new AtomicBoolean();
     private volatile Poller poller;
 
-    public TelegramAdapter(TelegramSettings settings, Clock clock) {
+    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
+    public TelegramAdapter(TelegramSettings settings, TelegramSettings.Timing timing, Clock clock) {
         this.settings = settings;
+        this.timing = timing;
         this.clock = clock;
-        this.api = new BotApi(settings.apiBase(), settings.token());
-        this.files = new FileDownload("telegram", java.util.Set.copyOf(FileDownload.hostsOf(java.net.URI.create(settings.apiBase()))),
-                Duration.ofSeconds(10));
-        this.drafts = new StreamDrafts(api, settings.editInterval());
+        java.net.URI base = BaseUrl.of(settings.apiBase());
+        this.api = new BotApi(base.toString(), settings.tokenValue());
+        this.files = new FileDownload("telegram", java.util.Set.copyOf(FileDownload.hostsOf(base)), Duration.ofSeconds(10));
+        this.drafts = new StreamDrafts(api, timing.editInterval());
+    }
+
+    /** An adapter with the production {@link TelegramSettings.Timing}. */
+    public TelegramAdapter(TelegramSettings settings, Clock clock) {
+        this(settings, TelegramSettings.Timing.defaults(), clock);
     }
 
     @Override
@@ -63,7 +76,8 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, true, true, true, settings.streaming(), MAX_TEXT);
+        return new Capabilities(true, true, true, true, settings.streaming(), MAX_TEXT).with(FORMAT)
+                .with(Capabilities.Delivery.SINGLE_CONNECTION);
     }
 
     @Override
@@ -86,7 +100,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         } catch (IOException e) {
             sink.connectionChanged(PLATFORM, ConnectionState.BACKING_OFF, "getMe failed: " + api.describe(e));
         }
-        poller = new Poller(PLATFORM, api, normaliser, sink, settings, clock, identified).start();
+        poller = new Poller(PLATFORM, api, normaliser, sink, timing, clock, identified).start();
     }
 
     @Override
@@ -119,14 +133,18 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         }
     }
 
-    /** Telegram counts its limit on the text it shows (after the HTML is parsed), in either form a part may be sent in. */
+
+    /** The typing indicator, and while streaming the reply's draft, edited as text arrives. */
     @Override
-    public int formattedLength(String text) {
-        return TelegramHtml.sendLength(text);
+    public void progress(ChatTarget target, String correlationId, StreamEvent event) {
+        if (event instanceof StreamEvent.Typing) {
+            typing(target);
+        } else if (settings.streaming() && event instanceof StreamEvent.TextDelta d) {
+            drafts.delta(target, correlationId, d.text());
+        }
     }
 
-    @Override
-    public void typing(ChatTarget target) {
+    private void typing(ChatTarget target) {
         try {
             BotApi.Answer a = api.sendChatAction(target.chatId(), number(target.threadId()), "typing");
             if (!a.ok() && typingWarned.compareAndSet(false, true)) {
@@ -134,13 +152,6 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
             }
         } catch (IOException e) {
             log.debug("telegram - typing indicator failed: {}", api.describe(e));
-        }
-    }
-
-    @Override
-    public void progress(ChatTarget target, String correlationId, StreamEvent event) {
-        if (settings.streaming() && event instanceof StreamEvent.TextDelta d) {
-            drafts.delta(target, correlationId, d.text());
         }
     }
 
@@ -162,11 +173,6 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         return files.get(api.fileUrl(path), java.util.Map.of(), maxBytes, Duration.ofSeconds(30));
     }
 
-    /** {@code getUpdates} must have one poller per bot. */
-    @Override
-    public boolean singleConnection() {
-        return true;
-    }
 
     /** Stops polling; {@code sendMessage} needs no poller, so replies still go out. */
     @Override

@@ -7,6 +7,7 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
+import dev.herald.platforms.common.BaseUrl;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.concurrent.ExecutionException;
@@ -19,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * {@code context_token}. Text only: inbound media is skipped with a log line, and nothing but text is
  * sent (no typing indicator, no edits, no threads).
  *
- * <p>Start waits for the first poll (at most {@link WeixinSettings#firstPollWait()} plus a margin): a
+ * <p>Start waits for the first poll (at most {@link WeixinSettings.Timing#firstPollWait()} plus a margin): a
  * rejected token fails start with a message naming the config key; a network failure lets start return
  * with the platform backing off while the poller keeps trying.
  */
@@ -27,29 +28,34 @@ public final class WeixinAdapter implements PlatformAdapter {
     public static final Platform PLATFORM = Platform.of("weixin");
     /** A conservative limit per message; longer replies are split by the gateway. */
     public static final int MAX_TEXT = 2000;
+    /** Text as written; {@code getupdates} keeps one cursor: one poller per bot. */
+    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false, false, MAX_TEXT)
+            .with(Capabilities.Delivery.SINGLE_CONNECTION);
 
-    private final WeixinSettings settings;
+    private final WeixinSettings.Timing timing;
     private final Clock clock;
     private final ILinkApi api;
     private final WeixinState state;
     private volatile WeixinPoller poller;
 
-    public WeixinAdapter(WeixinSettings settings, Clock clock) {
-        this.settings = settings;
+    /** An adapter whose cursor and context tokens are kept in {@code stateFile} (null: in memory only). */
+    public WeixinAdapter(WeixinSettings settings, WeixinSettings.Timing timing, java.nio.file.Path stateFile, Clock clock) {
+        this.timing = timing;
         this.clock = clock;
-        this.api = new ILinkApi(settings.apiBase(), settings.token());
-        this.state = new WeixinState(settings.stateFile());
+        this.api = new ILinkApi(BaseUrl.of(settings.apiBase()).toString(), settings.tokenValue());
+        this.state = new WeixinState(stateFile);
     }
 
     /**
-     * An adapter whose cursor and context tokens live in {@code store}, shared by every node of a cluster; the settings'
-     * state file, when it exists, is imported into an empty store once.
+     * An adapter whose cursor and context tokens live in {@code store}, shared by every node of a cluster; the state file
+     * an earlier version kept ({@code legacyStateFile}), when it exists, is imported into an empty store once.
      */
-    public WeixinAdapter(WeixinSettings settings, Clock clock, dev.herald.core.platform.PlatformState store) {
-        this.settings = settings;
+    public WeixinAdapter(WeixinSettings settings, WeixinSettings.Timing timing, java.nio.file.Path legacyStateFile, Clock clock,
+            dev.herald.core.platform.PlatformState store) {
+        this.timing = timing;
         this.clock = clock;
-        this.api = new ILinkApi(settings.apiBase(), settings.token());
-        this.state = new WeixinState(store, settings.stateFile());
+        this.api = new ILinkApi(BaseUrl.of(settings.apiBase()).toString(), settings.tokenValue());
+        this.state = new WeixinState(store, legacyStateFile);
     }
 
     @Override
@@ -59,17 +65,17 @@ public final class WeixinAdapter implements PlatformAdapter {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, false, false, false, false, MAX_TEXT);
+        return CAPABILITIES;
     }
 
     @Override
     public void start(InboundSink sink) throws InterruptedException {
         sink.connectionChanged(PLATFORM, ConnectionState.CONNECTING, "first poll");
-        WeixinPoller p = new WeixinPoller(PLATFORM, api, state, sink, settings, clock);
+        WeixinPoller p = new WeixinPoller(PLATFORM, api, state, sink, timing, clock);
         poller = p;
         WeixinPoller.First first;
         try {
-            first = p.start().get(settings.firstPollWait().toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            first = p.start().get(timing.firstPollWait().toMillis() + 5_000, TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
             first = WeixinPoller.First.FAILING;
         }
@@ -94,11 +100,6 @@ public final class WeixinAdapter implements PlatformAdapter {
         }
     }
 
-    /** {@code getupdates} keeps one cursor: one poller per bot. */
-    @Override
-    public boolean singleConnection() {
-        return true;
-    }
 
     /** Stops polling; {@code sendmessage} needs no poller, so replies still go out. */
     @Override

@@ -42,7 +42,7 @@ final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
     private final Platform platform;
     private final ILinkApi api;
     private final WeixinState state;
-    private final WeixinSettings settings;
+    private final WeixinSettings.Timing timing;
     private final Clock clock;
     private final LongPoll<ILinkApi.Inbound> loop;
     private final CompletableFuture<First> first = new CompletableFuture<>();
@@ -50,14 +50,14 @@ final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
     /** The cursor after the batch being handed over; null when the poll timed out (nothing to move past). */
     private String nextCursor;
 
-    WeixinPoller(Platform platform, ILinkApi api, WeixinState state, InboundSink sink, WeixinSettings settings, Clock clock) {
+    WeixinPoller(Platform platform, ILinkApi api, WeixinState state, InboundSink sink, WeixinSettings.Timing timing, Clock clock) {
         this.platform = platform;
         this.api = api;
         this.state = state;
-        this.settings = settings;
+        this.timing = timing;
         this.clock = clock;
-        this.loop = new LongPoll<>(platform, this, sink, new Backoff(settings.reconnectFirst(), settings.reconnectMax()),
-                settings.idlePollDelay(), ConnectionState.CONNECTING, "polling");
+        this.loop = new LongPoll<>(platform, this, sink, new Backoff(timing.reconnectFirst(), timing.reconnectMax()),
+                timing.idlePollDelay(), ConnectionState.CONNECTING, "polling");
     }
 
     CompletableFuture<First> start() {
@@ -72,7 +72,7 @@ final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
 
     @Override
     public LongPoll.Poll<ILinkApi.Inbound> poll() throws IOException {
-        Duration wait = firstPoll ? settings.firstPollWait() : settings.pollWait();
+        Duration wait = firstPoll ? timing.firstPollWait() : timing.pollWait();
         firstPoll = false;
         ILinkApi.Answer a;
         try {

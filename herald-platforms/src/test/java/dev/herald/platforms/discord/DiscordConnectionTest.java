@@ -106,7 +106,7 @@ class DiscordConnectionTest {
     @Test
     void aRejectedToken_failsStartNamingTheKeyToCheck_andNeverTheToken() {
         String wrong = "not-the-right-token-Qq7";
-        DiscordAdapter adapter = new DiscordAdapter(discord.settings(wrong), herald.clock);
+        DiscordAdapter adapter = new DiscordAdapter(discord.settings(wrong), FakeDiscord.timing(), herald.clock);
         RecordingSink sink = new RecordingSink();
 
         assertThatThrownBy(() -> adapter.start(sink))

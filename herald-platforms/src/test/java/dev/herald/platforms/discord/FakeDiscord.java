@@ -107,14 +107,18 @@ final class FakeDiscord implements AutoCloseable {
 
     /** A Herald process on this fake: the real adapter with {@link #TOKEN}; it has started once it identified and is connected. */
     GatewayFixture herald(String... allowedUsers) {
-        return new GatewayFixture(clock -> new DiscordAdapter(settings(TOKEN), clock)).allow(allowedUsers)
+        return new GatewayFixture(clock -> new DiscordAdapter(settings(TOKEN), timing(), clock)).allow(allowedUsers)
                 .readyWhen(() -> !sent(2).isEmpty() && connected()).closing(this);
     }
 
     DiscordSettings settings(String token) {
-        return DiscordSettings.of(token).withEndpoints(apiBase(), gatewayUrl()).withTiming(new DiscordSettings.Timing(
-                Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofMillis(20), Duration.ofSeconds(3), Duration.ofSeconds(5),
-                Duration.ofSeconds(3)));
+        return DiscordSettings.of(token).withEndpoints(apiBase(), gatewayUrl());
+    }
+
+    /** Quick reconnection and short timeouts, so that a test of a dropped connection takes milliseconds. */
+    static DiscordSettings.Timing timing() {
+        return new DiscordSettings.Timing(Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofMillis(20), Duration.ofSeconds(3),
+                Duration.ofSeconds(5), Duration.ofSeconds(3));
     }
 
     // ---- channels -----------------------------------------------------------------------------

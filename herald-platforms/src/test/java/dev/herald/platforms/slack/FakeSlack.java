@@ -98,13 +98,17 @@ final class FakeSlack implements AutoCloseable {
 
     /** A Herald process on this fake: the real adapter with the fake's tokens; it has started once its socket is connected. */
     GatewayFixture herald(String... allowedUsers) {
-        return new GatewayFixture(clock -> new SlackAdapter(settings(), clock)).allow(allowedUsers).readyWhen(this::connected).closing(this);
+        return new GatewayFixture(clock -> new SlackAdapter(settings(), timing(), clock)).allow(allowedUsers).readyWhen(this::connected).closing(this);
     }
 
     SlackSettings settings() {
-        return SlackSettings.of(APP_TOKEN, BOT_TOKEN).withApiBase(URI.create("http://127.0.0.1:" + app.port() + "/api"))
-                .withTiming(new SlackSettings.Timing(Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(3),
-                        Duration.ofSeconds(20), Duration.ofSeconds(70), Duration.ofSeconds(3)));
+        return SlackSettings.of(APP_TOKEN, BOT_TOKEN).withApiBase(URI.create("http://127.0.0.1:" + app.port() + "/api"));
+    }
+
+    /** Quick reconnection and short timeouts, so that a test of a dropped connection takes milliseconds. */
+    static SlackSettings.Timing timing() {
+        return new SlackSettings.Timing(Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(3), Duration.ofSeconds(20),
+                Duration.ofSeconds(70), Duration.ofSeconds(3));
     }
 
     // ---- driving ------------------------------------------------------------------------------

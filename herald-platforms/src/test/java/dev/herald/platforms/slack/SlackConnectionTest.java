@@ -44,7 +44,7 @@ class SlackConnectionTest {
     void aRejectedAppToken_failsStartNamingTheKey_andNeverTheToken() {
         String wrong = "xapp-1-wrong-token-9";
         SlackSettings s = slack.settings();
-        SlackAdapter adapter = new SlackAdapter(new SlackSettings(wrong, s.botToken(), s.apiBase(), true, false, s.timing()), herald.clock);
+        SlackAdapter adapter = new SlackAdapter(s.withTokens(wrong, s.botTokenValue()), FakeSlack.timing(), herald.clock);
         RecordingSink sink = new RecordingSink();
 
         assertThatThrownBy(() -> adapter.start(sink))
@@ -56,7 +56,7 @@ class SlackConnectionTest {
     @Test
     void aRejectedBotToken_failsStartNamingTheKey() {
         SlackSettings s = slack.settings();
-        SlackAdapter adapter = new SlackAdapter(new SlackSettings(s.appToken(), "xoxb-wrong", s.apiBase(), true, false, s.timing()),
+        SlackAdapter adapter = new SlackAdapter(s.withTokens(s.appTokenValue(), "xoxb-wrong"), FakeSlack.timing(),
                 herald.clock);
 
         assertThatThrownBy(() -> adapter.start(new RecordingSink()))

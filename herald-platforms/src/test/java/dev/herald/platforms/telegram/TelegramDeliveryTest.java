@@ -24,9 +24,9 @@ class TelegramDeliveryTest {
 
     private final FakeBotApi fake = new FakeBotApi(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(new TelegramSettings(fake.apiBase(), TOKEN,
-            Duration.ofSeconds(1), Duration.ofMillis(20), false, Duration.ofMillis(40), Duration.ofMillis(50), Duration.ofMillis(300)),
-            clock)).allow(Long.toString(USER)).closing(fake);
+    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(TelegramSettings.of(fake.apiBase(), TOKEN, false),
+            new TelegramSettings.Timing(Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50),
+                    Duration.ofMillis(300)), clock)).allow(Long.toString(USER)).closing(fake);
 
     private TurnRecord turnOf(String text) {
         return h.turns().stream().filter(t -> t.text().equals(text)).findFirst().orElseThrow();

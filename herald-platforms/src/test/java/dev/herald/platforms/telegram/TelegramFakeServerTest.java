@@ -36,12 +36,16 @@ class TelegramFakeServerTest {
     private final FakeBotApi fake = new FakeBotApi(TOKEN);
     private boolean streaming;
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(settings(TOKEN), clock)).allow(Long.toString(USER))
+    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(settings(TOKEN), timing(), clock)).allow(Long.toString(USER))
             .withPairing().closing(fake);
 
     private TelegramSettings settings(String token) {
-        return new TelegramSettings(fake.apiBase(), token, Duration.ofSeconds(1), Duration.ofMillis(20), streaming,
-                Duration.ofMillis(40), Duration.ofMillis(50), Duration.ofMillis(300));
+        return TelegramSettings.of(fake.apiBase(), token, streaming);
+    }
+
+    private static TelegramSettings.Timing timing() {
+        return new TelegramSettings.Timing(Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50),
+                Duration.ofMillis(300));
     }
 
     @Test
@@ -125,7 +129,7 @@ class TelegramFakeServerTest {
     @Test
     void rejectedToken_failsStartNamingTheKey_andNeverShowsTheToken() throws Exception {
         String wrong = "4242:wrong-secret";
-        TelegramAdapter adapter = new TelegramAdapter(settings(wrong), Clock.systemUTC());
+        TelegramAdapter adapter = new TelegramAdapter(settings(wrong), timing(), Clock.systemUTC());
 
         assertThatThrownBy(() -> adapter.start(new RecordingSink()))
                 .hasMessage("telegram - the bot token was rejected (HTTP 401); check platforms.telegram.token")

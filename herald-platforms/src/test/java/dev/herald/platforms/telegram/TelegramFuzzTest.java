@@ -54,9 +54,9 @@ class TelegramFuzzTest {
 
     private final FakeBotApi fake = new FakeBotApi(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(new TelegramSettings(fake.apiBase(), TOKEN,
-            Duration.ofSeconds(1), Duration.ofMillis(20), false, Duration.ofMillis(40), Duration.ofMillis(50), Duration.ofMillis(300)),
-            clock)).allow(Long.toString(USER)).closing(fake);
+    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(TelegramSettings.of(fake.apiBase(), TOKEN, false),
+            new TelegramSettings.Timing(Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50),
+                    Duration.ofMillis(300)), clock)).allow(Long.toString(USER)).closing(fake);
 
     @Test
     void normaliser_neverThrows_andEveryEventItMakesIsWellFormed() {

@@ -19,9 +19,9 @@ class TelegramStoreOutageTest {
 
     private final FakeBotApi fake = new FakeBotApi(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(new TelegramSettings(fake.apiBase(), TOKEN,
-            Duration.ofSeconds(1), Duration.ofMillis(20), false, Duration.ofMillis(40), Duration.ofMillis(50), Duration.ofMillis(300)),
-            clock)).allow(Long.toString(USER)).closing(fake);
+    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(TelegramSettings.of(fake.apiBase(), TOKEN, false),
+            new TelegramSettings.Timing(Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50),
+                    Duration.ofMillis(300)), clock)).allow(Long.toString(USER)).closing(fake);
 
     private long pollsFrom(long updateId) {
         return fake.calls("getUpdates").stream().filter(c -> c.body().path("offset").asLong(0) <= updateId).count();

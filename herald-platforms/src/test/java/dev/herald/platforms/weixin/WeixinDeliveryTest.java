@@ -28,9 +28,9 @@ class WeixinDeliveryTest {
 
     private final FakeILink fake = new FakeILink(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(new WeixinSettings(fake.apiBase(), TOKEN,
-            dir.resolve("weixin/state.json"), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(50),
-            Duration.ofMillis(300)), clock)).allow(USER).closing(fake);
+    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(WeixinSettings.of(fake.apiBase(), TOKEN),
+            new WeixinSettings.Timing(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(50),
+                    Duration.ofMillis(300)), dir.resolve("weixin/state.json"), clock)).allow(USER).closing(fake);
 
     private TurnRecord onlyTurn() {
         return h.turns().stream().filter(t -> t.text().equals("question")).findFirst().orElseThrow();

@@ -34,11 +34,15 @@ class WeixinFakeServerTest {
 
     private final FakeILink fake = new FakeILink(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(settings(TOKEN), clock)).allow(USER).withPairing().closing(fake);
+    final GatewayFixture h = new GatewayFixture(clock -> adapter(TOKEN, clock)).allow(USER).withPairing().closing(fake);
 
     private WeixinSettings settings(String token) {
-        return new WeixinSettings(fake.apiBase(), token, dir.resolve("weixin/state.json"), Duration.ofSeconds(2), Duration.ofSeconds(1),
-                Duration.ofMillis(20), Duration.ofMillis(50), Duration.ofMillis(300));
+        return WeixinSettings.of(fake.apiBase(), token);
+    }
+
+    private WeixinAdapter adapter(String token, Clock clock) {
+        return new WeixinAdapter(settings(token), new WeixinSettings.Timing(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20),
+                Duration.ofMillis(50), Duration.ofMillis(300)), dir.resolve("weixin/state.json"), clock);
     }
 
     @Test
@@ -145,7 +149,7 @@ class WeixinFakeServerTest {
 
     @Test
     void rejectedToken_failsStartNamingTheKey() throws Exception {
-        WeixinAdapter adapter = new WeixinAdapter(settings("wrong-secret"), Clock.systemUTC());
+        WeixinAdapter adapter = adapter("wrong-secret", Clock.systemUTC());
 
         assertThatThrownBy(() -> adapter.start(new RecordingSink()))
                 .hasMessage("weixin - the bot token was rejected (HTTP 401); check platforms.weixin.token");

@@ -10,6 +10,7 @@ import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.Relay;
 import dev.herald.core.session.Storage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -119,13 +120,19 @@ public final class GatewayHarness implements BeforeEachCallback, AfterEachCallba
      */
     public Gateway gateway(Agent agent, Authorizer authorizer, Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homes,
             GatewaySettings settings, GatewayMetrics metrics) {
+        return gateway(agent, authorizer, adapters, homes, List.of(), settings, metrics);
+    }
+
+    /** {@link #gateway(Agent, Authorizer, Collection, Collection, GatewaySettings, GatewayMetrics)} with chats whose replies are relayed. */
+    public Gateway gateway(Agent agent, Authorizer authorizer, Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homes,
+            Collection<Relay> relays, GatewaySettings settings, GatewayMetrics metrics) {
         requireOpen();
         if (gateway != null && gateway.status().startedAt() != null) {
             throw new IllegalStateException("harness - this process's gateway was started already; stop it or call nextProcess() first");
         }
         int p = process;
         List<PlatformAdapter> recorded = adapters.stream().<PlatformAdapter>map(a -> new RecordingAdapter(a, p, sent::add)).toList();
-        gateway = new Gateway(storage, agent, authorizer, new PlatformRegistry(recorded, homes), settings, clock, metrics);
+        gateway = new Gateway(storage, agent, authorizer, new PlatformRegistry(recorded, homes, relays), settings, clock, metrics);
         return gateway;
     }
 

@@ -1,9 +1,7 @@
 package dev.herald.testkit.gateway;
 
-import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatTarget;
-import dev.herald.core.platform.Destination;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
@@ -11,7 +9,6 @@ import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -68,11 +65,6 @@ public final class RecordingAdapter implements PlatformAdapter {
     }
 
     @Override
-    public int formattedLength(String text) {
-        return delegate.formattedLength(text);
-    }
-
-    @Override
     public SendResult send(OutboundMessage message) {
         SendResult r = delegate.send(message);
         if (r != null && r.success()) {
@@ -82,33 +74,8 @@ public final class RecordingAdapter implements PlatformAdapter {
     }
 
     @Override
-    public Optional<Destination> relaysRepliesTo(ChatTarget chat) {
-        return delegate.relaysRepliesTo(chat);
-    }
-
-    @Override
-    public void typing(ChatTarget target) {
-        delegate.typing(target);
-    }
-
-    @Override
     public void progress(ChatTarget target, String correlationId, StreamEvent event) {
         delegate.progress(target, correlationId, event);
-    }
-
-    @Override
-    public TurnOptions turnOptions(String correlationId) {
-        return delegate.turnOptions(correlationId);
-    }
-
-    @Override
-    public boolean turnsRunWhereReceived() {
-        return delegate.turnsRunWhereReceived();
-    }
-
-    @Override
-    public boolean singleConnection() {
-        return delegate.singleConnection();
     }
 
     @Override

@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Honest compatibility: the {@code model} field names a model profile ({@link ModelNames}; unknown is a 400), every
  * other field is honoured or refused with a 400 naming it ({@link RequestFields}), model parameters reach the model as
- * {@link TurnOptions} (session turns get them through {@link #turnOptions} while their request waits), and a stateless
+ * {@link TurnOptions} (a session turn's travel on its {@link MessageEvent}), and a stateless
  * request's own {@code tools} run at the client: a call ends the response with {@code finish_reason: tool_calls} and
  * the next request, carrying the results, continues ({@link ToolRounds} keeps Herald's own rounds of that turn).
  *
@@ -96,7 +96,9 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     public static final Platform PLATFORM = Platform.of("api_server");
     /** The user id every session-mode message carries: a bearer key is one identity, not a secret to store. */
     public static final String USER_ID = "api";
-    private static final Capabilities CAPABILITIES = new Capabilities(false, false, false, false, true, 1_000_000);
+    /** Replies go back over the request (or event stream) this node holds: its turns run here. */
+    private static final Capabilities CAPABILITIES = new Capabilities(false, false, false, false, true, 1_000_000)
+            .with(Capabilities.Delivery.WHERE_RECEIVED);
     private static final Duration RETRY_STARTING = Duration.ofSeconds(5);
     private static final Duration RETRY_STOPPING = Duration.ofSeconds(10);
     /** How long a client waits before it sends again a request refused because the store cannot write. */
@@ -119,7 +121,6 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     public record Settings(String host, int port, String apiKey, long maxBodyBytes, Duration requestTimeout, String modelId,
             long maxImageBytes) {
         public static final long DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-        public static final long DEFAULT_MAX_IMAGE_BYTES = 5L * 1024 * 1024;
         public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(600);
         public static final String DEFAULT_MODEL_ID = "herald";
 
@@ -141,7 +142,7 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         }
 
         public Settings(String host, int port, String apiKey, long maxBodyBytes, Duration requestTimeout, String modelId) {
-            this(host, port, apiKey, maxBodyBytes, requestTimeout, modelId, DEFAULT_MAX_IMAGE_BYTES);
+            this(host, port, apiKey, maxBodyBytes, requestTimeout, modelId, ImagePart.DEFAULT_MAX_BYTES);
         }
 
         public Settings withMaxImageBytes(long bytes) {
@@ -194,8 +195,6 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     private final Map<String, ReplyExchange> waiting = new ConcurrentHashMap<>();
     /** Every request waiting in either mode, so close() can answer them all. */
     private final Set<ReplyExchange> open = ConcurrentHashMap.newKeySet();
-    /** What session-mode requests asked of their turn, by event id, while they wait ({@link #turnOptions}). */
-    private final Map<String, TurnOptions> optionsByEvent = new ConcurrentHashMap<>();
     private final ToolRounds rounds = new ToolRounds();
     private final ModelNames models;
     private volatile MediaStore media = MediaStore.inMemory();
@@ -233,12 +232,6 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     @Override
     public Platform platform() {
         return PLATFORM;
-    }
-
-    /** Replies go back over the request (or event stream) this node holds: its turns run here. */
-    @Override
-    public boolean turnsRunWhereReceived() {
-        return true;
     }
 
     @Override
@@ -311,12 +304,6 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         } else if (event instanceof StreamEvent.Usage usage) {
             exchange.addUsage(usage.inputTokens(), usage.outputTokens());
         }
-    }
-
-    @Override
-    public TurnOptions turnOptions(String correlationId) {
-        TurnOptions o = correlationId == null ? null : optionsByEvent.get(correlationId);
-        return o == null ? TurnOptions.NONE : o;
     }
 
     /** Keeps the images API sessions send in {@code store} (the app passes one under Herald's home). */
@@ -463,10 +450,10 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         String chat = chatOf(user, session);
         SessionSource source = new SessionSource(PLATFORM, chat, ChatType.DM, user, null, null, null);
         MessageEvent event = new MessageEvent(EventIds.next(), source, request.userMessage(),
-                requestId == null ? null : chat + ":" + requestId, null, storedImages(request), MessageEvent.Origin.USER, clock.instant());
+                requestId == null ? null : chat + ":" + requestId, null, storedImages(request), MessageEvent.Origin.USER, clock.instant(),
+                new TurnOptions(profile, request.parameters(), List.of(), List.of()));
         ReplyExchange exchange = new ReplyExchange(idPrefix + event.eventId(), null);
         waiting.put(event.eventId(), exchange);
-        optionsByEvent.put(event.eventId(), new TurnOptions(profile, request.parameters(), List.of(), List.of()));
         track(exchange);
         try {
             Wait wait;
@@ -486,7 +473,6 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
             return responder.respond(ctx, exchange, request, wait);
         } finally {
             waiting.remove(event.eventId());
-            optionsByEvent.remove(event.eventId());
             open.remove(exchange);
         }
     }

@@ -143,7 +143,7 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, List<Chat
     }
 
     static ChatRequest parse(byte[] body) {
-        return parse(body, ApiServerPlatform.Settings.DEFAULT_MAX_IMAGE_BYTES);
+        return parse(body, ImagePart.DEFAULT_MAX_BYTES);
     }
 
     /** Reads a JSON body, every problem a 400 (for the other routes). */

@@ -88,12 +88,14 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
     /** The user id of every web chat message: whoever passes the page's access rule. */
     public static final String USER_ID = "web";
     static final long HEARTBEAT_MS = 15_000;
-    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false, true, 100_000);
+    /** Replies go back over the request (or event stream) this node holds: its turns run here. */
+    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false, true, 100_000)
+            .with(Capabilities.Delivery.WHERE_RECEIVED);
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{6,64}");
     private static final int MAX_TEXT = 32_000;
     private static final int MAX_ATTACHMENTS = 4;
     private volatile MediaStore media = MediaStore.inMemory();
-    private volatile long maxImageBytes = 5L * 1024 * 1024;
+    private volatile long maxImageBytes = dev.herald.core.agent.ImagePart.DEFAULT_MAX_BYTES;
     private static final int MAX_ROWS = 500;
     private static final int MAX_TOOL_TEXT = 400;
     private static final int MAX_TITLE = 200;
@@ -123,12 +125,6 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
     @Override
     public Platform platform() {
         return PLATFORM;
-    }
-
-    /** Replies go back over the request (or event stream) this node holds: its turns run here. */
-    @Override
-    public boolean turnsRunWhereReceived() {
-        return true;
     }
 
     @Override
@@ -180,8 +176,8 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
 
     @Override
     public void progress(ChatTarget target, String correlationId, StreamEvent event) {
-        if (event instanceof StreamEvent.Usage) {
-            return; // the page does not show token counts
+        if (event instanceof StreamEvent.Usage || event instanceof StreamEvent.Typing) {
+            return; // the page shows neither token counts nor a typing indicator (it has none: capabilities)
         }
         ObjectNode frame = WebJson.MAPPER.createObjectNode();
         if (correlationId != null) {
@@ -194,6 +190,9 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
             case StreamEvent.ToolFinished t -> frame.put("type", "tool").put("phase", "finished").put("call", t.callId())
                     .put("name", t.toolName()).put("state", t.state().wire()).put("ok", t.state() == ToolState.OK);
             case StreamEvent.Usage u -> {
+                return;
+            }
+            case StreamEvent.Typing t -> {
                 return;
             }
         }

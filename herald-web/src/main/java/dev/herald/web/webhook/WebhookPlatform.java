@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatType;
-import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.Destination;
 import dev.herald.core.platform.InboundSink;
@@ -13,6 +12,7 @@ import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.Relay;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.session.SessionSource;
 import dev.herald.web.Routes;
@@ -25,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -48,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * drive /stop, /new or /restart.
  *
  * <p>The turn's reply goes where the route says: to the log (through {@link #send}), or to a chat on another
- * platform, which the route names through {@link #relaysRepliesTo}; the gateway's outbox then sends it there
+ * platform, which the route names ({@link #relays}, registered with the gateway as data); the gateway's outbox then sends it there
  * itself, split to that platform's limit, tracked part by part and retried like any reply. Notices (restart
  * banners) are logged, not forwarded. Secrets and signatures are never logged.
  *
@@ -120,12 +119,18 @@ public final class WebhookPlatform implements PlatformAdapter {
         inbound.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "serving " + routes.size() + " route(s) at /webhooks/<route>");
     }
 
-    /** A route that delivers to another platform's chat: the outbox sends its replies there, split and tracked. */
-    @Override
-    public Optional<Destination> relaysRepliesTo(ChatTarget chat) {
-        WebhookRoute route = routes.get(chat.chatId());
-        return route != null && route.deliver() instanceof Delivery.Forward to
-                ? Optional.of(new Destination(to.platform(), to.target())) : Optional.empty();
+    /**
+     * The routes that deliver to another platform's chat, as relays for the gateway's registry (a route's chat is its
+     * name): the outbox sends their replies there, split and tracked.
+     */
+    public List<Relay> relays() {
+        List<Relay> out = new java.util.ArrayList<>();
+        for (WebhookRoute route : routes.values()) {
+            if (route.deliver() instanceof Delivery.Forward to) {
+                out.add(new Relay(PLATFORM, route.name(), new Destination(to.platform(), to.target())));
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** What reaches the route itself is logged: replies of {@code log} routes, and notices and command answers. */

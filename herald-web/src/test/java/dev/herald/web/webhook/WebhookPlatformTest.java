@@ -86,7 +86,7 @@ class WebhookPlatformTest {
                 new WebhookRoute("comments", null, SignatureStyle.NONE, "{comment}", new Delivery.Log()))),
                 web, clock);
         Allowlists access = new Allowlists(Map.of(WebhookPlatform.PLATFORM, AccessPolicy.allowAll()), false);
-        gateway = kit.gateway(agent, access, List.of(webhook, ops), List.of(), GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(200)),
+        gateway = kit.gateway(agent, access, List.of(webhook, ops), List.of(), webhook.relays(), GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(200)),
                 GatewayMetrics.NONE);
         web.start();
         gateway.start(Gateway.StartOptions.normal());

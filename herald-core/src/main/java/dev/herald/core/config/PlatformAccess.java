@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.core.config;
 
 import dev.herald.core.auth.AccessPolicy;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.core.config;
 
 /**
  * A configuration section that checks its own values once, after binding. The loader walks the record

@@ -1,7 +1,5 @@
-package dev.herald.app.config;
+package dev.herald.core.config;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -9,7 +7,8 @@ import java.util.Optional;
  * A configuration value that must never be shown: an API key, a bearer key, a bot token. Its
  * {@code toString()} and its JSON form are {@code ****} (or {@code (not set)} / null), so a record that
  * holds one can be logged, printed or put in an exception message without leaking it. Only
- * {@link #reveal()} gives the value, and only the code that sends it on the wire should call it.
+ * {@link #reveal()} gives the value, and only the code that sends it on the wire should call it. The configuration
+ * loader reads one from text with {@link #of} and writes it as {@link #masked()}.
  */
 public final class Secret {
     /** No value: the key was absent, empty, or named an environment variable that is not set. */
@@ -24,7 +23,6 @@ public final class Secret {
     }
 
     /** The secret {@code value}; {@link #NONE} when it is null or blank. */
-    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static Secret of(String value) {
         return value == null || value.isBlank() ? NONE : new Secret(value.strip());
     }
@@ -39,7 +37,6 @@ public final class Secret {
     }
 
     /** What the JSON/YAML form and the effective-configuration printout show: {@code ****}, or null when not set. */
-    @JsonValue
     public String masked() {
         return isSet() ? MASK : null;
     }

@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.core.config;
 
 /**
  * What a section's {@link Validated#validate} uses to state its rules. Each rule names a key relative to
@@ -7,17 +7,27 @@ package dev.herald.app.config;
  * 1..65535, was 70000}.
  */
 public final class ConfigChecks {
-    private final String prefix;
-    private final Provenance provenance;
+    /** Where configuration values came from, as the loader recorded it while reading them. */
+    public interface Origins {
+        /** Where the value at {@code path} was written: "{@code <file> line N}", "environment variable X", or the file. */
+        String where(String path);
 
-    ConfigChecks(String prefix, Provenance provenance) {
+        /** A suffix telling how the value at {@code path} was made when not written literally (a template), or "". */
+        String origin(String path);
+    }
+
+    private final String prefix;
+    private final Origins origins;
+
+    /** Checks for the section at {@code prefix} ("" for the whole file). */
+    public ConfigChecks(String prefix, Origins origins) {
         this.prefix = prefix;
-        this.provenance = provenance;
+        this.origins = origins;
     }
 
     /** The full dotted path of {@code key} in this section, for messages that point at a sibling key. */
     public String path(String key) {
-        return Provenance.child(prefix, key);
+        return prefix.isEmpty() ? key : prefix + "." + key;
     }
 
     /**
@@ -28,12 +38,13 @@ public final class ConfigChecks {
     public void require(boolean ok, String key, String fact) {
         if (!ok) {
             String path = path(key);
-            throw ConfigException.at(provenance.where(path), path + " " + fact + provenance.origin(path));
+            throw ConfigException.at(origins.where(path), path + " " + fact + origins.origin(path));
         }
     }
 
-    ConfigChecks child(String key) {
-        return new ConfigChecks(path(key), provenance);
+    /** The checks of the section {@code key} inside this one. */
+    public ConfigChecks child(String key) {
+        return new ConfigChecks(path(key), origins);
     }
 
     /** A number as a person writes it: {@code 3600}, not {@code 3600.0}. */

@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.core.config;
 
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.HomeChannel;

@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.core.config;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.core.config;
 
 import java.io.Serial;
 
@@ -20,7 +20,7 @@ public final class ConfigException extends RuntimeException {
     }
 
     /** {@code config - <where>: <fact>}. */
-    static ConfigException at(String where, String fact) {
+    public static ConfigException at(String where, String fact) {
         return new ConfigException("config - " + where + ": " + fact);
     }
 }

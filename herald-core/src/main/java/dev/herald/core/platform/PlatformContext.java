@@ -1,0 +1,63 @@
+package dev.herald.core.platform;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * What Herald gives a {@link PlatformPlugin} to build its adapter with: the clock, the platform's own folder under
+ * Herald's home, the store's platform state (shared by every node of a cluster), and where to register what the
+ * platform offers besides its adapter. HTTP and WebSocket clients are the adapter's own: each platform sets its
+ * timeouts, and the core has none to give (it holds no HTTP client). Reconnection pacing is
+ * {@link dev.herald.core.retry.Backoff}, which an adapter builds from its own timing.
+ */
+public final class PlatformContext {
+    private final Platform platform;
+    private final Clock clock;
+    private final Path home;
+    private final PlatformState state;
+    private final MediaFetchers fetchers;
+
+    /**
+     * @param platform the platform being built
+     * @param clock    the clock every timestamp comes from
+     * @param home     Herald's home ({@code $HERALD_HOME})
+     * @param state    the store's platform state
+     * @param fetchers where the platform registers its media fetcher
+     */
+    public PlatformContext(Platform platform, Clock clock, Path home, PlatformState state, MediaFetchers fetchers) {
+        this.platform = Objects.requireNonNull(platform, "platform");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.home = Objects.requireNonNull(home, "home");
+        this.state = Objects.requireNonNull(state, "state");
+        this.fetchers = Objects.requireNonNull(fetchers, "fetchers");
+    }
+
+    public Platform platform() {
+        return platform;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Herald's home ({@code $HERALD_HOME}). */
+    public Path home() {
+        return home;
+    }
+
+    /** The platform's own files: {@code $HERALD_HOME/<type>} (not created until the platform writes there). */
+    public Path folder() {
+        return home.resolve(platform.id());
+    }
+
+    /** The platform's transport state in the store (a poll cursor, per-chat tokens), the same on every node. */
+    public PlatformState state() {
+        return state;
+    }
+
+    /** The platform fetches its attachments with {@code fetcher} (the agent asks it for images a vision model sees). */
+    public void fetchMediaWith(MediaFetcher fetcher) {
+        fetchers.register(platform, fetcher);
+    }
+}
