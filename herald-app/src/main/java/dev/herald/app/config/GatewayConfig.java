@@ -1,7 +1,7 @@
 package dev.herald.app.config;
 
-import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.lanes.BusyPolicy;
 import java.time.Duration;
 
 /**

@@ -2,8 +2,8 @@ package dev.herald.web.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayStatus;
-import dev.herald.core.gateway.PlatformRegistry;
+import dev.herald.core.inbound.GatewayStatus;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.PurgeResult;
 import dev.herald.core.session.SessionEntry;

@@ -1,0 +1,63 @@
+package dev.herald.core.lanes;
+
+import dev.herald.core.agent.TurnOptions;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.Turns;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The options a turn runs with, and the scheduled task a resume turn continues.
+ *
+ * <p>Stored options win: {@link StoredTurnOptions} (a scheduled job's profile and tools) for the turn's own request,
+ * or, for a resume turn, for the request of the turn it continues. A resume turn continues its lane's newest turn that
+ * started before it (the turn the {@code Resumer} found cut off, whose message the resumed answer quotes); a resume of a
+ * resume is followed back, at most {@value #MAX_HOPS} turns (a lane cut off that often is suspended as a stuck loop
+ * long before). Otherwise the turn's platform says, from what it holds in memory for the turn (the API server's
+ * request fields; nothing after a restart).
+ */
+public final class TurnOptionsLookup {
+    static final int MAX_HOPS = 10;
+
+    private final Turns turns;
+    private volatile StoredTurnOptions stored = StoredTurnOptions.NONE;
+
+    public TurnOptionsLookup(Turns turns) {
+        this.turns = turns;
+    }
+
+    public void use(StoredTurnOptions source) {
+        this.stored = Objects.requireNonNull(source, "source");
+    }
+
+    TurnOptions of(TurnRecord turn, PlatformAdapter adapter) {
+        return stored.of(asked(turn)).orElseGet(() -> adapter.turnOptions(turn.eventId()));
+    }
+
+    /**
+     * For a resume turn that continues a cut-off scheduled run (directly, or through resumes that were cut off too), the
+     * text the scheduler gave that run; else null. Only turns the scheduler made count, as for their options.
+     */
+    String continuedTask(TurnRecord turn) {
+        if (turn.origin() != MessageEvent.Origin.RESUME) {
+            return null;
+        }
+        TurnRecord asked = asked(turn);
+        return asked.origin() == MessageEvent.Origin.SCHEDULE ? asked.text() : null;
+    }
+
+    /** The turn whose request {@code turn} answers: itself, or for a resume turn the turn it continues. */
+    private TurnRecord asked(TurnRecord turn) {
+        TurnRecord t = turn;
+        for (int hops = 0; t.origin() == MessageEvent.Origin.RESUME && hops < MAX_HOPS; hops++) {
+            Optional<TurnRecord> before = turns.latestStartedBefore(t.sessionKey(), t.id());
+            if (before.isEmpty()) {
+                return turn;
+            }
+            t = before.get();
+        }
+        return t.origin() == MessageEvent.Origin.RESUME ? turn : t;
+    }
+}
