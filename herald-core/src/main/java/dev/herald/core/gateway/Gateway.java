@@ -38,6 +38,7 @@ import dev.herald.core.platform.PriorMessage;
 import dev.herald.core.recovery.Resumer;
 import dev.herald.core.recovery.Takeover;
 import dev.herald.core.recovery.Watchdog;
+import dev.herald.core.session.PurgeResult;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
@@ -98,6 +99,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final PlatformLeases platformLeases;
     private final TurnOptionsLookup options;
     private final Turns turns;
+    private final GatewayReads reads;
     /** Runs restart requests off the chat's thread: they end by stopping this gateway, so they are not joined. */
     private final ExecutorService control = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-restart-request").factory());
     private final AtomicReference<GatewayState> state = new AtomicReference<>(GatewayState.STOPPED);
@@ -113,6 +115,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     /** A gateway whose parts and hooks are all set: only {@link Builder#build} makes one. */
     private Gateway(Builder b) {
         this.storage = b.storage;
+        this.reads = new GatewayReads(b.storage);
         this.agent = b.agent;
         this.authorizer = b.authorizer;
         this.platforms = b.platforms;
@@ -555,6 +558,19 @@ public final class Gateway implements InboundSink, GatewayControl {
         return suspended;
     }
 
+    /** Lifts a suspension from outside the chat (the session's next message runs as usual); false when it was not suspended. */
+    public boolean unsuspend(SessionKey key) {
+        return storage.sessions().unsuspend(key);
+    }
+
+    /**
+     * Deletes a session's transcripts, turns and model choice for good; refused while a turn of it is not finished or it is
+     * resume-pending (the result says why).
+     */
+    public PurgeResult purge(SessionKey key) {
+        return storage.sessions().purge(key);
+    }
+
     /** Clears a session's resume mark from outside the chat (its next message is not treated as a resume). */
     public boolean clearResumeMark(SessionKey key) {
         return storage.sessions().clearResumePending(key);
@@ -588,8 +604,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         return lanes.activeTurns();
     }
 
-    public Storage storage() {
-        return storage;
+    /** What the admin pages read of this gateway's store. */
+    public GatewayReads reads() {
+        return reads;
     }
 
     public PlatformRegistry platforms() {
