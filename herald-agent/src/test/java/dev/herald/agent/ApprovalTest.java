@@ -12,7 +12,7 @@ import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
-import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
 import java.nio.file.Files;

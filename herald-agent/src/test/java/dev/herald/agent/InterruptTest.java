@@ -13,7 +13,7 @@ import dev.herald.agent.tool.ToolContext;
 import dev.herald.agent.tool.ToolResult;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
-import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Hold;
 import dev.herald.testkit.model.Reply;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.agent.mcp.McpServerSettings;
 import dev.herald.agent.mcp.McpTools;
-import dev.herald.core.retry.Backoff;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.core.agent.ApprovalRequest;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
-import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.retry.Backoff;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
 import java.nio.file.Path;

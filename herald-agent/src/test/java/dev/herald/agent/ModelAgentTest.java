@@ -2,15 +2,15 @@ package dev.herald.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.core.retry.Backoff;
 import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
-import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.transcript.Role;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.testkit.model.Dialect;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Hold;

@@ -2,13 +2,13 @@ package dev.herald.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.TurnRequest;
-import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
-import dev.herald.agent.tool.ToolRegistry;
 import java.io.IOException;
 import java.util.Base64;
 import java.util.List;

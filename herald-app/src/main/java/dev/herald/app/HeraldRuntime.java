@@ -2,15 +2,15 @@ package dev.herald.app;
 
 import dev.herald.app.config.HeraldConfig;
 import dev.herald.app.config.RestartMode;
-import dev.herald.app.runtime.Handover;
-import dev.herald.app.runtime.Succession;
 import dev.herald.app.runtime.CrashLoopBreaker;
+import dev.herald.app.runtime.Handover;
 import dev.herald.app.runtime.HomePermissions;
 import dev.herald.app.runtime.OldGenTrim;
 import dev.herald.app.runtime.RunFiles;
 import dev.herald.app.runtime.Signals;
 import dev.herald.app.runtime.StatusFile;
 import dev.herald.app.runtime.StopRequests;
+import dev.herald.app.runtime.Succession;
 import dev.herald.app.runtime.Wiring;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.StopKind;
@@ -67,7 +67,16 @@ public final class HeraldRuntime {
         OldGenTrim.install(); // the serial heap's old generation is collected, not grown, once it holds mostly garbage
         Wiring wiring;
         try {
-            wiring = Wiring.build(config, home, demo, clock, succession.predecessor().orElse(null));
+            wiring = Wiring.build(config, home, demo, clock, succession.predecessor().orElse(null), b -> b
+                    .onRestartRequested(src -> {
+                        if (src != null) {
+                            files.writeRestartRequest(src);
+                        }
+                        stops.request(StopKind.RESTART, src != null);
+                    })
+                    .onCleanStop(files::writeCleanMarker) // written by the drain when the stop cut nothing off
+                    // judged dead by another node (paused past its lease): it stopped without writing; exit 75 to rejoin as a new node
+                    .onFencedOut(() -> stops.request(StopKind.RESTART, false)));
         } catch (RuntimeException e) {
             return fatal(e);
         }
@@ -93,17 +102,7 @@ public final class HeraldRuntime {
             boolean autoResume = new CrashLoopBreaker(home.resolve("unclean_starts.log")).allowAutoResume(clean, clock.instant());
             Optional<SessionSource> restartedFrom = files.consumeRestartRequest();
             Gateway gateway = wiring.gateway();
-            gateway.onRestartRequested(src -> {
-                if (src != null) {
-                    files.writeRestartRequest(src);
-                }
-                stops.request(StopKind.RESTART, src != null);
-            });
             stops.onHurry(gateway::hurryStop); // a second Ctrl-C or SIGTERM during the drain
-            gateway.onCleanStop(files::writeCleanMarker); // written by the drain when the stop cut nothing off
-            gateway.onHandover(() -> wiring.web().ifPresent(WebServer::stopAccepting)); // new connections reach the new process
-            // judged dead by another node (paused past its lease): it stopped without writing; exit 75 to rejoin as a new node
-            gateway.onFencedOut(() -> stops.request(StopKind.RESTART, false));
             files.writePid(pid, supervisorPid(), clock.instant());
             StatusFile status = new StatusFile(files.stateFile()).of(gateway.membership().id(), succession.predecessor().orElse(null));
             Thread writer = status.startWriter(gateway::status, pid, clock);

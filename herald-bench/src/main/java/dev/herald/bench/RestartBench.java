@@ -7,14 +7,14 @@ import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.auth.AccessPolicy;
 import dev.herald.core.auth.Allowlists;
-import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
+import dev.herald.core.metrics.GatewayMetrics;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.store.sqlite.SqliteBulkLoader;
 import dev.herald.store.sqlite.SqliteStorage;
 import java.nio.file.Files;
@@ -71,8 +71,11 @@ public final class RestartBench {
         Platform p = Platform.of("loopback");
         LoopbackPlatform loopback = new LoopbackPlatform(p, Capabilities.basicChat(), clock).startDisconnected();
         try (SqliteStorage storage = SqliteStorage.open(db, clock)) {
-            Gateway g = new Gateway(storage, instant, new Allowlists(Map.of(p, AccessPolicy.allowAll()), false),
-                    new PlatformRegistry(List.of(loopback), List.of()), GatewaySettings.defaults(), clock, GatewayMetrics.NONE);
+            Gateway g = Gateway.builder(storage, instant, new Allowlists(Map.of(p, AccessPolicy.allowAll()), false), new PlatformRegistry(List.of(loopback), List.of()))
+                    .settings(GatewaySettings.defaults())
+                    .clock(clock)
+                    .metrics(GatewayMetrics.NONE)
+                    .build();
             g.start(Gateway.StartOptions.normal());
             long t0 = System.nanoTime();
             loopback.reconnect();
@@ -114,8 +117,11 @@ public final class RestartBench {
         for (int round = 0; round < 5; round++) {
             long t0 = System.nanoTime();
             try (SqliteStorage storage = SqliteStorage.open(db, clock)) {
-                Gateway g = new Gateway(storage, instantAgent(new AtomicInteger()), new Allowlists(Map.of(), false), new PlatformRegistry(List.of(), List.of()),
-                        GatewaySettings.defaults().withDrainTimeout(Duration.ZERO), clock, GatewayMetrics.NONE);
+                Gateway g = Gateway.builder(storage, instantAgent(new AtomicInteger()), new Allowlists(Map.of(), false), new PlatformRegistry(List.of(), List.of()))
+                        .settings(GatewaySettings.defaults().withDrainTimeout(Duration.ZERO))
+                        .clock(clock)
+                        .metrics(GatewayMetrics.NONE)
+                        .build();
                 g.start(Gateway.StartOptions.normal());
                 best = Math.min(best, System.nanoTime() - t0);
                 g.stop(dev.herald.core.gateway.StopKind.SHUTDOWN, false);

@@ -9,9 +9,9 @@ import dev.herald.core.auth.Pairing;
 import dev.herald.core.auth.PairingAuthorizer;
 import dev.herald.core.auth.PairingStore;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.metrics.GatewayMetrics;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
@@ -119,13 +119,24 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
         return this;
     }
 
+    private java.util.function.UnaryOperator<Gateway.Builder> builderSteps = b -> b;
+
+    /**
+     * Sets {@code more} on the gateway's builder too (chat commands, hooks) whenever the gateway is built from now on, in
+     * place of what an earlier call set.
+     */
+    public GatewayFixture with(java.util.function.UnaryOperator<Gateway.Builder> more) {
+        builderSteps = more;
+        return this;
+    }
+
     /** Builds and starts the gateway with a fresh adapter (which connects inside); returns once ready. */
     public GatewayFixture start() {
         current = adapters.apply(clock);
         Platform platform = current.platform();
         Allowlists rules = new Allowlists(Map.of(platform, AccessPolicy.users(allowedUsers)), false);
         PairingAuthorizer auth = new PairingAuthorizer(rules, pairing, pairingOn ? Set.of(platform) : Set.of());
-        gateway = kit.gateway(agentOverride != null ? agentOverride : agent, auth, List.of(current), homes, settings, GatewayMetrics.NONE);
+        gateway = kit.gateway(agentOverride != null ? agentOverride : agent, auth, List.of(current), homes, settings, GatewayMetrics.NONE, builderSteps);
         gateway.start(Gateway.StartOptions.normal());
         await().atMost(WAIT).until(ready);
         return this;

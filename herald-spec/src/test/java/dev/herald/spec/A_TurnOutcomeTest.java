@@ -2,8 +2,8 @@ package dev.herald.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.session.SessionSource;
+import dev.herald.core.turn.TurnOutcome;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

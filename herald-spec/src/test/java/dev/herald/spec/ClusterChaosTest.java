@@ -7,15 +7,14 @@ import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.auth.Authorizer;
-import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.cluster.ClusterSettings;
 import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.GatewayState;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.inbound.GatewayState;
+import dev.herald.core.metrics.GatewayMetrics;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.MessageEvent;
@@ -25,6 +24,7 @@ import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import dev.herald.store.postgres.PostgresStorage;
@@ -204,10 +204,13 @@ class ClusterChaosTest {
             GatewaySettings settings = GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(150))
                     .withInterruptGrace(Duration.ofSeconds(2)).withStartupRestoreTimeout(Duration.ofSeconds(5))
                     .withRedeliveryInterval(Duration.ofSeconds(1))
-                    .withBusyPolicy(seed % 2 == 0 ? dev.herald.core.gateway.BusyPolicy.INTERRUPT : dev.herald.core.gateway.BusyPolicy.QUEUE);
-            this.gateway = new Gateway(storage, new SlowChaosAgent(seed * 1_000 + process, asked), allowed(), new PlatformRegistry(List.of(chat),
-                    List.of()), settings, clock, GatewayMetrics.NONE,
-                    new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null), LEASE, null));
+                    .withBusyPolicy(seed % 2 == 0 ? dev.herald.core.lanes.BusyPolicy.INTERRUPT : dev.herald.core.lanes.BusyPolicy.QUEUE);
+            this.gateway = Gateway.builder(storage, new SlowChaosAgent(seed * 1_000 + process, asked), allowed(), new PlatformRegistry(List.of(chat), List.of()))
+                    .settings(settings)
+                    .clock(clock)
+                    .metrics(GatewayMetrics.NONE)
+                    .cluster(new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null), LEASE, null))
+                    .build();
             all.add(this);
             gateway.start(Gateway.StartOptions.normal());
         }

@@ -3,11 +3,11 @@ package dev.herald.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.StopKind;
-import dev.herald.core.platform.Platform;
+import dev.herald.core.metrics.GatewayMetrics;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.session.SessionKey;

@@ -2,8 +2,8 @@ package dev.herald.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.Gateway;
+import dev.herald.core.lanes.BusyPolicy;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.session.SessionSource;
@@ -39,12 +39,12 @@ class GatewayCommandsTest extends GatewaySpec {
         h = new Harness(dir).platform("telegram", true);
         h.agentOverride = new dev.herald.core.agent.Agent() {
             @Override
-            public dev.herald.core.continuity.TurnOutcome runTurn(dev.herald.core.agent.TurnRequest request,
+            public dev.herald.core.turn.TurnOutcome runTurn(dev.herald.core.agent.TurnRequest request,
                     dev.herald.core.agent.TurnListener listener, dev.herald.core.agent.Interrupt interrupt) {
                 int size = request.userMessage().length();
                 listener.onUsage(100 * size, 20); // two model calls in one turn
                 listener.onUsage(100 * size, 20);
-                return new dev.herald.core.continuity.TurnOutcome.Final("ok " + request.userMessage());
+                return new dev.herald.core.turn.TurnOutcome.Final("ok " + request.userMessage());
             }
 
             @Override
@@ -155,9 +155,9 @@ class GatewayCommandsTest extends GatewaySpec {
     @Test
     void restart_fromANonAdminIsRefusedAndFromAnAdminIsConfirmedAfterTheRestart() {
         h = new Harness(dir).platform("telegram", true);
-        h.build();
         AtomicReference<SessionSource> requested = new AtomicReference<>();
-        h.gateway.onRestartRequested(requested::set);
+        h.with(b -> b.onRestartRequested(requested::set));
+        h.build();
         h.start();
         SessionSource stranger = Harness.dm("telegram", "999", "u9");
         h.allowedUsers.add("u9");

@@ -4,8 +4,8 @@ import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.metrics.GatewayMetrics;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.HomeChannel;
@@ -101,6 +101,17 @@ final class Harness implements AutoCloseable {
         return this;
     }
 
+    private java.util.function.UnaryOperator<Gateway.Builder> builderSteps = b -> b;
+
+    /**
+     * Sets {@code more} on the gateway's builder too (chat commands, hooks) whenever the gateway is built from now on, in
+     * place of what an earlier call set.
+     */
+    Harness with(java.util.function.UnaryOperator<Gateway.Builder> more) {
+        builderSteps = more;
+        return this;
+    }
+
     /** Builds the gateway and its adapters (does not start it). */
     Gateway build() {
         platforms.clear();
@@ -124,7 +135,7 @@ final class Harness implements AutoCloseable {
                 return adminUsers.isEmpty() ? isAuthorized(source) : adminUsers.contains(source.userId());
             }
         };
-        gateway = kit.gateway(agentOverride != null ? agentOverride : agent, auth, platforms.values(), homes.values(), settings, metrics);
+        gateway = kit.gateway(agentOverride != null ? agentOverride : agent, auth, platforms.values(), homes.values(), settings, metrics, builderSteps);
         return gateway;
     }
 

@@ -7,7 +7,6 @@ import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
-import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.StopKind;
 import dev.herald.core.platform.MessageKind;
@@ -20,6 +19,7 @@ import dev.herald.core.schedule.ScheduleMetrics;
 import dev.herald.core.schedule.Scheduler;
 import dev.herald.core.schedule.Schedules;
 import dev.herald.core.transcript.ToolCall;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.testkit.agent.ScriptedAgent;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -54,9 +54,11 @@ class InterruptedScheduledRunTest extends GatewaySpec {
     }
 
     private void wire() {
+        h.with(b -> {
+            schedules = new Schedules(h.storage.schedules(), h.clock, ZoneId.of("UTC"), p -> true);
+            return b.command(new ScheduleCommand(schedules));
+        });
         h.build();
-        schedules = new Schedules(h.storage.schedules(), h.clock, ZoneId.of("UTC"), p -> true);
-        h.gateway.addCommand(new ScheduleCommand(schedules));
         h.start();
     }
 

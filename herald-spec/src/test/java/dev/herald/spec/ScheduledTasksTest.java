@@ -2,7 +2,7 @@ package dev.herald.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.core.gateway.BusyPolicy;
+import dev.herald.core.lanes.BusyPolicy;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.schedule.Definer;
@@ -39,9 +39,11 @@ class ScheduledTasksTest extends GatewaySpec {
 
     /** Builds (after a restart: again) the gateway's scheduling parts on the harness's store. */
     private Harness wire() {
+        h.with(b -> {
+            schedules = new Schedules(h.storage.schedules(), h.clock, ZoneId.of("UTC"), p -> true);
+            return b.command(new ScheduleCommand(schedules));
+        });
         h.build();
-        schedules = new Schedules(h.storage.schedules(), h.clock, ZoneId.of("UTC"), p -> true);
-        h.gateway.addCommand(new ScheduleCommand(schedules));
         h.start();
         return h;
     }

@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.herald.core.CrashPoints;
-import dev.herald.core.continuity.TurnOutcome;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.metrics.GatewayMetrics;
 import dev.herald.core.platform.SendResult;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.core.turn.TurnTransition;
 import dev.herald.testkit.agent.ScriptedAgent;
 import java.nio.file.Path;

@@ -8,9 +8,9 @@ import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
-import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
+import dev.herald.core.turn.TurnOutcome;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,11 +1,11 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.EnvOverride;
 import dev.herald.core.config.Validated;
-import dev.herald.core.config.ConfigChecks;
-import dev.herald.core.gateway.BusyPolicy;
 import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.lanes.BusyPolicy;
 import java.time.Duration;
 
 /**

@@ -1,15 +1,15 @@
 package dev.herald.app.runtime;
 
-import dev.herald.core.config.PlatformAccess;
 import dev.herald.core.auth.AccessPolicy;
 import dev.herald.core.auth.Allowlists;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.auth.Pairing;
 import dev.herald.core.auth.PairingAuthorizer;
-import dev.herald.core.gateway.PlatformRegistry;
+import dev.herald.core.config.PlatformAccess;
+import dev.herald.core.outbox.PlatformRegistry;
+import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
-import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.Relay;
 import java.util.ArrayList;
 import java.util.HashMap;

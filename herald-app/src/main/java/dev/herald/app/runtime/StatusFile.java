@@ -2,7 +2,7 @@ package dev.herald.app.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.herald.core.gateway.GatewayStatus;
+import dev.herald.core.inbound.GatewayStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,31 +3,38 @@ package dev.herald.app.runtime;
 import dev.herald.agent.AgentSettings;
 import dev.herald.agent.ProfileAgent;
 import dev.herald.agent.demo.DemoModel;
+import dev.herald.agent.mcp.McpServerSettings;
+import dev.herald.agent.mcp.McpTools;
 import dev.herald.agent.model.ModelClient;
 import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
-import dev.herald.agent.compress.CompressionSettings;
-import dev.herald.agent.mcp.McpServerSettings;
-import dev.herald.agent.mcp.McpTools;
+import dev.herald.agent.tool.BuiltinTools;
+import dev.herald.agent.tool.ScheduleTool;
 import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.agent.tool.ToolSettings;
 import dev.herald.app.config.AgentConfig;
 import dev.herald.app.config.ApiServerConfig;
-import dev.herald.app.config.McpServerConfig;
-import dev.herald.app.config.NonInteractiveApprovals;
-import dev.herald.core.config.Secret;
-import java.time.Duration;
 import dev.herald.app.config.BusyInput;
 import dev.herald.app.config.ClusterConfig;
-import dev.herald.core.cluster.ClusterSettings;
-import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
+import dev.herald.app.config.McpServerConfig;
 import dev.herald.app.config.ModelConfig;
-import dev.herald.agent.tool.BuiltinTools;
-import dev.herald.agent.tool.ScheduleTool;
+import dev.herald.app.config.NonInteractiveApprovals;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
+import dev.herald.core.auth.Pairing;
+import dev.herald.core.cluster.ClusterSettings;
+import dev.herald.core.cluster.NodeIdentity;
+import dev.herald.core.config.Secret;
+import dev.herald.core.continuity.Freshness;
+import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.lanes.BusyPolicy;
+import dev.herald.core.outbox.PlatformRegistry;
+import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.platform.MediaFetchers;
+import dev.herald.core.platform.Platform;
 import dev.herald.core.schedule.JobTurnOptions;
 import dev.herald.core.schedule.ScheduleCommand;
 import dev.herald.core.schedule.SchedulePlatform;
@@ -35,26 +42,20 @@ import dev.herald.core.schedule.Scheduler;
 import dev.herald.core.schedule.Schedules;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
-import dev.herald.web.metrics.ScheduleMeters;
-import java.util.ArrayList;
-import dev.herald.core.auth.Pairing;
-import dev.herald.core.platform.MediaFetchers;
-import dev.herald.core.continuity.Freshness;
-import dev.herald.core.gateway.BusyPolicy;
-import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.session.Storage;
 import dev.herald.web.MediaStore;
 import dev.herald.web.WebServer;
 import dev.herald.web.WebUi;
 import dev.herald.web.access.SessionRevocations;
 import dev.herald.web.api.ApiServerPlatform;
-import dev.herald.web.webhook.WebhookPlatform;
 import dev.herald.web.metrics.HeraldMetrics;
 import dev.herald.web.metrics.MeteredAgent;
+import dev.herald.web.metrics.ScheduleMeters;
+import dev.herald.web.webhook.WebhookPlatform;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +96,15 @@ public final class Wiring implements AutoCloseable {
 
     /** {@link #build(HeraldConfig, Path, boolean, Clock)} for a process taking over from node {@code predecessor} (or null). */
     public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock, String predecessor) {
+        return build(config, home, demo, clock, predecessor, b -> b);
+    }
+
+    /**
+     * {@link #build(HeraldConfig, Path, boolean, Clock, String)} whose gateway also gets {@code hooks}: what the running
+     * process does on a restart request, a clean stop and being fenced out.
+     */
+    public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock, String predecessor,
+            java.util.function.UnaryOperator<Gateway.Builder> hooks) {
         Storage storage = Stores.open(config.store(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);
@@ -152,12 +162,19 @@ public final class Wiring implements AutoCloseable {
             Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
             Authorizer authorizer = platforms.authorizer(config.auth().allowAllUsers(), pairing);
             authorizerRef.set(authorizer);
-            Gateway gateway = new Gateway(storage, agent, authorizer, registry, settings, clock, metrics,
-                    cluster(config.cluster(), predecessor));
-            gateway.useHomeChannelStore(new FileHomeChannelStore(home.resolve("home_channels.json")));
             ScheduleWiring.reconcile(config.schedules(), storage.schedules(), clock, platforms.adapters());
-            gateway.addCommand(new ScheduleCommand(schedules));
-            gateway.useStoredOptions(new JobTurnOptions(storage.schedules()));
+            Optional<WebServer> server = web;
+            Gateway gateway = hooks.apply(Gateway.builder(storage, agent, authorizer, registry)
+                    .settings(settings)
+                    .clock(clock)
+                    .metrics(metrics)
+                    .cluster(cluster(config.cluster(), predecessor))
+                    .homeChannels(new FileHomeChannelStore(home.resolve("home_channels.json")))
+                    .command(new ScheduleCommand(schedules))
+                    .storedOptions(new JobTurnOptions(storage.schedules()))
+                    // on a handover new connections reach the new process
+                    .onHandover(() -> server.ifPresent(WebServer::stopAccepting)))
+                    .build();
             // a cut-off run waits for its resume as long as the gateway would still resume it
             Scheduler scheduler = new Scheduler(storage.schedules(), gateway, clock, new ScheduleMeters(metrics),
                     Scheduler.Settings.defaults().withResumeWait(settings.freshness().length()));

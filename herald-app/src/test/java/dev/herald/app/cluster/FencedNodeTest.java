@@ -2,7 +2,7 @@ package dev.herald.app.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.core.gateway.GatewayState;
+import dev.herald.core.inbound.GatewayState;
 import dev.herald.core.session.SessionSource;
 import dev.herald.store.postgres.PostgresStorage;
 import dev.herald.store.postgres.TestDatabase;

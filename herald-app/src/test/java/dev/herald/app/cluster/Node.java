@@ -4,10 +4,10 @@ import dev.herald.core.auth.Authorizer;
 import dev.herald.core.cluster.ClusterSettings;
 import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.metrics.GatewayMetrics;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.Platform;
@@ -42,9 +42,12 @@ final class Node implements AutoCloseable {
         this.storage = storage;
         this.chat = new LoopbackPlatform(CHAT, new Capabilities(true, false, false, true, false, 4096), clock);
         GatewaySettings settings = GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(300)).withInterruptGrace(Duration.ofSeconds(2));
-        this.gateway = new Gateway(storage, runner == null ? agent : runner, ALLOW_ALL, new PlatformRegistry(List.of(chat), List.of()), settings, clock,
-                GatewayMetrics.NONE, new ClusterSettings(clustered, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(),
-                        null), lease, null));
+        this.gateway = Gateway.builder(storage, runner == null ? agent : runner, ALLOW_ALL, new PlatformRegistry(List.of(chat), List.of()))
+                .settings(settings)
+                .clock(clock)
+                .metrics(GatewayMetrics.NONE)
+                .cluster(new ClusterSettings(clustered, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null), lease, null))
+                .build();
     }
 
     /** Lets everyone in (these tests are about nodes, not authorization). */

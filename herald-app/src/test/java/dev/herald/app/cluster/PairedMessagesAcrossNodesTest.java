@@ -8,12 +8,11 @@ import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.cluster.ClusterSettings;
 import dev.herald.core.cluster.NodeIdentity;
-import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.metrics.GatewayMetrics;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatType;
@@ -25,6 +24,7 @@ import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import dev.herald.store.postgres.PostgresStorage;
@@ -37,8 +37,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -125,10 +125,12 @@ class PairedMessagesAcrossNodesTest {
         stores.add(storage);
         LoopbackPlatform chat = new LoopbackPlatform(REQUESTS, new Capabilities(false, false, false, true, false, 4096), Clock.systemUTC());
         chats.add(chat);
-        Gateway g = new Gateway(storage, new EchoAgent(seed), Node.ALLOW_ALL, new PlatformRegistry(List.of(new HeldHere(chat)), List.of()),
-                GatewaySettings.defaults().withDrainTimeout(Duration.ofSeconds(5)).withInterruptGrace(Duration.ofSeconds(2)), Clock.systemUTC(),
-                GatewayMetrics.NONE, new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null),
-                        Duration.ofSeconds(3), null));
+        Gateway g = Gateway.builder(storage, new EchoAgent(seed), Node.ALLOW_ALL, new PlatformRegistry(List.of(new HeldHere(chat)), List.of()))
+                .settings(GatewaySettings.defaults().withDrainTimeout(Duration.ofSeconds(5)).withInterruptGrace(Duration.ofSeconds(2)))
+                .clock(Clock.systemUTC())
+                .metrics(GatewayMetrics.NONE)
+                .cluster(new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null), Duration.ofSeconds(3), null))
+                .build();
         gateways.add(g);
         g.start(Gateway.StartOptions.normal());
     }

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.herald.core.cluster.ClusterSettings;
 import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.metrics.GatewayMetrics;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.InboundSink;
@@ -82,10 +82,12 @@ class WaitingForTheLeaseWhileStoppingTest {
         Storage storage = PostgresStorage.open(db.options(), Clock.systemUTC());
         stores.add(storage);
         LoopbackPlatform chat = new LoopbackPlatform(REQUESTS, new Capabilities(interactive, false, false, true, false, 4096), Clock.systemUTC());
-        Gateway g = new Gateway(storage, agent, Node.ALLOW_ALL, new PlatformRegistry(List.of(new HeldHere(chat)), List.of()),
-                GatewaySettings.defaults().withDrainTimeout(Duration.ofSeconds(5)).withInterruptGrace(Duration.ofSeconds(2)), Clock.systemUTC(),
-                GatewayMetrics.NONE, new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null),
-                        Duration.ofSeconds(3), null));
+        Gateway g = Gateway.builder(storage, agent, Node.ALLOW_ALL, new PlatformRegistry(List.of(new HeldHere(chat)), List.of()))
+                .settings(GatewaySettings.defaults().withDrainTimeout(Duration.ofSeconds(5)).withInterruptGrace(Duration.ofSeconds(2)))
+                .clock(Clock.systemUTC())
+                .metrics(GatewayMetrics.NONE)
+                .cluster(new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null), Duration.ofSeconds(3), null))
+                .build();
         gateways.add(g);
         g.start(Gateway.StartOptions.normal());
         return chat;

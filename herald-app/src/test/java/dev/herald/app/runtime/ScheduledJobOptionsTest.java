@@ -14,8 +14,8 @@ import dev.herald.app.config.ScheduleMisfire;
 import dev.herald.app.config.SchedulesConfig;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.metrics.GatewayMetrics;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatType;
 import dev.herald.core.platform.MessageKind;
@@ -99,9 +99,8 @@ class ScheduledJobOptionsTest {
                 return false;
             }
         };
-        Gateway gateway = kit.gateway(agent, onlyU1, List.of(loopback), List.of(), settings, GatewayMetrics.NONE);
-        gateway.addCommand(new ScheduleCommand(schedules));
-        gateway.useStoredOptions(new JobTurnOptions(kit.storage().schedules()));
+        Gateway gateway = kit.gateway(agent, onlyU1, List.of(loopback), List.of(), settings, GatewayMetrics.NONE,
+                b -> b.command(new ScheduleCommand(schedules)).storedOptions(new JobTurnOptions(kit.storage().schedules())));
         gateway.start(Gateway.StartOptions.normal());
         return gateway;
     }

@@ -1,6 +1,6 @@
 package dev.herald.core.agent;
 
-import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.turn.TurnOutcome;
 
 /**
  * Runs one turn: given the history and the new user message, talk to the model (and tools) until a

@@ -18,7 +18,7 @@ public interface TurnListener {
      * True when {@link #onDelta} text reaches a person as it arrives (a chat that streams its edits, an API client reading
      * an event stream); false (the default) when it is dropped or only measured. Until an answer's text was shown, a
      * model stream that breaks off is asked again; once it was shown, the answer is delivered as it stands with a notice
-     * that it was cut off ({@link dev.herald.core.continuity.TurnOutcome.Partial}), since a second answer would repeat
+     * that it was cut off ({@link dev.herald.core.turn.TurnOutcome.Partial}), since a second answer would repeat
      * what the person already read.
      */
     default boolean showsDeltas() {

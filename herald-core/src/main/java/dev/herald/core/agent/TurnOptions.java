@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param parameters  request fields passed to the model as they are, by name ({@code temperature},
  *                    {@code response_format}, ...), each value JSON text; they win over the profile's
  * @param clientTools tools the caller executes: offered to the model next to Herald's own; a call to one ends the
- *                    turn with {@link dev.herald.core.continuity.TurnOutcome.ToolCallsRequested}
+ *                    turn with {@link dev.herald.core.turn.TurnOutcome.ToolCallsRequested}
  * @param images      images of the current user message, for a vision model
  * @param toolAllowlist which of Herald's tools the turn may use; null = the platform's tools ({@code agent.platform_tools})
  */

@@ -3,6 +3,7 @@ package dev.herald.core.continuity;
 import dev.herald.core.session.ResumeReason;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionStore;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.core.turn.TurnState;
 import dev.herald.core.turn.Turns;
 import java.util.Collection;

@@ -1,6 +1,9 @@
 package dev.herald.core.gateway;
 
 import dev.herald.core.continuity.ResumeMarks;
+import dev.herald.core.lanes.ActiveTurn;
+import dev.herald.core.lanes.SessionLanes;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.session.SessionKey;
@@ -52,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * already on disk, the still-running turns are marked again, counted and interrupted (within the short interrupt grace), and the
  * notices are not waited for. Only waits are shortened; no step is skipped.
  */
-final class Drain {
+public final class Drain {
     private static final Logger log = LoggerFactory.getLogger(Drain.class);
 
     private final SessionLanes lanes;
@@ -62,25 +65,20 @@ final class Drain {
     private final PlatformRegistry platforms;
     private final GatewaySettings settings;
     private final dev.herald.core.cluster.Membership membership;
-    private volatile Runnable onHandover = () -> {
-    };
+    private final Runnable onHandover;
     private final java.util.concurrent.atomic.AtomicBoolean handedOver = new java.util.concurrent.atomic.AtomicBoolean();
     private final CompletableFuture<Void> hurried = new CompletableFuture<>();
 
     Drain(SessionLanes lanes, Turns turns, ResumeMarks marks, ShutdownNotices notices, PlatformRegistry platforms,
-            GatewaySettings settings, dev.herald.core.cluster.Membership membership) {
+            GatewaySettings settings, dev.herald.core.cluster.Membership membership, Runnable onHandover) {
         this.membership = membership;
+        this.onHandover = onHandover;
         this.lanes = lanes;
         this.turns = turns;
         this.marks = marks;
         this.notices = notices;
         this.platforms = platforms;
         this.settings = settings;
-    }
-
-    /** What a handover does before it waits for the running turns (the process stops listening). */
-    void onHandover(Runnable step) {
-        this.onHandover = step;
     }
 
     /**

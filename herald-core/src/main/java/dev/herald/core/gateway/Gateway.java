@@ -6,6 +6,25 @@ import dev.herald.core.cluster.ClusterSettings;
 import dev.herald.core.cluster.Membership;
 import dev.herald.core.continuity.OrphanedTurns;
 import dev.herald.core.continuity.ResumeMarks;
+import dev.herald.core.inbound.CommandExtension;
+import dev.herald.core.inbound.Commands;
+import dev.herald.core.inbound.GatewayControl;
+import dev.herald.core.inbound.GatewayState;
+import dev.herald.core.inbound.GatewayStatus;
+import dev.herald.core.inbound.Inbound;
+import dev.herald.core.inbound.StartupGate;
+import dev.herald.core.lanes.ActiveTurn;
+import dev.herald.core.lanes.LaneDriver;
+import dev.herald.core.lanes.PendingApprovals;
+import dev.herald.core.lanes.Pickup;
+import dev.herald.core.lanes.SessionLanes;
+import dev.herald.core.lanes.StoredTurnOptions;
+import dev.herald.core.lanes.TurnOptionsLookup;
+import dev.herald.core.lanes.TurnRunner;
+import dev.herald.core.metrics.GatewayMetrics;
+import dev.herald.core.outbox.Outbox;
+import dev.herald.core.outbox.PlatformRegistry;
+import dev.herald.core.outbox.Redelivery;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.HomeChannel;
@@ -16,6 +35,10 @@ import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.PriorMessage;
+import dev.herald.core.recovery.Resumer;
+import dev.herald.core.recovery.Takeover;
+import dev.herald.core.recovery.Watchdog;
+import dev.herald.core.session.PurgeResult;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
@@ -76,6 +99,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final PlatformLeases platformLeases;
     private final TurnOptionsLookup options;
     private final Turns turns;
+    private final GatewayReads reads;
     /** Runs restart requests off the chat's thread: they end by stopping this gateway, so they are not joined. */
     private final ExecutorService control = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-restart-request").factory());
     private final AtomicReference<GatewayState> state = new AtomicReference<>(GatewayState.STOPPED);
@@ -83,27 +107,29 @@ public final class Gateway implements InboundSink, GatewayControl {
     private volatile boolean autoResume = true;
     private volatile SessionSource restartedFrom;
     private volatile Instant startedAt;
-    private volatile HomeChannelStore homeChannels = HomeChannelStore.inMemory();
-    private volatile Consumer<SessionSource> restartHandler = s -> log.warn("gateway - restart requested but no restart handler is installed");
-    private volatile Consumer<Instant> cleanStopMarker = at -> {
-    };
-    private volatile Runnable fencedOut = () -> log.error("gateway - this node was fenced out; it stopped and must be started again");
+    private final HomeChannelStore homeChannels;
+    private final Consumer<SessionSource> restartHandler;
+    private final Consumer<Instant> cleanStopMarker;
+    private final Runnable fencedOut;
 
-    public Gateway(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms, GatewaySettings settings,
-            Clock clock, GatewayMetrics metrics) {
-        this(storage, agent, authorizer, platforms, settings, clock, metrics, ClusterSettings.single());
-    }
-
-    /** A gateway that is the node {@code cluster} describes. */
-    public Gateway(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms, GatewaySettings settings,
-            Clock clock, GatewayMetrics metrics, ClusterSettings cluster) {
-        this.storage = storage;
-        this.agent = agent;
-        this.authorizer = authorizer;
-        this.platforms = platforms;
-        this.settings = settings;
-        this.clock = clock;
-        this.metrics = metrics;
+    /** A gateway whose parts and hooks are all set: only {@link Builder#build} makes one. */
+    private Gateway(Builder b) {
+        this.storage = b.storage;
+        this.reads = new GatewayReads(b.storage);
+        this.agent = b.agent;
+        this.authorizer = b.authorizer;
+        this.platforms = b.platforms;
+        this.settings = b.settings;
+        this.clock = b.clock;
+        this.metrics = b.metrics;
+        this.homeChannels = b.homeChannels;
+        this.restartHandler = b.restartHandler;
+        this.cleanStopMarker = b.cleanStopMarker;
+        this.fencedOut = b.fencedOut;
+        ClusterSettings cluster = b.cluster;
+        GatewaySettings settings = b.settings;
+        Clock clock = b.clock;
+        GatewayMetrics metrics = b.metrics;
         this.membership = new Membership(storage.nodes(), cluster);
         Turns turns = new Turns(storage.turns(), metrics::turnMoved, membership.id());
         this.turns = turns;
@@ -113,8 +139,10 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.redelivery = new Redelivery(outbox, platforms, clock, settings.redeliveryInterval(), this::confirmRestart);
         PendingApprovals approvals = new PendingApprovals(outbox, settings.approvalTimeout());
         this.options = new TurnOptionsLookup(turns);
-        TurnRunner runner = new TurnRunner(storage, turns, orphans, marks, agent, authorizer, platforms, outbox, lanes, settings, clock,
-                metrics, approvals, membership, this::accepting, options);
+        TurnRunner runner = new TurnRunner(new TurnRunner.Records(storage, turns, orphans, marks),
+                new TurnRunner.Delivery(platforms, outbox, approvals, options), agent, authorizer, lanes,
+                new TurnRunner.Policy(settings.freshness(), settings.allowDangerousWithoutUser()),
+                new TurnRunner.Node(membership, this::accepting), clock, metrics);
         this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
         this.watchdog = new Watchdog(turns, orphans, lanes, membership, clock, settings.watchdogInterval(), settings.orphanGrace(),
                 cluster.lease().plus(settings.drainTimeout()), t -> driver.dispatch(t, false));
@@ -136,48 +164,123 @@ public final class Gateway implements InboundSink, GatewayControl {
             }
         });
         membership.onFenced(this::fenceOut);
-        this.drain = new Drain(lanes, turns, marks, new ShutdownNotices(lanes, platforms, outbox), platforms, settings, membership);
+        this.drain = new Drain(lanes, turns, marks, new ShutdownNotices(lanes, platforms, outbox), platforms, settings, membership,
+                b.onHandover);
+        b.commands.forEach(commands::add);
+        b.storedOptions.ifPresent(options::use);
     }
 
-    /** Installs what a restart request (/restart) does: typically stop with {@link StopKind#RESTART} and exit to be restarted. */
-    public void onRestartRequested(Consumer<SessionSource> handler) {
-        this.restartHandler = handler;
-    }
-
-    /** Adds a chat command answered by {@code command} (such as /schedule); usually before {@link #start}, answered from then on. */
-    public void addCommand(CommandExtension command) {
-        commands.add(command);
-    }
-
-    /** Where /sethome keeps home channels; those saved earlier override configured ones at start. */
-    public void useHomeChannelStore(HomeChannelStore store) {
-        this.homeChannels = store;
-    }
-
-    /** Where turns find options stored for their request (a scheduled job's profile and tools); before {@link #start}. */
-    public void useStoredOptions(StoredTurnOptions source) {
-        options.use(source);
-    }
-
-    /** What a stop that cut nothing off records, so the next start knows it needs no recovery (the clean-stop marker). */
-    public void onCleanStop(Consumer<Instant> marker) {
-        this.cleanStopMarker = marker;
+    /** A builder of the gateway on {@code storage} that runs {@code agent} for the users {@code authorizer} lets in. */
+    public static Builder builder(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms) {
+        return new Builder(storage, agent, authorizer, platforms);
     }
 
     /**
-     * What a handover ({@link StopKind#HANDOVER}) does before it waits for the running turns: typically, the process
-     * stops listening so that new requests reach the new process.
+     * Everything a gateway is made of, set before it is built: its settings, clock, metrics and node, the chat commands
+     * it adds, where it keeps home channels and finds stored turn options, and what a restart request, a clean stop, a
+     * handover and being fenced out do. Nothing about a gateway changes after {@link #build}.
      */
-    public void onHandover(Runnable step) {
-        drain.onHandover(step);
-    }
+    public static final class Builder {
+        private final Storage storage;
+        private final Agent agent;
+        private final Authorizer authorizer;
+        private final PlatformRegistry platforms;
+        private GatewaySettings settings = GatewaySettings.defaults();
+        private Clock clock = Clock.systemUTC();
+        private GatewayMetrics metrics = GatewayMetrics.NONE;
+        private ClusterSettings cluster = ClusterSettings.single();
+        private final List<CommandExtension> commands = new java.util.ArrayList<>();
+        private HomeChannelStore homeChannels = HomeChannelStore.inMemory();
+        private Optional<StoredTurnOptions> storedOptions = Optional.empty();
+        private Consumer<SessionSource> restartHandler = s -> log.warn("gateway - restart requested but no restart handler is installed");
+        private Consumer<Instant> cleanStopMarker = at -> {
+        };
+        private Runnable onHandover = () -> {
+        };
+        private Runnable fencedOut = () -> log.error("gateway - this node was fenced out; it stopped and must be started again");
 
-    /**
-     * What happens after this node found it was judged dead (paused past its lease) and stopped without writing:
-     * typically, exit so that a new process joins as a new node.
-     */
-    public void onFencedOut(Runnable action) {
-        this.fencedOut = action;
+        private Builder(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms) {
+            this.storage = java.util.Objects.requireNonNull(storage, "storage");
+            this.agent = java.util.Objects.requireNonNull(agent, "agent");
+            this.authorizer = java.util.Objects.requireNonNull(authorizer, "authorizer");
+            this.platforms = java.util.Objects.requireNonNull(platforms, "platforms");
+        }
+
+        /** The gateway's tunables (default {@link GatewaySettings#defaults()}). */
+        public Builder settings(GatewaySettings settings) {
+            this.settings = java.util.Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** The clock every timestamp comes from (default UTC system clock). */
+        public Builder clock(Clock clock) {
+            this.clock = java.util.Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Where the gateway reports its work (default: nowhere). */
+        public Builder metrics(GatewayMetrics metrics) {
+            this.metrics = java.util.Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        /** The node this gateway is (default: the only one). */
+        public Builder cluster(ClusterSettings cluster) {
+            this.cluster = java.util.Objects.requireNonNull(cluster, "cluster");
+            return this;
+        }
+
+        /** A chat command answered by {@code command} (such as /schedule). */
+        public Builder command(CommandExtension command) {
+            this.commands.add(java.util.Objects.requireNonNull(command, "command"));
+            return this;
+        }
+
+        /** Where /sethome keeps home channels; those saved earlier override configured ones at start (default: in memory). */
+        public Builder homeChannels(HomeChannelStore store) {
+            this.homeChannels = java.util.Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** Where turns find options stored for their request (a scheduled job's profile and tools). */
+        public Builder storedOptions(StoredTurnOptions source) {
+            this.storedOptions = Optional.of(source);
+            return this;
+        }
+
+        /** What a restart request (/restart) does: typically stop with {@link StopKind#RESTART} and exit to be restarted. */
+        public Builder onRestartRequested(Consumer<SessionSource> handler) {
+            this.restartHandler = java.util.Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** What a stop that cut nothing off records, so the next start knows it needs no recovery (the clean-stop marker). */
+        public Builder onCleanStop(Consumer<Instant> marker) {
+            this.cleanStopMarker = java.util.Objects.requireNonNull(marker, "marker");
+            return this;
+        }
+
+        /**
+         * What a handover ({@link StopKind#HANDOVER}) does before it waits for the running turns: typically, the process
+         * stops listening so that new requests reach the new process.
+         */
+        public Builder onHandover(Runnable step) {
+            this.onHandover = java.util.Objects.requireNonNull(step, "step");
+            return this;
+        }
+
+        /**
+         * What happens after this node found it was judged dead (paused past its lease) and stopped without writing:
+         * typically, exit so that a new process joins as a new node.
+         */
+        public Builder onFencedOut(Runnable action) {
+            this.fencedOut = java.util.Objects.requireNonNull(action, "action");
+            return this;
+        }
+
+        public Gateway build() {
+            return new Gateway(this);
+        }
     }
 
     // ---- start ----------------------------------------------------------------------------------
@@ -455,6 +558,19 @@ public final class Gateway implements InboundSink, GatewayControl {
         return suspended;
     }
 
+    /** Lifts a suspension from outside the chat (the session's next message runs as usual); false when it was not suspended. */
+    public boolean unsuspend(SessionKey key) {
+        return storage.sessions().unsuspend(key);
+    }
+
+    /**
+     * Deletes a session's transcripts, turns and model choice for good; refused while a turn of it is not finished or it is
+     * resume-pending (the result says why).
+     */
+    public PurgeResult purge(SessionKey key) {
+        return storage.sessions().purge(key);
+    }
+
     /** Clears a session's resume mark from outside the chat (its next message is not treated as a resume). */
     public boolean clearResumeMark(SessionKey key) {
         return storage.sessions().clearResumePending(key);
@@ -488,8 +604,9 @@ public final class Gateway implements InboundSink, GatewayControl {
         return lanes.activeTurns();
     }
 
-    public Storage storage() {
-        return storage;
+    /** What the admin pages read of this gateway's store. */
+    public GatewayReads reads() {
+        return reads;
     }
 
     public PlatformRegistry platforms() {

@@ -1,6 +1,7 @@
 package dev.herald.core.gateway;
 
 import dev.herald.core.continuity.Freshness;
+import dev.herald.core.lanes.BusyPolicy;
 import dev.herald.core.session.SessionKey;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,6 +1,7 @@
 package dev.herald.core.gateway;
 
 import dev.herald.core.cluster.Membership;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.PlatformAdapter;
 import java.util.Set;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * when it dies. A lease counts while its node runs: a draining node's is free at once, and the draining node stops
  * receiving ({@link PlatformAdapter#stopReceiving}) while its own turns still send their replies.
  */
-final class PlatformLeases {
+public final class PlatformLeases {
     private static final Logger log = LoggerFactory.getLogger("cluster");
 
     private final Membership membership;

@@ -1,5 +1,9 @@
 package dev.herald.core.gateway;
 
+import dev.herald.core.lanes.ActiveTurn;
+import dev.herald.core.lanes.SessionLanes;
+import dev.herald.core.outbox.Outbox;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.MessageKind;
@@ -30,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * waits for them up to a bound; whatever is still sending then is interrupted and logged, not waited for. A
  * failed send is logged and not counted as told.
  */
-final class ShutdownNotices {
+public final class ShutdownNotices {
     private static final Logger log = LoggerFactory.getLogger(ShutdownNotices.class);
 
     private final SessionLanes lanes;

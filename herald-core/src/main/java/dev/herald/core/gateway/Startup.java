@@ -2,6 +2,8 @@ package dev.herald.core.gateway;
 
 import dev.herald.core.cluster.Membership;
 import dev.herald.core.continuity.OrphanedTurns;
+import dev.herald.core.inbound.StartupGate;
+import dev.herald.core.metrics.GatewayMetrics;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionStore;
@@ -29,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * previous incarnation included, and turns stored before nodes were recorded), never those of a live node, which
  * runs and answers them itself (another node of a cluster, or the process this one takes over from in a restart).
  */
-final class Startup {
+public final class Startup {
     private static final Logger log = LoggerFactory.getLogger(Startup.class);
 
     /** What recovery found. */

@@ -1,7 +1,7 @@
 package dev.herald.core.schedule;
 
 import dev.herald.core.agent.TurnOptions;
-import dev.herald.core.gateway.StoredTurnOptions;
+import dev.herald.core.lanes.StoredTurnOptions;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.turn.TurnRecord;
 import java.util.Objects;

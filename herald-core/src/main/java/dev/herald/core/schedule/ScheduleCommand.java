@@ -1,6 +1,6 @@
 package dev.herald.core.schedule;
 
-import dev.herald.core.gateway.CommandExtension;
+import dev.herald.core.inbound.CommandExtension;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.core.gateway.StopKind;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.SendResult;
@@ -155,7 +156,9 @@ class SlackConversationTest {
 
     @Test
     void bangSchedule_isReadAsSlashSchedule_andStoresAJobForThisDm() {
-        herald.gateway.addCommand(new ScheduleCommand(new Schedules(herald.storage.schedules(), herald.clock, ZoneId.of("UTC"), p -> true)));
+        herald.stop(StopKind.SHUTDOWN);
+        herald.with(b -> b.command(new ScheduleCommand(new Schedules(herald.storage.schedules(), herald.clock, ZoneId.of("UTC"), p -> true))))
+                .restart();
 
         slack.deliver(slack.message("D1", "im", "U1", "1712000012.000100", null, "!schedule add every 30m Check the build"));
 

@@ -2,7 +2,7 @@ package dev.herald.platforms.telegram;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.core.gateway.TextSplitter;
+import dev.herald.core.outbox.TextSplitter;
 import dev.herald.platforms.common.Answers;
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -3,11 +3,11 @@ package dev.herald.testkit.gateway;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayMetrics;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.GatewayState;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.inbound.GatewayState;
+import dev.herald.core.metrics.GatewayMetrics;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.HomeChannel;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.Relay;
@@ -120,19 +120,35 @@ public final class GatewayHarness implements BeforeEachCallback, AfterEachCallba
      */
     public Gateway gateway(Agent agent, Authorizer authorizer, Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homes,
             GatewaySettings settings, GatewayMetrics metrics) {
-        return gateway(agent, authorizer, adapters, homes, List.of(), settings, metrics);
+        return gateway(agent, authorizer, adapters, homes, List.of(), settings, metrics, b -> b);
     }
 
     /** {@link #gateway(Agent, Authorizer, Collection, Collection, GatewaySettings, GatewayMetrics)} with chats whose replies are relayed. */
     public Gateway gateway(Agent agent, Authorizer authorizer, Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homes,
             Collection<Relay> relays, GatewaySettings settings, GatewayMetrics metrics) {
+        return gateway(agent, authorizer, adapters, homes, relays, settings, metrics, b -> b);
+    }
+
+    /** As {@link #gateway(Agent, Authorizer, Collection, Collection, GatewaySettings, GatewayMetrics)}, with {@code more} set on its builder (commands, hooks). */
+    public Gateway gateway(Agent agent, Authorizer authorizer, Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homes,
+            GatewaySettings settings, GatewayMetrics metrics, java.util.function.UnaryOperator<Gateway.Builder> more) {
+        return gateway(agent, authorizer, adapters, homes, List.of(), settings, metrics, more);
+    }
+
+    /** The gateway of {@link #gateway(Agent, Authorizer, Collection, Collection, Collection, GatewaySettings, GatewayMetrics)}, with {@code more} set on its builder. */
+    public Gateway gateway(Agent agent, Authorizer authorizer, Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homes,
+            Collection<Relay> relays, GatewaySettings settings, GatewayMetrics metrics, java.util.function.UnaryOperator<Gateway.Builder> more) {
         requireOpen();
         if (gateway != null && gateway.status().startedAt() != null) {
             throw new IllegalStateException("harness - this process's gateway was started already; stop it or call nextProcess() first");
         }
         int p = process;
         List<PlatformAdapter> recorded = adapters.stream().<PlatformAdapter>map(a -> new RecordingAdapter(a, p, sent::add)).toList();
-        gateway = new Gateway(storage, agent, authorizer, new PlatformRegistry(recorded, homes, relays), settings, clock, metrics);
+        gateway = more.apply(Gateway.builder(storage, agent, authorizer, new PlatformRegistry(recorded, homes, relays))
+                .settings(settings)
+                .clock(clock)
+                .metrics(metrics))
+                .build();
         return gateway;
     }
 

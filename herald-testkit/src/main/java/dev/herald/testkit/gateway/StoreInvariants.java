@@ -1,13 +1,13 @@
 package dev.herald.testkit.gateway;
 
-import dev.herald.core.continuity.TurnOutcome;
-import dev.herald.core.gateway.ActiveTurn;
 import dev.herald.core.gateway.Gateway;
+import dev.herald.core.lanes.ActiveTurn;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.Storage;
 import dev.herald.core.transcript.ToolCall;
 import dev.herald.core.transcript.TranscriptRow;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import java.time.Duration;

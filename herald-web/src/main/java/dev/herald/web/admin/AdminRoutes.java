@@ -2,8 +2,8 @@ package dev.herald.web.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.GatewayStatus;
-import dev.herald.core.gateway.PlatformRegistry;
+import dev.herald.core.inbound.GatewayStatus;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.PurgeResult;
 import dev.herald.core.session.SessionEntry;
@@ -81,7 +81,7 @@ public final class AdminRoutes implements Routes {
         routes.post("/admin/api/sessions/suspend", guard.write(ctx -> act(ctx, "suspend", gateway::suspend)));
         routes.post("/admin/api/sessions/clear-resume", guard.write(ctx -> act(ctx, "clear-resume", gateway::clearResumeMark)));
         routes.post("/admin/api/sessions/resume-now", guard.write(ctx -> act(ctx, "resume-now", gateway::resumeNow)));
-        routes.post("/admin/api/sessions/unsuspend", guard.write(ctx -> act(ctx, "unsuspend", gateway.storage().sessions()::unsuspend)));
+        routes.post("/admin/api/sessions/unsuspend", guard.write(ctx -> act(ctx, "unsuspend", gateway::unsuspend)));
         routes.post("/admin/api/restart", guard.write(this::restart));
         routes.post("/admin/api/sessions/purge", guard.write(this::purge));
     }
@@ -93,7 +93,7 @@ public final class AdminRoutes implements Routes {
 
     private void status(Context ctx) {
         GatewayStatus s = gateway.status();
-        boolean storeUp = s.store().writable() || gateway.storage().describe().startsWith("sqlite"); // SQLite still reads
+        boolean storeUp = s.store().writable() || gateway.reads().readsWhileUnwritable(); // SQLite still reads
         Instant now = clock.instant();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("state", s.state().name().toLowerCase(Locale.ROOT));
@@ -111,9 +111,9 @@ public final class AdminRoutes implements Routes {
         figures.put("waitingTurns", s.waitingTurns());
         figures.put("claimedLanes", s.claimedLanes());
         if (storeUp) { // an unreachable database would hold the page for the store's outage wait
-            figures.put("resumePending", gateway.storage().sessions().listResumePending(Optional.empty()).size());
-            figures.put("sessionsStored", gateway.storage().sessions().count());
-            figures.put("undeliveredReplies", gateway.storage().turns().inState(TurnState.AWAITING_DELIVERY, UNDELIVERED_SCAN).size());
+            figures.put("resumePending", gateway.reads().resumePendingCount());
+            figures.put("sessionsStored", gateway.reads().sessionCount());
+            figures.put("undeliveredReplies", gateway.reads().turns(TurnState.AWAITING_DELIVERY, UNDELIVERED_SCAN).size());
         }
         out.put("figures", figures);
         out.put("store", store(s.store()));
@@ -176,7 +176,7 @@ public final class AdminRoutes implements Routes {
         Set<SessionKey> running = runningKeys();
         List<SessionEntry> entries = switch (state) {
             case "running" -> runningEntries(running, text, platform, limit, offset);
-            case "all", "resume_pending", "suspended", "idle" -> gateway.storage().sessions().search(
+            case "all", "resume_pending", "suspended", "idle" -> gateway.reads().sessions(
                     new SessionQuery(queryState(state), platform, text, limit, offset));
             default -> throw new BadRequest(400, "state must be one of all, running, resume_pending, suspended, idle; was '" + state + "'");
         };
@@ -196,7 +196,7 @@ public final class AdminRoutes implements Routes {
 
     private Set<SessionKey> runningKeys() {
         Set<SessionKey> keys = new LinkedHashSet<>();
-        for (TurnRecord t : gateway.storage().turns().inState(TurnState.RUNNING, RUNNING_SCAN)) {
+        for (TurnRecord t : gateway.reads().turns(TurnState.RUNNING, RUNNING_SCAN)) {
             keys.add(t.sessionKey());
         }
         return keys;
@@ -205,16 +205,16 @@ public final class AdminRoutes implements Routes {
     private List<SessionEntry> runningEntries(Set<SessionKey> running, Optional<String> text, Optional<Platform> platform, int limit, int offset) {
         Predicate<SessionEntry> matches = e -> text.map(q -> e.key().value().toLowerCase(Locale.ROOT).contains(q.toLowerCase(Locale.ROOT))).orElse(true)
                 && platform.map(p -> p.equals(e.platform())).orElse(true);
-        return running.stream().map(k -> gateway.storage().sessions().find(k)).flatMap(Optional::stream).filter(matches)
+        return running.stream().map(k -> gateway.reads().session(k)).flatMap(Optional::stream).filter(matches)
                 .skip(offset).limit(limit).toList();
     }
 
     private void transcript(Context ctx) {
         SessionKey key = key(ctx.queryParam("key"));
-        SessionEntry entry = gateway.storage().sessions().find(key)
+        SessionEntry entry = gateway.reads().session(key)
                 .orElseThrow(() -> new BadRequest(404, "no session with key '" + key + "'"));
-        String sessionId = gateway.storage().transcripts().compressionTip(entry.sessionId());
-        List<TranscriptView.Row> rows = TranscriptView.rows(gateway.storage().transcripts().load(sessionId), 0, 1_000, 4_000);
+        String sessionId = gateway.reads().transcriptTip(entry.sessionId());
+        List<TranscriptView.Row> rows = TranscriptView.rows(gateway.reads().transcript(sessionId), 0, 1_000, 4_000);
         WebJson.write(ctx, 200, Map.of("key", key.value(), "sessionId", sessionId, "rows", rows,
                 "session", SessionItem.of(entry, runningKeys().contains(key), clock.instant())));
     }
@@ -228,7 +228,7 @@ public final class AdminRoutes implements Routes {
     private void act(Context ctx, String name, Action action) {
         JsonNode body = WebJson.body(ctx);
         SessionKey key = key(body.path("key").asText(null));
-        if (gateway.storage().sessions().find(key).isEmpty()) {
+        if (gateway.reads().session(key).isEmpty()) {
             throw new BadRequest(404, "no session with key '" + key + "'");
         }
         boolean done = action.apply(key);
@@ -291,7 +291,7 @@ public final class AdminRoutes implements Routes {
      */
     private void purge(Context ctx) {
         SessionKey key = key(WebJson.body(ctx).path("key").asText(null));
-        PurgeResult result = gateway.storage().sessions().purge(key);
+        PurgeResult result = gateway.purge(key);
         String from = ctx.req().getRemoteAddr();
         switch (result) {
             case PurgeResult.NoSuchSession none -> throw new BadRequest(404, "no session with key '" + key + "'");

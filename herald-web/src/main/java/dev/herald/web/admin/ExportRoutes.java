@@ -1,11 +1,11 @@
 package dev.herald.web.admin;
 
 import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewayReads;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.transcript.TranscriptExport;
 import dev.herald.core.transcript.TranscriptSession;
-import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.web.Routes;
 import dev.herald.web.WebJson.BadRequest;
 import dev.herald.web.access.WebGuard;
@@ -62,15 +62,15 @@ public final class ExportRoutes implements Routes {
         } catch (IllegalArgumentException e) {
             throw new BadRequest(400, "key is not a valid session key: " + e.getMessage());
         }
-        SessionEntry entry = gateway.storage().sessions().find(key)
+        SessionEntry entry = gateway.reads().session(key)
                 .orElseThrow(() -> new BadRequest(404, "no session with key '" + key + "'"));
-        TranscriptStore transcripts = gateway.storage().transcripts();
+        GatewayReads reads = gateway.reads();
         Deque<TranscriptSession> chain = new ArrayDeque<>();
-        Optional<TranscriptSession> at = transcripts.session(transcripts.compressionTip(entry.sessionId()));
+        Optional<TranscriptSession> at = reads.transcriptSession(reads.transcriptTip(entry.sessionId()));
         while (at.isPresent() && chain.size() < MAX_ANCESTORS) {
             chain.addFirst(at.get());
             String parent = at.get().parentSessionId();
-            at = parent == null ? Optional.empty() : transcripts.session(parent);
+            at = parent == null ? Optional.empty() : reads.transcriptSession(parent);
         }
         StringBuilder body = new StringBuilder();
         try {
@@ -78,7 +78,7 @@ public final class ExportRoutes implements Routes {
                 body.append("# Herald conversation: ").append(key.value()).append("\n\n");
             }
             for (TranscriptSession s : chain) {
-                TranscriptExport.write(format, s, transcripts.load(s.id()), body);
+                TranscriptExport.write(format, s, reads.transcript(s.id()), body);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a StringBuilder does not fail

@@ -77,7 +77,7 @@ final class ApiError extends RuntimeException {
 
     /**
      * The model's answer broke off: {@code reply} is the part that came followed by a notice that it is incomplete
-     * ({@link dev.herald.core.continuity.TurnOutcome.Partial#replyText()}). A client that read the part as it streamed
+     * ({@link dev.herald.core.turn.TurnOutcome.Partial#replyText()}). A client that read the part as it streamed
      * gets only the notice ({@link #seenUpTo}).
      */
     static ApiError cutOff(String reply) {
@@ -89,7 +89,7 @@ final class ApiError extends RuntimeException {
         if (!CUT_OFF.equals(code) || streamed.isEmpty()) {
             return this;
         }
-        return new ApiError(status, type, dev.herald.core.continuity.TurnOutcome.Partial.noticeOf(getMessage()), param, code, retryAfter);
+        return new ApiError(status, type, dev.herald.core.turn.TurnOutcome.Partial.noticeOf(getMessage()), param, code, retryAfter);
     }
 
     static ApiError unavailable(String message, String code, Duration retryAfter) {

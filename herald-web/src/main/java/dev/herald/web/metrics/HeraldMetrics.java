@@ -1,12 +1,12 @@
 package dev.herald.web.metrics;
 
 import dev.herald.core.continuity.NoteInjector;
-import dev.herald.core.continuity.TurnOutcome;
-import dev.herald.core.gateway.GatewayMetrics;
-import dev.herald.core.gateway.GatewayState;
-import dev.herald.core.gateway.GatewayStatus;
+import dev.herald.core.inbound.GatewayState;
+import dev.herald.core.inbound.GatewayStatus;
+import dev.herald.core.metrics.GatewayMetrics;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.Platform;
+import dev.herald.core.turn.TurnOutcome;
 import dev.herald.core.turn.TurnRecord;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,7 +1,7 @@
 package dev.herald.web.metrics;
 
-import dev.herald.core.gateway.GatewayState;
-import dev.herald.core.gateway.GatewayStatus;
+import dev.herald.core.inbound.GatewayState;
+import dev.herald.core.inbound.GatewayStatus;
 import dev.herald.web.Routes;
 import dev.herald.web.WebJson;
 import dev.herald.web.access.WebGuard;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.platform.MessageKind;
+import dev.herald.core.turn.TurnOutcome;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,7 @@ import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
-import dev.herald.core.continuity.TurnOutcome;
+import dev.herald.core.turn.TurnOutcome;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;

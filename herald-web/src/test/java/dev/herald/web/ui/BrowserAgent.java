@@ -8,8 +8,8 @@ import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.ToolState;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
-import dev.herald.core.continuity.TurnOutcome;
 import dev.herald.core.transcript.ToolCall;
+import dev.herald.core.turn.TurnOutcome;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -8,8 +8,8 @@ import dev.herald.core.auth.AccessPolicy;
 import dev.herald.core.auth.Allowlists;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.schedule.Definer;
 import dev.herald.core.schedule.Job;
 import dev.herald.core.schedule.Misfire;
@@ -68,9 +68,11 @@ class ScheduleAdminTest {
         web = new WebServer(WebServer.Settings.ephemeral());
         WebUi ui = WebUi.create(web, null, storage, SessionKey.KeyPolicy.defaults(), metrics, clock);
         SchedulePlatform log = new SchedulePlatform();
-        gateway = new Gateway(storage, agent, new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll(), log.platform(),
-                AccessPolicy.allowAll()), false), new PlatformRegistry(List.of(ui.chat(), log), List.of()), GatewaySettings.defaults(),
-                clock, metrics);
+        gateway = Gateway.builder(storage, agent, new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll(), log.platform(), AccessPolicy.allowAll()), false), new PlatformRegistry(List.of(ui.chat(), log), List.of()))
+                .settings(GatewaySettings.defaults())
+                .clock(clock)
+                .metrics(metrics)
+                .build();
         Schedules schedules = new Schedules(storage.schedules(), clock, ZoneId.of("UTC"), p -> true);
         scheduler = new Scheduler(storage.schedules(), gateway, clock, new ScheduleMeters(metrics), Scheduler.Settings.defaults());
         ui.attach(gateway).attachSchedules(schedules, scheduler);

@@ -9,8 +9,8 @@ import dev.herald.core.cluster.ClusterSettings;
 import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.gateway.PlatformRegistry;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
 import dev.herald.core.turn.TurnRecord;
@@ -70,10 +70,12 @@ class WebChatAcrossNodesTest {
             storage = SqliteStorage.open(dir.resolve("herald.db"), clock);
             HeraldMetrics metrics = new HeraldMetrics();
             ui = WebUi.create(web, null, storage, SessionKey.KeyPolicy.defaults(), metrics, clock);
-            gateway = new Gateway(storage, agent, new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false),
-                    new PlatformRegistry(List.of(ui.chat()), List.of()), GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(300)),
-                    clock, metrics, new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null),
-                            Duration.ofSeconds(3), null));
+            gateway = Gateway.builder(storage, agent, new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false), new PlatformRegistry(List.of(ui.chat()), List.of()))
+                    .settings(GatewaySettings.defaults().withDrainTimeout(Duration.ofMillis(300)))
+                    .clock(clock)
+                    .metrics(metrics)
+                    .cluster(new ClusterSettings(true, new NodeIdentity(id, NodeIdentity.hostName(), ProcessHandle.current().pid(), null), Duration.ofSeconds(3), null))
+                    .build();
             ui.attach(gateway);
             web.start();
             gateway.start(Gateway.StartOptions.normal());

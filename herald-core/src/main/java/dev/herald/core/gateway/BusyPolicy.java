@@ -1,9 +1,0 @@
-package dev.herald.core.gateway;
-
-/** What a message for a session with a running turn does. */
-public enum BusyPolicy {
-    /** Wait behind the running turn (default). */
-    QUEUE,
-    /** Interrupt the running turn, then run. */
-    INTERRUPT
-}

@@ -1,0 +1,268 @@
+package dev.herald.core.inbound;
+
+import dev.herald.core.Durations;
+import dev.herald.core.UserErrors;
+import dev.herald.core.agent.Agent;
+import dev.herald.core.agent.ApprovalDecision;
+import dev.herald.core.agent.Interrupt;
+import dev.herald.core.auth.Authorizer;
+import dev.herald.core.lanes.ActiveTurn;
+import dev.herald.core.lanes.Compactions;
+import dev.herald.core.lanes.PendingApprovals;
+import dev.herald.core.lanes.SessionLanes;
+import dev.herald.core.metrics.GatewayMetrics;
+import dev.herald.core.outbox.Outbox;
+import dev.herald.core.platform.EventIds;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.MessageKind;
+import dev.herald.core.session.SessionEntry;
+import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.Storage;
+import dev.herald.core.session.SuspendReason;
+import dev.herald.core.transcript.AgentHistory;
+import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.Turns;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Slash commands, answered inline: they never wait behind a running turn and never start one
+ * (except /queue, which stores a message for later). Unknown commands get a short help line.
+ */
+public final class Commands {
+    private static final Logger log = LoggerFactory.getLogger(Commands.class);
+    static final String HELP = String.join("\n",
+            "Commands:",
+            "/new or /reset - start a fresh session",
+            "/stop - stop the running turn; your next message starts a fresh session",
+            "/status - this session and the gateway",
+            "/queue <text> - queue a message without interrupting the running turn",
+            "/approve [always] or /deny - answer a tool approval question",
+            "/compress - summarize the conversation so far to free context",
+            "/model [name] - list the models, or switch this chat's",
+            "/restart - restart the gateway (admins only)",
+            "/sethome - make this chat the home channel for gateway notices (admins only)",
+            "/help - this list");
+
+    private final Storage storage;
+    private final Turns turns;
+    private final SessionLanes lanes;
+    private final Outbox outbox;
+    private final Authorizer authorizer;
+    private final GatewayControl control;
+    private final Clock clock;
+    private final PendingApprovals approvals;
+    private final Agent agent;
+    private final Compactions compactions;
+    private final GatewayMetrics metrics;
+    private final ModelCommand models;
+    private final java.util.Map<String, CommandExtension> extensions = new java.util.concurrent.ConcurrentHashMap<>();
+
+    public Commands(Storage storage, Turns turns, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
+            PendingApprovals approvals, Agent agent, GatewayMetrics metrics) {
+        this.storage = storage;
+        this.turns = turns;
+        this.lanes = lanes;
+        this.outbox = outbox;
+        this.authorizer = authorizer;
+        this.control = control;
+        this.clock = clock;
+        this.approvals = approvals;
+        this.agent = agent;
+        this.compactions = new Compactions(storage.transcripts(), clock);
+        this.metrics = metrics;
+        this.models = new ModelCommand(agent, storage.modelChoices());
+    }
+
+    /** Adds a command answered elsewhere (such as /schedule). */
+    public void add(CommandExtension command) {
+        if (extensions.putIfAbsent(command.name(), command) != null) {
+            throw new IllegalArgumentException("gateway - the command /" + command.name() + " is added twice");
+        }
+    }
+
+    /** Answers the command in {@code event} (already authorized). */
+    void handle(MessageEvent event, SessionKey key) {
+        String name = event.command();
+        String answer = switch (name) {
+            case "new", "reset" -> reset(event, key);
+            case "stop" -> stop(key);
+            case "status" -> status(event, key);
+            case "queue", "q" -> queue(event);
+            case "restart" -> restart(event);
+            case "approve" -> answer(key, "always".equalsIgnoreCase(event.commandArgs())
+                    ? ApprovalDecision.APPROVED_ALWAYS : ApprovalDecision.APPROVED_ONCE);
+            case "deny" -> answer(key, ApprovalDecision.DENIED);
+            case "compress" -> compress(event, key);
+            case "model", "models" -> models.handle(key, event.commandArgs());
+            case "sethome", "set-home" -> setHome(event);
+            case "help", "commands", "start" -> help();
+            default -> extensions.containsKey(name) ? extensions.get(name).handle(event, key, authorizer.isAdmin(event.source()))
+                    : "Unknown command /" + name + ". Send /help for the list.";
+        };
+        if (answer != null) {
+            outbox.send(event.source().platform(), event.source().target(), answer, MessageKind.COMMAND_RESPONSE,
+                    event.messageId(), event.eventId());
+        }
+    }
+
+    /** The gateway's commands, then those added (before the last line). */
+    private String help() {
+        if (extensions.isEmpty()) {
+            return HELP;
+        }
+        int last = HELP.lastIndexOf('\n');
+        StringBuilder sb = new StringBuilder(HELP.substring(0, last));
+        extensions.values().forEach(x -> sb.append('\n').append(x.help()));
+        return sb.append(HELP.substring(last)).toString();
+    }
+
+    private String reset(MessageEvent event, SessionKey key) {
+        lanes.active(key).ifPresent(t -> t.interrupt().raise("session reset"));
+        SessionEntry fresh = storage.sessions().reset(key, event.source());
+        log.info("gateway - session {} reset by its user; new session id {}", key, fresh.sessionId());
+        return "\u2728 New session started.";
+    }
+
+    private String stop(SessionKey key) {
+        Optional<ActiveTurn> running = lanes.active(key);
+        List<TurnRecord> waiting = lanes.takeWaiting(key);
+        for (TurnRecord t : waiting) {
+            turns.cancel(t.id(), "/stop");
+        }
+        running.ifPresent(t -> t.interrupt().raise("stopped by /stop"));
+        boolean suspended = storage.sessions().suspend(key, SuspendReason.STOP_COMMAND);
+        if (suspended) {
+            metrics.sessionsSuspended(1, SuspendReason.STOP_COMMAND.code());
+        }
+        log.info("gateway - /stop on {}: {} turn interrupted, {} queued cancelled, suspended={}",
+                key, running.isPresent() ? 1 : 0, waiting.size(), suspended);
+        if (running.isEmpty() && waiting.isEmpty()) {
+            return "Nothing was running. Your next message starts a fresh session.";
+        }
+        return "\u23f9 Stopped. Your next message starts a fresh session.";
+    }
+
+    /** This session and the gateway; the model's endpoint only for admins, its name for everyone else. */
+    private String status(MessageEvent event, SessionKey key) {
+        GatewayStatus g = control.status();
+        Optional<SessionEntry> entry = storage.sessions().find(key);
+        StringBuilder sb = new StringBuilder();
+        if (entry.isEmpty()) {
+            sb.append("Session: none yet (your first message starts one)\n");
+        } else {
+            SessionEntry e = entry.get();
+            sb.append("Session: ").append(e.sessionId()).append('\n');
+            sb.append("State: ").append(e.suspended()
+                    ? "suspended: " + e.suspendReason().description() + " (next message starts fresh)" : "active").append('\n');
+            if (e.resumePending()) {
+                sb.append("Resume: pending (").append(e.effectiveResumeReason().code());
+                if (e.lastResumeMarkedAt() != null) {
+                    sb.append(", marked ").append(Durations.age(Duration.between(e.lastResumeMarkedAt(), clock.instant()))).append(" ago");
+                }
+                sb.append(")\n");
+            } else {
+                sb.append("Resume: none\n");
+            }
+            sb.append("Tokens: ").append(e.inputTokens()).append(" in / ").append(e.outputTokens()).append(" out");
+            Optional<TurnRecord> last = turns.latestStarted(key);
+            last.filter(t -> t.inputTokens() > 0 || t.outputTokens() > 0).ifPresent(t -> sb.append(" (last turn: ")
+                    .append(t.inputTokens()).append(" in / ").append(t.outputTokens()).append(" out)"));
+            sb.append('\n');
+            last.ifPresent(t -> deliveryLine(sb, t));
+        }
+        sb.append("Turn: ").append(lanes.active(key).isPresent() ? "running" : "idle");
+        int waiting = lanes.waiting(key);
+        if (waiting > 0) {
+            sb.append(", ").append(waiting).append(" queued");
+        }
+        sb.append('\n');
+        var question = approvals.open(key);
+        if (question != null) {
+            sb.append("Waiting for approval: ").append(question.toolName()).append(" (/approve or /deny)\n");
+        }
+        sb.append("Gateway: ").append(g.state().name().toLowerCase(java.util.Locale.ROOT)).append(", ")
+                .append(g.activeTurns()).append(" active turn(s), ")
+                .append(authorizer.isAdmin(event.source()) ? "agent " + g.agent() : "model " + agent.modelName());
+        if (!g.autoResume()) {
+            sb.append("\nAuto-resume: off for this boot (crash-loop breaker)");
+        }
+        for (CommandExtension x : extensions.values()) {
+            x.statusLines(event, key, authorizer.isAdmin(event.source())).forEach(line -> sb.append('\n').append(line));
+        }
+        return sb.toString();
+    }
+
+    /** A line about the last reply, only when it did not reach the chat. */
+    private static void deliveryLine(StringBuilder sb, TurnRecord t) {
+        if (t.state() == TurnState.UNDELIVERABLE) {
+            sb.append("Last reply: could not be delivered (").append(t.deliveryError()).append(")\n");
+        } else if (t.state() == TurnState.AWAITING_DELIVERY && t.deliveryAttempts() > 0) {
+            sb.append("Last reply: not delivered yet (").append(t.deliveryAttempts()).append(" failed attempt(s), last: ")
+                    .append(t.deliveryError()).append("); Herald keeps trying\n");
+        }
+    }
+
+    private String queue(MessageEvent event) {
+        String text = event.commandArgs();
+        if (text.isEmpty()) {
+            return "Usage: /queue <text>";
+        }
+        MessageEvent queued = new MessageEvent(EventIds.next(), event.source(), text, null,
+                event.messageId(), event.media(), event.origin(), event.receivedAt());
+        return switch (control.enqueue(queued)) {
+            case ACCEPTED -> "Queued. It runs after the current turn.";
+            case REJECTED_STOPPING -> "The gateway is stopping; send it again once it is back.";
+            case REJECTED_UNAVAILABLE -> UserErrors.storeUnavailable();
+            default -> "Not queued.";
+        };
+    }
+
+    private String restart(MessageEvent event) {
+        if (!authorizer.isAdmin(event.source())) {
+            return "\u26d4 Only admins can restart the gateway.";
+        }
+        control.requestRestart(event.source());
+        return "\u267b\ufe0f Restarting the gateway. I will confirm here when it is back.";
+    }
+
+    private String setHome(MessageEvent event) {
+        if (!authorizer.isAdmin(event.source())) {
+            return "\u26d4 Only admins can set the home channel.";
+        }
+        control.setHome(event.source());
+        return "\ud83c\udfe0 This chat is now the home channel for " + event.source().platform()
+                + ": gateway notices (restarts, shutdowns) come here.";
+    }
+
+    private String answer(SessionKey key, ApprovalDecision decision) {
+        if (!approvals.answer(key, decision)) {
+            return "Nothing is waiting for approval.";
+        }
+        return switch (decision) {
+            case APPROVED_ALWAYS -> "\u2705 Approved (and from now on for this tool in this session).";
+            case APPROVED_ONCE -> "\u2705 Approved.";
+            default -> "\u274c Denied.";
+        };
+    }
+
+    private String compress(MessageEvent event, SessionKey key) {
+        boolean started = control.runInLane(key, () -> {
+            SessionEntry e = storage.sessions().getOrCreate(key, event.source());
+            var history = AgentHistory.from(storage.transcripts().load(e.sessionId()));
+            String msg = agent.compact(history, new Interrupt())
+                    .map(c -> "\ud83d\udddc Compressed " + c.summarizedMessages() + " message(s) into a summary; the conversation "
+                            + "continues in session " + compactions.apply(e.sessionId(), c) + ".")
+                    .orElse("Nothing to compress yet.");
+            outbox.send(event.source().platform(), event.source().target(), msg, MessageKind.COMMAND_RESPONSE,
+                    event.messageId(), event.eventId());
+        });
+        return started ? null : "A turn is running; send /compress again when it has finished.";
+    }
+
+}
