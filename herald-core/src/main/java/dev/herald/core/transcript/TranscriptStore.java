@@ -25,8 +25,8 @@ public interface TranscriptStore {
 
     /**
      * Appends one row without waiting for its commit, for a row nothing acts on before the caller's next write (a final
-     * answer, which the turn's reply record follows): it is durable no later than that write, which fails if this
-     * append failed. Stores without a writer thread append at once.
+     * answer, which the turn's reply record follows): it commits with that write (in its transaction on PostgreSQL, in
+     * its group commit on SQLite), which fails if this append failed. The default appends at once.
      */
     default void appendSoon(String sessionId, TranscriptRow row) {
         append(sessionId, row);

@@ -35,6 +35,12 @@ import org.slf4j.LoggerFactory;
  *       a failure during the COMMIT itself is not run again (it may have committed) and fails as an outage. While the
  *       store is down, a probe ({@code herald-store-probe}) tries the server every {@link #PROBE_EVERY}, and any call that
  *       succeeds brings the store back.</li>
+ *   <li><b>Deferred writes commit with their caller's next write.</b> {@link #writeSoon} (a final answer's transcript row,
+ *       usage counters) keeps the work for the calling thread; that thread's next {@link #write} runs it first, in the
+ *       same transaction, so a final answer and the turn's reply record commit together or not at all (a crash between
+ *       them would otherwise leave an answer in the transcript with no reply recorded, and the resume would answer
+ *       again). Work the caller does not follow with a write within {@link #DEFERRED_WAIT} is committed by the
+ *       {@code herald-store-deferred} thread, in order, under the same per-caller lock.</li>
  *   <li><b>Errors</b> become {@link StoreException} naming the subject (a session key, a turn id) and the
  *       database as {@code postgresql host:port/db}; the URL and credentials never appear.</li>
  * </ul>
@@ -53,6 +59,26 @@ final class PgPool implements Transactions<PgConn>, AutoCloseable {
     /** How often, while the server cannot be reached, the probe tries it. */
     static final java.time.Duration PROBE_EVERY = java.time.Duration.ofSeconds(1);
 
+    /** How long a caller's deferred work may wait for the caller's next write before it is committed on its own. */
+    static final java.time.Duration DEFERRED_WAIT = java.time.Duration.ofMillis(50);
+
+    /** One deferred work and what gets its result once committed. */
+    private record Deferred<T>(String subject, Work<PgConn, T> work, java.util.function.Consumer<T> onCommit) {
+        Runnable runIn(PgConn c) throws SQLException {
+            T result = work.run(c);
+            return onCommit == null ? () -> { } : () -> onCommit.accept(result);
+        }
+    }
+
+    /** A caller thread's deferred work, in the order handed in; its lock orders their commit before the caller's next write. */
+    private static final class Pending {
+        final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        final java.util.List<Deferred<?>> items = new java.util.ArrayList<>();
+        long since;
+    }
+
+    private final java.util.concurrent.ConcurrentHashMap<Thread, Pending> pending = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicBoolean flushing = new java.util.concurrent.atomic.AtomicBoolean();
     private final HikariDataSource dataSource;
     private final String where;
     private final StoreOutage outage;
@@ -71,15 +97,141 @@ final class PgPool implements Transactions<PgConn>, AutoCloseable {
         return outage;
     }
 
-    /** Runs {@code work} in a transaction and returns its result once committed. */
+    /** Runs {@code work} in a transaction (after the caller's deferred work, in the same one) and returns its result once committed. */
     @Override
     public <T> T write(String subject, Work<PgConn, T> work) {
-        return call(subject, "written", work);
+        Pending mine = pending.get(Thread.currentThread());
+        if (mine == null) {
+            return call(subject, "written", work);
+        }
+        mine.lock.lock();
+        try {
+            if (mine.items.isEmpty()) {
+                return call(subject, "written", work);
+            }
+            java.util.List<Deferred<?>> before = java.util.List.copyOf(mine.items);
+            java.util.List<Runnable> callbacks = new java.util.ArrayList<>();
+            T result;
+            try {
+                result = call(subject, "written", c -> {
+                    callbacks.clear(); // the transaction may run again after a collision
+                    for (Deferred<?> d : before) {
+                        callbacks.add(d.runIn(c));
+                    }
+                    return work.run(c);
+                });
+            } catch (RuntimeException e) {
+                mine.items.clear(); // they fail with the write that carried them, as SQLite's deferred writes do
+                log.warn("store - {} deferred write(s) before {} were not committed: {}", before.size(), subject, e.toString());
+                throw e;
+            }
+            mine.items.clear();
+            callbacks.forEach(Runnable::run);
+            return result;
+        } finally {
+            if (mine.items.isEmpty()) {
+                pending.remove(Thread.currentThread(), mine);
+            }
+            mine.lock.unlock();
+        }
     }
 
-    /** Runs read-only {@code work} in a transaction (a consistent snapshot for each statement). */
+    /**
+     * Keeps {@code work} for the calling thread's next write, which commits it first in its own transaction; without one
+     * within {@link #DEFERRED_WAIT}, the deferred thread commits it.
+     */
+    @Override
+    public <T> void writeSoon(String subject, Work<PgConn, T> work, java.util.function.Consumer<T> onCommit) {
+        if (closed) {
+            throw closedFailure(subject, "written");
+        }
+        while (true) {
+            Pending mine = pending.computeIfAbsent(Thread.currentThread(), t -> new Pending());
+            mine.lock.lock();
+            try {
+                if (pending.get(Thread.currentThread()) != mine) {
+                    continue; // the deferred thread committed and dropped it meanwhile
+                }
+                if (mine.items.isEmpty()) {
+                    mine.since = System.nanoTime();
+                }
+                mine.items.add(new Deferred<>(subject, work, onCommit));
+                break;
+            } finally {
+                mine.lock.unlock();
+            }
+        }
+        startFlusher();
+    }
+
+    /** Commits deferred work whose caller did not write again within {@link #DEFERRED_WAIT}, while any is kept. */
+    private void startFlusher() {
+        if (!flushing.compareAndSet(false, true)) {
+            return;
+        }
+        Thread.ofVirtual().name("herald-store-deferred").start(() -> {
+            try {
+                while (!pending.isEmpty()) {
+                    Thread.sleep(DEFERRED_WAIT);
+                    flushOlderThan(DEFERRED_WAIT.toNanos());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                flushing.set(false);
+            }
+            if (!pending.isEmpty() && !closed) {
+                startFlusher(); // work handed in as the loop ended
+            }
+        });
+    }
+
+    private void flushOlderThan(long nanos) {
+        for (var e : pending.entrySet()) {
+            Pending p = e.getValue();
+            if (!p.lock.tryLock()) {
+                continue; // its caller is writing it now
+            }
+            try {
+                if (p.items.isEmpty() || System.nanoTime() - p.since < nanos) {
+                    if (p.items.isEmpty()) {
+                        pending.remove(e.getKey(), p);
+                    }
+                    continue;
+                }
+                java.util.List<Deferred<?>> items = java.util.List.copyOf(p.items);
+                p.items.clear();
+                java.util.List<Runnable> callbacks = new java.util.ArrayList<>();
+                try {
+                    call(items.getFirst().subject(), "written", c -> {
+                        callbacks.clear();
+                        for (Deferred<?> d : items) {
+                            callbacks.add(d.runIn(c));
+                        }
+                        return null;
+                    });
+                    callbacks.forEach(Runnable::run);
+                } catch (RuntimeException failure) {
+                    log.warn("store - {} deferred write(s) ({}...) were not committed: {}", items.size(), items.getFirst().subject(),
+                            failure.toString());
+                }
+                pending.remove(e.getKey(), p); // under its lock: its caller hands in new work to a new entry, committed after these
+            } finally {
+                p.lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Runs read-only {@code work} in a transaction (a consistent snapshot for each statement); the caller's deferred work
+     * is committed first, so a thread reads its own writes.
+     */
     @Override
     public <T> T read(String subject, Work<PgConn, T> work) {
+        Pending mine = pending.get(Thread.currentThread());
+        if (mine != null && !mine.items.isEmpty()) {
+            write(subject, c -> null);
+        }
         return call(subject, "read", work);
     }
 
@@ -214,6 +366,7 @@ final class PgPool implements Transactions<PgConn>, AutoCloseable {
         if (closed) {
             return;
         }
+        flushOlderThan(0); // deferred work handed in before the close is committed first
         closed = true;
         calls.close();
         dataSource.close();

@@ -93,6 +93,11 @@ public final class PostgresStorage implements Storage {
      * @throws StoreException when the server cannot be reached or refuses the login, or the database was
      *                        written by a newer Herald; the message names the database without credentials
      */
+    /** The pool every store of this storage runs its work on (for tests of its transactions). */
+    PgPool pool() {
+        return pool;
+    }
+
     public static PostgresStorage open(PostgresOptions options, Clock clock) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(clock, "clock");
