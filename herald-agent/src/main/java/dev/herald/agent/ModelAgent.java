@@ -274,7 +274,7 @@ public final class ModelAgent implements Agent {
      * the recorded answer, so a later turn finds it in the history and does not repeat it.
      */
     private String imageNotice(Turn turn) {
-        if (settings.vision() || !ImageAttachments.hasImage(turn.request.userMessage())) {
+        if (settings.vision() || !ImageAttachments.hasImage(turn.request.attachments())) {
             return "";
         }
         boolean told = turn.request.history().stream()

@@ -10,6 +10,7 @@ import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.agent.tool.ToolSet;
 import dev.herald.agent.tool.Workspaces;
 import dev.herald.core.agent.ChatMessage;
+import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.ToolState;
 import dev.herald.core.agent.TurnListener;
@@ -97,13 +98,14 @@ final class Turn implements AutoCloseable {
             }
         } else {
             goal = initial.size();
-            initial.add(ChatMessage.user(request.userMessage(), request.options().images()));
+            initial.add(ChatMessage.user(request.userMessage(), request.options().images(), request.attachments()));
         }
         if (images != null) {
             initial = images.attach(initial, request.platformId());
         } else {
             initial.replaceAll(m -> m.hasImages() ? m.withImages(List.of()) : m);
         }
+        initial.replaceAll(m -> m.attachments().isEmpty() ? m : m.withContent(MessageEvent.withAttachmentLines(m.content(), m.attachments())));
         initial.forEach(this::add);
         List<ToolSpec> offered = new ArrayList<>(tools.specs());
         clientTools.forEach(t -> offered.add(ToolSpec.of(t.name(), t.description(), t.parametersJson())));

@@ -174,12 +174,12 @@ final class TurnRunner {
         Capabilities caps = adapter.get().capabilities();
         NoteInjector.Prepared prepared = NoteInjector.prepare(entry, transcript, turn.text(), caps.interactive(), settings.freshness(),
                 clock.instant(), options.continuedTask(turn)); // a cut-off scheduled run resumes as its task, not as a chat
-        if (prepared.modelMessage().isBlank()) {
+        if (prepared.modelMessage().isBlank() && turn.attachments().isEmpty()) {
             cancel(turn, "empty message");
             return Attempt.DONE;
         }
         Optional<TurnRecord> started = turns.start(turn.id(), entry.sessionId(),
-                TranscriptRow.user(prepared.persistedMessage(), clock.instant()), turn.source());
+                TranscriptRow.user(prepared.persistedMessage(), turn.attachments(), clock.instant()), turn.source());
         if (started.isEmpty()) {
             if (!healed && endOrphanOfLane(turn)) {
                 return attempt(turn, true); // the lane's orphan is gone (and may have marked it): prepare again
@@ -402,7 +402,7 @@ final class TurnRunner {
         lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
         Capabilities caps = adapter.capabilities();
         TurnRequest request = new TurnRequest(entry.sessionId(), turn.sessionKey().value(), AgentHistory.from(transcript),
-                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), turnOptions);
+                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), turnOptions, turn.attachments());
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
         TurnOutcome outcome;

@@ -102,7 +102,8 @@ public final class ScriptedAgent implements Agent {
     public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
         calls.add(request);
         Function<TurnRequest, Object> step = script.poll();
-        Object result = step == null ? new TurnOutcome.Final("echo: " + request.userMessage()) : step.apply(request);
+        Object result = step == null ? new TurnOutcome.Final("echo: "
+                + dev.herald.core.platform.MessageEvent.withAttachmentLines(request.userMessage(), request.attachments())) : step.apply(request);
         if (result instanceof Hold h) {
             h.request = request;
             interrupt.onRaise(h.released::countDown);

@@ -63,8 +63,11 @@ class WebChatImageTest {
                 assertThat(ref).startsWith(MediaStore.PREFIX);
                 assertThat(sent.statusCode()).isEqualTo(200);
                 assertThat(model.lastRequest().imageUrls()).containsExactly("data:image/png;base64," + Base64.getEncoder().encodeToString(PNG));
-                assertThat(transcript.path("rows")).anySatisfy(row -> assertThat(row.path("text").asText())
-                        .isEqualTo("what is it?\n[attachment: image (image/png), ref " + ref + "]"));
+                assertThat(transcript.path("rows")).anySatisfy(row -> {
+                    assertThat(row.path("text").asText()).isEqualTo("what is it?");
+                    assertThat(row.path("files").path(0).path("kind").asText()).isEqualTo("image");
+                    assertThat(row.path("files").path(0).path("type").asText()).isEqualTo("image/png");
+                });
             }
         }
     }
