@@ -76,6 +76,15 @@ final class Turn implements AutoCloseable {
      */
     Turn(TurnRequest request, TurnListener listener, Interrupt outer, ToolRegistry registry, String systemPrompt,
             ImageAttachments images) {
+        this(request, listener, outer, registry, systemPrompt, images, null);
+    }
+
+    /**
+     * @param files saves the files of the turn's message into the workspace and names them for the model; null (or a
+     *              turn without tools, which could not read them) leaves each attachment a reference line
+     */
+    Turn(TurnRequest request, TurnListener listener, Interrupt outer, ToolRegistry registry, String systemPrompt,
+            ImageAttachments images, InboundFiles files) {
         this.request = request;
         this.listener = listener;
         this.outer = outer;
@@ -105,7 +114,11 @@ final class Turn implements AutoCloseable {
         } else {
             initial.replaceAll(m -> m.hasImages() ? m.withImages(List.of()) : m);
         }
-        initial.replaceAll(m -> m.attachments().isEmpty() ? m : m.withContent(MessageEvent.withAttachmentLines(m.content(), m.attachments())));
+        if (files != null && !tools.specs().isEmpty()) {
+            initial = files.describe(initial, request.continuesAfterToolResults() ? -1 : goal, request.platformId(), toolContext);
+        } else {
+            initial.replaceAll(m -> m.attachments().isEmpty() ? m : m.withContent(MessageEvent.withAttachmentLines(m.content(), m.attachments())));
+        }
         initial.forEach(this::add);
         List<ToolSpec> offered = new ArrayList<>(tools.specs());
         clientTools.forEach(t -> offered.add(ToolSpec.of(t.name(), t.description(), t.parametersJson())));
