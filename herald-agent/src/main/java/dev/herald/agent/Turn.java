@@ -92,7 +92,7 @@ final class Turn implements AutoCloseable {
         Set<String> shadowed = new HashSet<>();
         clientTools.forEach(t -> shadowed.add(t.name()));
         this.tools = registry.forTurn(request.platformId(), request.options().toolAllowlist()).without(shadowed);
-        this.toolContext = registry.context(request, signal);
+        this.toolContext = registry.context(request, signal).withOutgoing(listener::onFile);
         this.system = systemPrompt == null ? null : ChatMessage.system(systemPrompt);
         this.conversation = new ArrayList<>(request.history().size() + 8);
         signal.onRaise(() -> raised.complete(signal.reason()));

@@ -22,7 +22,7 @@ import java.util.Map;
 public record AgentConfig(
         @Doc("model calls per turn before the turn stops as not completed")
         int maxIterations,
-        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, schedule, mcp (every MCP tool) or a prefix like github__*")
+        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, schedule, send_file, mcp (every MCP tool) or a prefix like github__*")
         List<String> tools,
         @Doc("per-platform tool lists that replace agent.tools, e.g. {api_server: [read_file]}; webhook gets none unless listed here, "
                 + "since anyone who can post to a route steers the agent")

@@ -68,7 +68,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     @Override
     public Capabilities capabilities() {
         return new Capabilities(true, true, true, true, settings.streaming(), MAX_TEXT).with(FORMAT)
-                .with(Capabilities.Delivery.SINGLE_CONNECTION);
+                .with(Capabilities.Delivery.SINGLE_CONNECTION).withFiles(TelegramFiles.MAX_UPLOAD_BYTES, true);
     }
 
     @Override
@@ -96,6 +96,9 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
 
     @Override
     public SendResult send(OutboundMessage m) {
+        if (m.file() != null) {
+            return TelegramFiles.send(api, m);
+        }
         if (settings.streaming()) {
             Optional<SendResult> edited = drafts.finish(m);
             if (edited.isPresent()) {

@@ -39,7 +39,7 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     private static final String COLUMNS = """
             id, session_key, event_id, source, text, platform_message_id, reply_to_message_id, origin, state, session_id,
             outcome, error, reply, reply_message_id, received_at, updated_at, parts_delivered, sending_part, part_message_ids,
-            delivery_attempts, delivery_error, input_tokens, output_tokens, owner_node, attachments""";
+            delivery_attempts, delivery_error, input_tokens, output_tokens, owner_node, attachments, reply_files""";
 
     /** Stores an inbound message as a RECEIVED turn and hands back its id; no row for a message stored before. */
     static final String RECEIVE = """
@@ -252,6 +252,12 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     @Override
     public boolean recordSendIntent(long turnId, int part, String node) {
         return sendIntent(turnId, part, node);
+    }
+
+    @Override
+    public boolean recordReplyFiles(long turnId, List<dev.herald.core.platform.OutboundFile> files) {
+        return tx.write("turn " + turnId, c -> c.update("UPDATE turns SET reply_files = ? WHERE id = ? AND state = 'RUNNING'",
+                Json.files(files), turnId) == 1);
     }
 
     private boolean sendIntent(long turnId, int part, String node) {
@@ -524,7 +530,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 rs.getLong("input_tokens"),
                 rs.getLong("output_tokens"),
                 rs.getString("owner_node"),
-                Json.attachmentsOrNone(rs.getString("attachments"), "turn " + rs.getLong("id")));
+                Json.attachmentsOrNone(rs.getString("attachments"), "turn " + rs.getLong("id")),
+                Json.files(rs.getString("reply_files"), "turn " + rs.getLong("id")));
     }
 
     /** Names the current row for a log line when it cannot be decoded. */

@@ -137,6 +137,46 @@ public final class Json {
         }
     }
 
+    /** The files of a reply as a JSON array, or null when there are none. */
+    static String files(List<dev.herald.core.platform.OutboundFile> files) {
+        if (files.isEmpty()) {
+            return null;
+        }
+        ArrayNode a = MAPPER.createArrayNode();
+        for (var f : files) {
+            ObjectNode o = a.addObject().put("path", f.path()).put("name", f.name()).put("mime_type", f.mimeType()).put("size", f.size());
+            putIfSet(o, "caption", f.caption());
+        }
+        return a.toString();
+    }
+
+    /**
+     * The files of a reply; none for null. An unreadable value is logged naming {@code row} and read as none: the reply's
+     * text is still delivered, and the log says which files were lost.
+     */
+    static List<dev.herald.core.platform.OutboundFile> files(String json, String row) {
+        if (json == null) {
+            return List.of();
+        }
+        try {
+            return RowDecodeException.decoding("reply_files", json, () -> {
+                JsonNode a = parse(json);
+                if (!a.isArray()) {
+                    throw new IllegalArgumentException("not a JSON array");
+                }
+                List<dev.herald.core.platform.OutboundFile> out = new ArrayList<>(a.size());
+                for (JsonNode f : a) {
+                    out.add(new dev.herald.core.platform.OutboundFile(required(f, "path"), required(f, "name"), text(f, "mime_type"),
+                            f.path("size").asLong(-1), text(f, "caption")));
+                }
+                return out;
+            });
+        } catch (RowDecodeException e) {
+            LOG.error("store - {}: {}; its reply is sent without these files", row, e.problem());
+            return List.of();
+        }
+    }
+
     /** A list of strings as a JSON array (platform message ids). */
     static String strings(List<String> values) {
         ArrayNode array = MAPPER.createArrayNode();
