@@ -19,8 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Shows a vision model the images a conversation's user messages carry as attachment lines
- * ({@code [attachment: photo (image/jpeg), ref ...]}): the newest {@value #MAX_IMAGES} are fetched through their
+ * Shows a vision model the images a conversation's user messages carry as attachments (as data, or for messages stored
+ * before that as lines {@code [attachment: photo (image/jpeg), ref ...]}): the newest {@value #MAX_IMAGES} are fetched through their
  * platform's {@link MediaFetcher} and added to their message as image parts; the line stays in the text. An image
  * that cannot be fetched, is over the size limit or is not really an image stays a line only (logged). Fetched
  * images are kept in a small cache (at most {@value #CACHE_BYTES} bytes), so a conversation does not fetch the same
@@ -47,9 +47,14 @@ final class ImageAttachments {
         return mime.startsWith("image/") || ref.kind().equals("photo") || ref.kind().equals("image");
     }
 
-    /** True when {@code text} carries at least one image attachment line. */
-    static boolean hasImage(String text) {
-        return MessageEvent.attachmentsIn(text).stream().anyMatch(ImageAttachments::isImage);
+    /** True when {@code attachments} hold at least one image. */
+    static boolean hasImage(List<MediaRef> attachments) {
+        return attachments.stream().anyMatch(ImageAttachments::isImage);
+    }
+
+    /** The attachments of a message: its own, or for a message stored before they were data, those named in its text. */
+    static List<MediaRef> of(ChatMessage m) {
+        return m.attachments().isEmpty() ? MessageEvent.attachmentsIn(m.content()) : m.attachments();
     }
 
     /**
@@ -68,7 +73,7 @@ final class ImageAttachments {
                 budget -= m.images().size();
                 continue;
             }
-            List<MediaRef> refs = MessageEvent.attachmentsIn(m.content()).stream().filter(ImageAttachments::isImage).toList();
+            List<MediaRef> refs = of(m).stream().filter(ImageAttachments::isImage).toList();
             List<ImagePart> images = new ArrayList<>();
             for (MediaRef ref : refs.reversed()) {
                 if (budget <= 0) {

@@ -81,6 +81,7 @@ public final class ModelAgent implements Agent {
     private final Compactor compactor;
     private final Approvals approvals;
     private final ImageAttachments images;
+    private final InboundFiles files;
 
     /** An agent without tools and default settings. */
     public ModelAgent(ModelClient client) {
@@ -111,6 +112,7 @@ public final class ModelAgent implements Agent {
         this.tools = Objects.requireNonNull(tools, "tools");
         this.compactor = new Compactor(client, settings.compression());
         this.images = settings.vision() ? new ImageAttachments(fetchers, settings.maxImageBytes()) : null;
+        this.files = new InboundFiles(fetchers, tools.settings().fileLimits());
         this.approvals = approvals;
     }
 
@@ -135,7 +137,7 @@ public final class ModelAgent implements Agent {
             return new TurnOutcome.Interrupted(outer.reason());
         }
         TurnOutcome outcome;
-        try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, settings.systemPrompt(), images)) {
+        try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, settings.systemPrompt(), images, files)) {
             try {
                 outcome = loop(turn);
             } catch (RuntimeException e) {
@@ -274,7 +276,7 @@ public final class ModelAgent implements Agent {
      * the recorded answer, so a later turn finds it in the history and does not repeat it.
      */
     private String imageNotice(Turn turn) {
-        if (settings.vision() || !ImageAttachments.hasImage(turn.request.userMessage())) {
+        if (settings.vision() || !ImageAttachments.hasImage(turn.request.attachments())) {
             return "";
         }
         boolean told = turn.request.history().stream()

@@ -14,6 +14,7 @@ import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.ToolState;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
+import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.transcript.ToolCall;
 import dev.herald.core.turn.TurnOutcome;
 import java.util.ArrayList;
@@ -75,6 +76,15 @@ final class Turn implements AutoCloseable {
      */
     Turn(TurnRequest request, TurnListener listener, Interrupt outer, ToolRegistry registry, String systemPrompt,
             ImageAttachments images) {
+        this(request, listener, outer, registry, systemPrompt, images, null);
+    }
+
+    /**
+     * @param files saves the files of the turn's message into the workspace and names them for the model; null (or a
+     *              turn without tools, which could not read them) leaves each attachment a reference line
+     */
+    Turn(TurnRequest request, TurnListener listener, Interrupt outer, ToolRegistry registry, String systemPrompt,
+            ImageAttachments images, InboundFiles files) {
         this.request = request;
         this.listener = listener;
         this.outer = outer;
@@ -82,7 +92,7 @@ final class Turn implements AutoCloseable {
         Set<String> shadowed = new HashSet<>();
         clientTools.forEach(t -> shadowed.add(t.name()));
         this.tools = registry.forTurn(request.platformId(), request.options().toolAllowlist()).without(shadowed);
-        this.toolContext = registry.context(request, signal);
+        this.toolContext = registry.context(request, signal).withOutgoing(listener::onFile);
         this.system = systemPrompt == null ? null : ChatMessage.system(systemPrompt);
         this.conversation = new ArrayList<>(request.history().size() + 8);
         signal.onRaise(() -> raised.complete(signal.reason()));
@@ -97,12 +107,17 @@ final class Turn implements AutoCloseable {
             }
         } else {
             goal = initial.size();
-            initial.add(ChatMessage.user(request.userMessage(), request.options().images()));
+            initial.add(ChatMessage.user(request.userMessage(), request.options().images(), request.attachments()));
         }
         if (images != null) {
             initial = images.attach(initial, request.platformId());
         } else {
             initial.replaceAll(m -> m.hasImages() ? m.withImages(List.of()) : m);
+        }
+        if (files != null && !tools.specs().isEmpty()) {
+            initial = files.describe(initial, request.continuesAfterToolResults() ? -1 : goal, request.platformId(), toolContext);
+        } else {
+            initial.replaceAll(m -> m.attachments().isEmpty() ? m : m.withContent(MessageEvent.withAttachmentLines(m.content(), m.attachments())));
         }
         initial.forEach(this::add);
         List<ToolSpec> offered = new ArrayList<>(tools.specs());

@@ -124,7 +124,7 @@ class ToolLoopTest {
         agent().runTurn(turn("go"), listener, new Interrupt());
 
         assertThat(listener.toolResults().get(0).content()).isEqualTo("Error: there is no tool named 'teleport'. Available tools: "
-                + "shell, read_file, write_file, list_dir, http_get, todo, count, meet. Nothing was run.");
+                + "shell, read_file, write_file, list_dir, http_get, todo, send_file, count, meet. Nothing was run.");
     }
 
     @Test

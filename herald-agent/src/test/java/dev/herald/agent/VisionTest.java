@@ -6,6 +6,7 @@ import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.platform.MessageEvent.MediaRef;
 import dev.herald.core.turn.TurnOutcome;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
@@ -53,16 +54,27 @@ class VisionTest {
         return new TurnRequest("s1", "agent:main:telegram:dm:1", List.of(history), text, true, "telegram");
     }
 
+    /** A request whose message carries {@code files} as data, as every message stored since attachments are data does. */
+    private static TurnRequest turn(String text, List<MediaRef> files, ChatMessage... history) {
+        return new TurnRequest("s1", "agent:main:telegram:dm:1", List.of(history), text, true, "telegram", null, files);
+    }
+
+    static MediaRef photoRef(String ref) {
+        return new MediaRef("photo", ref, "image/jpeg");
+    }
+
+    /** An attachment as a line of the text: how messages stored before attachments were data keep them. */
     static String photo(String ref) {
         return "[attachment: photo (image/jpeg), ref " + ref + "]";
     }
 
     @Test
-    void visionModel_getsTheNewestFourPhotosAsImageParts_andKeepsTheAttachmentLines() {
+    void visionModel_getsTheNewestFourPhotosAsImageParts_fromDataAndFromLegacyLines() {
         fake.enqueue(Reply.text("I see five cats."));
 
-        TurnOutcome outcome = agent(true).runTurn(turn("and these?\n" + photo("p4") + "\n" + photo("p5") + "\n" + photo("pdf"),
-                ChatMessage.user(photo("p1")), ChatMessage.assistant("a cat"), ChatMessage.user("more\n" + photo("p2") + "\n" + photo("p3"))),
+        TurnOutcome outcome = agent(true).runTurn(turn("and these?", List.of(photoRef("p4"), photoRef("p5"), photoRef("pdf")),
+                ChatMessage.user(photo("p1")), ChatMessage.assistant("a cat"),
+                ChatMessage.user("more", List.of(), List.of(photoRef("p2"), photoRef("p3")))),
                 new RecordingListener(), null);
 
         assertThat(outcome).isInstanceOf(TurnOutcome.Final.class);
@@ -78,9 +90,9 @@ class VisionTest {
         fake.enqueue(Reply.text("A photo, I guess."), Reply.text("Still guessing."));
         ModelAgent agent = agent(false);
 
-        TurnOutcome first = agent.runTurn(turn("look\n" + photo("p1")), new RecordingListener(), null);
+        TurnOutcome first = agent.runTurn(turn("look", List.of(photoRef("p1"))), new RecordingListener(), null);
         String told = first.replyText();
-        TurnOutcome second = agent.runTurn(turn("again\n" + photo("p2"), ChatMessage.user("look\n" + photo("p1")),
+        TurnOutcome second = agent.runTurn(turn("again", List.of(photoRef("p2")), ChatMessage.user("look\n" + photo("p1")),
                 ChatMessage.assistant(told)), new RecordingListener(), null);
 
         assertThat(fake.requests()).allSatisfy(r -> assertThat(r.imageUrls()).isEmpty());

@@ -21,10 +21,15 @@ class AttachmentsTest extends GatewaySpec {
         assertThat(h.gateway.accept(photo)).isEqualTo(Admission.ACCEPTED);
 
         h.loopback("telegram").awaitSent(t -> t.startsWith("echo: [attachment: photo"), Harness.WAIT);
-        assertThat(h.agent.messages()).containsExactly("[attachment: photo (image/jpeg), ref AgAD-photo-1]");
+        assertThat(h.agent.calls()).singleElement().satisfies(r -> {
+            assertThat(r.userMessage()).isEmpty();
+            assertThat(r.attachments()).containsExactly(photo.media().getFirst());
+        });
         List<TranscriptRow> rows = h.storage.transcripts().load(h.entry(alice).sessionId());
-        assertThat(rows).filteredOn(r -> r.role() == Role.USER).extracting(TranscriptRow::content)
-                .containsExactly("[attachment: photo (image/jpeg), ref AgAD-photo-1]");
+        assertThat(rows).filteredOn(r -> r.role() == Role.USER).singleElement().satisfies(r -> {
+            assertThat(r.content()).isEmpty();
+            assertThat(r.attachments()).containsExactly(photo.media().getFirst());
+        });
     }
 
     @Test
@@ -37,6 +42,7 @@ class AttachmentsTest extends GatewaySpec {
         h.gateway.accept(doc);
 
         h.agent.awaitCalls(1, Harness.WAIT);
-        assertThat(h.agent.messages()).containsExactly("summarise this\n[attachment: document, ref BQAD-doc-2]");
+        assertThat(h.agent.messages()).containsExactly("summarise this");
+        assertThat(h.agent.calls().getFirst().attachments()).containsExactly(doc.media().getFirst());
     }
 }

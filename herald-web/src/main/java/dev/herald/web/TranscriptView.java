@@ -28,10 +28,14 @@ public final class TranscriptView {
      * {@code event} says which ({@value #RESUMED} or {@value #SUMMARY}), else null; {@code outcome} is how a tool
      * row's call ended ({@code ok}, {@code error}, {@code denied}, {@code interrupted}; {@link ToolState#ofResult}),
      * null for other rows; {@code carried} marks a message copied into a compressed conversation's continuation from
-     * before the compression.
+     * before the compression; {@code files} are the files a user row's message carried (never their platform reference).
      */
     public record Row(long seq, String role, String text, List<Tool> tools, String toolCallId, String toolName, String at, boolean note,
-            String event, String outcome, boolean carried) {
+            String event, String outcome, boolean carried, List<File> files) {
+    }
+
+    /** A file a user message carried, as its sender's platform described it; {@code size} is -1 when unknown. */
+    public record File(String kind, String name, String type, long size) {
     }
 
     /** One tool call of an assistant row. */
@@ -79,8 +83,9 @@ public final class TranscriptView {
             outcome = ToolState.ofResult(text).wire();
             text = shorten(text, maxToolText);
         }
+        List<File> files = r.attachments().stream().map(a -> new File(a.kind(), a.name(), a.mimeType(), a.size())).toList();
         return new Row(r.seq(), role, text, tools, r.toolCallId(), r.toolName(), r.timestamp() == null ? null : r.timestamp().toString(),
-                note, event, outcome, carried && !note);
+                note, event, outcome, carried && !note, files);
     }
 
     static String shorten(String text, int max) {

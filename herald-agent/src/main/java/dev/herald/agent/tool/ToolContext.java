@@ -13,12 +13,25 @@ import java.util.Objects;
  * @param platformId the platform the turn serves
  * @param workspace  the scope's working directory (it may not exist yet: tools that write create it)
  * @param interrupt  the turn's interrupt; raised means stop now
+ * @param outgoing   takes a file the agent sends to the chat with its reply ({@code send_file}); null where the caller
+ *                   delivers no files
  */
-public record ToolContext(String sessionId, String scope, String platformId, Path workspace, Interrupt interrupt) {
+public record ToolContext(String sessionId, String scope, String platformId, Path workspace, Interrupt interrupt,
+        java.util.function.Consumer<dev.herald.core.platform.OutboundFile> outgoing) {
     public ToolContext {
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(workspace, "workspace");
         Objects.requireNonNull(interrupt, "interrupt");
+    }
+
+    /** A context whose caller delivers no files. */
+    public ToolContext(String sessionId, String scope, String platformId, Path workspace, Interrupt interrupt) {
+        this(sessionId, scope, platformId, workspace, interrupt, null);
+    }
+
+    /** This context handing the files the agent sends to {@code sink}. */
+    public ToolContext withOutgoing(java.util.function.Consumer<dev.herald.core.platform.OutboundFile> sink) {
+        return new ToolContext(sessionId, scope, platformId, workspace, interrupt, sink);
     }
 
     /**

@@ -26,12 +26,15 @@ import java.util.Objects;
  * @param httpMaxBytes   {@code agent.http_max_bytes}: most bytes http_get downloads (default 2 MiB)
  * @param httpAllow      {@code agent.http_allow}: host names and CIDR blocks http_get may reach although they are not
  *                       public (loopback, private, link-local); default none ({@link dev.herald.agent.egress.EgressPolicy})
+ * @param fileLimits     {@code agent.file_max_bytes}, {@code agent.workspace_max_bytes}: how large a file a chat sends into
+ *                       a workspace may be, and all of the workspace's files together
  */
 public record ToolSettings(
         List<String> tools, Map<String, List<String>> platformTools, Path workspaceRoot, Duration shellTimeout, int resultLimit,
-        Duration httpTimeout, long httpMaxBytes, List<String> httpAllow) {
+        Duration httpTimeout, long httpMaxBytes, List<String> httpAllow, FileLimits fileLimits) {
 
-    public static final List<String> DEFAULT_TOOLS = List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "schedule", "mcp");
+    public static final List<String> DEFAULT_TOOLS = List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "schedule",
+            "send_file", "mcp");
     public static final Duration DEFAULT_SHELL_TIMEOUT = Duration.ofSeconds(120);
     public static final int DEFAULT_RESULT_LIMIT = 20_000;
     public static final Duration DEFAULT_HTTP_TIMEOUT = Duration.ofSeconds(20);
@@ -55,9 +58,21 @@ public record ToolSettings(
             throw new IllegalArgumentException("agent.http_max_bytes must be at least 1,024 (got " + httpMaxBytes + ")");
         }
         httpAllow = httpAllow == null ? List.of() : List.copyOf(httpAllow);
+        fileLimits = fileLimits == null ? FileLimits.DEFAULT : fileLimits;
         httpAllow.forEach(entry -> dev.herald.agent.egress.EgressPolicy.problem(entry).ifPresent(problem -> {
             throw new IllegalArgumentException(dev.herald.agent.egress.EgressPolicy.ALLOW_KEY + " - " + problem);
         }));
+    }
+
+    /** With the default file limits. */
+    public ToolSettings(List<String> tools, Map<String, List<String>> platformTools, Path workspaceRoot, Duration shellTimeout,
+            int resultLimit, Duration httpTimeout, long httpMaxBytes, List<String> httpAllow) {
+        this(tools, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow, FileLimits.DEFAULT);
+    }
+
+    /** The same settings with other file limits. */
+    public ToolSettings withFileLimits(FileLimits limits) {
+        return new ToolSettings(tools, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow, limits);
     }
 
     /** Without exceptions to the egress guard. */
@@ -72,27 +87,27 @@ public record ToolSettings(
     }
 
     public ToolSettings withTools(List<String> names) {
-        return new ToolSettings(names, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow);
+        return new ToolSettings(names, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow, fileLimits);
     }
 
     public ToolSettings withPlatformTools(String platformId, List<String> names) {
         Map<String, List<String>> more = new LinkedHashMap<>(platformTools);
         more.put(platformId, names);
-        return new ToolSettings(tools, more, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow);
+        return new ToolSettings(tools, more, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow, fileLimits);
     }
 
     public ToolSettings withShellTimeout(Duration timeout) {
-        return new ToolSettings(tools, platformTools, workspaceRoot, timeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow);
+        return new ToolSettings(tools, platformTools, workspaceRoot, timeout, resultLimit, httpTimeout, httpMaxBytes, httpAllow, fileLimits);
     }
 
     /** The same settings with {@code agent.http_allow} set to {@code entries}. */
     public ToolSettings withHttpAllow(List<String> entries) {
-        return new ToolSettings(tools, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, entries);
+        return new ToolSettings(tools, platformTools, workspaceRoot, shellTimeout, resultLimit, httpTimeout, httpMaxBytes, entries, fileLimits);
     }
 
     /** The same settings with another http_get time limit. */
     public ToolSettings withHttpTimeout(Duration timeout) {
-        return new ToolSettings(tools, platformTools, workspaceRoot, shellTimeout, resultLimit, timeout, httpMaxBytes, httpAllow);
+        return new ToolSettings(tools, platformTools, workspaceRoot, shellTimeout, resultLimit, timeout, httpMaxBytes, httpAllow, fileLimits);
     }
 
     /** The tool list for a platform: its override, else {@link #tools()}. */

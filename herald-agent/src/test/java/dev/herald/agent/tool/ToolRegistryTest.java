@@ -45,7 +45,7 @@ class ToolRegistryTest {
     @Test
     void forPlatform_defaultListOffersEveryBuiltinThenEveryMcpTool() {
         assertThat(registry(ToolSettings.defaults(root)).forPlatform("telegram").names())
-                .isEqualTo("shell, read_file, write_file, list_dir, http_get, todo, git__log, git__diff, web__fetch");
+                .isEqualTo("shell, read_file, write_file, list_dir, http_get, todo, send_file, git__log, git__diff, web__fetch");
     }
 
     @Test
@@ -53,7 +53,7 @@ class ToolRegistryTest {
         ToolSettings settings = ToolSettings.defaults(root).withPlatformTools("webhook", List.of("read_file", "git__*"));
 
         assertThat(registry(settings).forPlatform("webhook").names()).isEqualTo("read_file, git__log, git__diff");
-        assertThat(registry(settings).forPlatform("discord").size()).isEqualTo(9);
+        assertThat(registry(settings).forPlatform("discord").size()).isEqualTo(10);
     }
 
     @Test

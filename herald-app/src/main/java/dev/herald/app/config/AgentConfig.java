@@ -1,13 +1,14 @@
 package dev.herald.app.config;
 
-import dev.herald.core.config.Doc;
-import dev.herald.core.config.Validated;
-import dev.herald.core.config.ConfigChecks;
 import dev.herald.agent.AgentSettings;
 import dev.herald.agent.compress.CompressionSettings;
-import dev.herald.agent.tool.ToolSettings;
-import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.agent.egress.EgressPolicy;
+import dev.herald.agent.tool.FileLimits;
+import dev.herald.agent.tool.ToolSettings;
+import dev.herald.core.config.ConfigChecks;
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.Validated;
+import dev.herald.core.gateway.GatewaySettings;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,7 +22,7 @@ import java.util.Map;
 public record AgentConfig(
         @Doc("model calls per turn before the turn stops as not completed")
         int maxIterations,
-        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, schedule, mcp (every MCP tool) or a prefix like github__*")
+        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, schedule, send_file, mcp (every MCP tool) or a prefix like github__*")
         List<String> tools,
         @Doc("per-platform tool lists that replace agent.tools, e.g. {api_server: [read_file]}; webhook gets none unless listed here, "
                 + "since anyone who can post to a route steers the agent")
@@ -44,7 +45,11 @@ public record AgentConfig(
         @Doc("seconds a dangerous tool call waits for /approve before it is denied")
         int approvalTimeoutSeconds,
         @Doc("dangerous tools on platforms where nobody can approve (webhook, api_server): deny or allow")
-        NonInteractiveApprovals nonInteractiveApprovals) implements Validated {
+        NonInteractiveApprovals nonInteractiveApprovals,
+        @Doc("largest file a chat's user sends that is saved into the conversation's workspace for the agent, in bytes")
+        long fileMaxBytes,
+        @Doc("most bytes all files of one conversation's workspace may hold; a sent file that would pass it is not saved")
+        long workspaceMaxBytes) implements Validated {
 
     /** The platform whose callers are anonymous senders of payloads (platforms.webhook): no tools unless configured. */
     static final String WEBHOOK = "webhook";
@@ -62,14 +67,14 @@ public record AgentConfig(
                 Path.of("workspaces"), (int) ToolSettings.DEFAULT_SHELL_TIMEOUT.toSeconds(), ToolSettings.DEFAULT_RESULT_LIMIT,
                 (int) ToolSettings.DEFAULT_HTTP_TIMEOUT.toSeconds(), ToolSettings.DEFAULT_HTTP_MAX_BYTES, List.of(),
                 CompressionSettings.DEFAULT_THRESHOLD, (int) GatewaySettings.defaults().approvalTimeout().toSeconds(),
-                NonInteractiveApprovals.DENY);
+                NonInteractiveApprovals.DENY, FileLimits.DEFAULT_MAX_FILE_BYTES, FileLimits.DEFAULT_MAX_WORKSPACE_BYTES);
     }
 
     /** This section with the workspace root made absolute under {@code home}. */
     public AgentConfig resolvedIn(Path home) {
         Path root = home.resolve(workspaceRoot == null ? Path.of("workspaces") : workspaceRoot).toAbsolutePath().normalize();
         return new AgentConfig(maxIterations, tools, platformTools, root, shellTimeoutSeconds, toolResultLimit, httpTimeoutSeconds,
-                httpMaxBytes, httpAllow, compressionThreshold, approvalTimeoutSeconds, nonInteractiveApprovals);
+                httpMaxBytes, httpAllow, compressionThreshold, approvalTimeoutSeconds, nonInteractiveApprovals, fileMaxBytes, workspaceMaxBytes);
     }
 
     @Override
@@ -85,6 +90,9 @@ public record AgentConfig(
         check.require(compressionThreshold >= 0.1 && compressionThreshold <= 0.95, "compression_threshold",
                 "must be 0.1..0.95, was " + ConfigChecks.number(compressionThreshold));
         check.require(approvalTimeoutSeconds >= 1, "approval_timeout_seconds", "must be at least 1, was " + approvalTimeoutSeconds);
+        check.require(fileMaxBytes >= 1024, "file_max_bytes", "must be at least 1024, was " + fileMaxBytes);
+        check.require(workspaceMaxBytes >= fileMaxBytes, "workspace_max_bytes",
+                "must be at least file_max_bytes (" + fileMaxBytes + "), was " + workspaceMaxBytes);
         check.require(nonInteractiveApprovals != null, "non_interactive_approvals", "must be deny or allow");
     }
 }

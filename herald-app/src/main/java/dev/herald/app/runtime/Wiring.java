@@ -231,7 +231,8 @@ public final class Wiring implements AutoCloseable {
 
     static ToolSettings toolSettings(AgentConfig a) {
         return new ToolSettings(a.tools(), a.platformTools(), a.workspaceRoot(), Duration.ofSeconds(a.shellTimeoutSeconds()),
-                a.toolResultLimit(), Duration.ofSeconds(a.httpTimeoutSeconds()), a.httpMaxBytes(), a.httpAllow());
+                a.toolResultLimit(), Duration.ofSeconds(a.httpTimeoutSeconds()), a.httpMaxBytes(), a.httpAllow(),
+                new dev.herald.agent.tool.FileLimits(a.fileMaxBytes(), a.workspaceMaxBytes()));
     }
 
     static McpServerSettings mcpSettings(McpServerConfig c) {

@@ -233,9 +233,17 @@ class ModelProfilesApiTest {
         assertThat(content(blind)).startsWith("answer from small-model").contains("small-model cannot see images");
         assertThat(content(blindAgain)).isEqualTo("answer from small-model");
         List<String> stored = transcriptOf("vision-chat");
-        assertThat(stored).anySatisfy(t -> assertThat(t).startsWith("see?\n[attachment: image (image/png), ref upload:"));
+        assertThat(stored).contains("see?");
+        assertThat(rowsOf("vision-chat")).anySatisfy(r -> assertThat(r.attachments()).singleElement()
+                .satisfies(a -> assertThat(a.ref()).startsWith("upload:")));
         assertThat(String.join("\n", stored)).doesNotContain(PNG);
         assertThat(Files.list(home.resolve("media"))).hasSize(3);
+    }
+
+    private List<TranscriptRow> rowsOf(String chat) {
+        SessionEntry entry = wiring.storage().sessions().search(SessionQuery.all(50)).stream()
+                .filter(e -> e.origin() != null && e.origin().chatId().equals(chat)).findFirst().orElseThrow();
+        return wiring.storage().transcripts().load(entry.sessionId());
     }
 
     private List<String> transcriptOf(String chat) {

@@ -1,5 +1,6 @@
 package dev.herald.core.agent;
 
+import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.transcript.Role;
 import dev.herald.core.transcript.ToolCall;
 import java.util.List;
@@ -14,9 +15,12 @@ import java.util.Objects;
  * @param toolCallId for a tool message, the call it answers
  * @param name       for a tool message, the tool's name
  * @param images     images a user message shows the model (vision models only); empty when none. They live only
- *                   while a turn runs: the transcript keeps an attachment line, never the bytes
+ *                   while a turn runs: the transcript keeps the attachment, never the bytes
+ * @param attachments the files a user message carried, as data (the agent fetches them and tells the model where they
+ *                   are); empty when none
  */
-public record ChatMessage(Role role, String content, List<ToolCall> toolCalls, String toolCallId, String name, List<ImagePart> images) {
+public record ChatMessage(Role role, String content, List<ToolCall> toolCalls, String toolCallId, String name, List<ImagePart> images,
+        List<MessageEvent.MediaRef> attachments) {
     public ChatMessage {
         Objects.requireNonNull(role, "role");
         if (role == Role.SESSION_META) {
@@ -24,6 +28,12 @@ public record ChatMessage(Role role, String content, List<ToolCall> toolCalls, S
         }
         toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
         images = images == null ? List.of() : List.copyOf(images);
+        attachments = attachments == null ? List.of() : List.copyOf(attachments);
+    }
+
+    /** A message without attachments. */
+    public ChatMessage(Role role, String content, List<ToolCall> toolCalls, String toolCallId, String name, List<ImagePart> images) {
+        this(role, content, toolCalls, toolCallId, name, images, List.of());
     }
 
     /** A message without images. */
@@ -38,7 +48,17 @@ public record ChatMessage(Role role, String content, List<ToolCall> toolCalls, S
 
     /** This message with {@code newImages} instead of its images. */
     public ChatMessage withImages(List<ImagePart> newImages) {
-        return new ChatMessage(role, content, toolCalls, toolCallId, name, newImages);
+        return new ChatMessage(role, content, toolCalls, toolCallId, name, newImages, attachments);
+    }
+
+    /** A user message that carried {@code attachments}. */
+    public static ChatMessage user(String content, List<ImagePart> images, List<MessageEvent.MediaRef> attachments) {
+        return new ChatMessage(Role.USER, content, List.of(), null, null, images, attachments);
+    }
+
+    /** This message with {@code newContent} instead of its text, all else kept. */
+    public ChatMessage withContent(String newContent) {
+        return new ChatMessage(role, newContent, toolCalls, toolCallId, name, images, attachments);
     }
 
     public boolean hasImages() {

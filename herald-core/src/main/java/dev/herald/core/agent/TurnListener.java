@@ -11,6 +11,13 @@ public interface TurnListener {
     void onMessage(ChatMessage message);
 
     /** Partial assistant text as the model streams it; best-effort, never stored. */
+    /**
+     * The agent sends {@code file} to the chat with its reply ({@code send_file}); the gateway records it with the reply
+     * and delivers it after the reply's text. The default (a caller that delivers no files) ignores it.
+     */
+    default void onFile(dev.herald.core.platform.OutboundFile file) {
+    }
+
     default void onDelta(String text) {
     }
 

@@ -13,7 +13,6 @@ import dev.herald.core.session.StoreException;
 import dev.herald.core.session.StoreHealth;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.Turns;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -108,7 +107,7 @@ public Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox out
         }
         Optional<TurnRecord> turn;
         try {
-            turn = turns.receive(key, withAttachmentsInText(event));
+            turn = turns.receive(key, event);
         } catch (StoreException e) {
             if (!e.outage() || !e.retryable()) {
                 throw e;
@@ -132,11 +131,5 @@ public Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox out
             log.info("{} - message for {} held until start-up restore finishes", event.source().platform(), key);
         }
         return Admission.ACCEPTED;
-    }
-
-    /** Attachments become lines of the stored text: the turn record and the transcript keep them. */
-    private static MessageEvent withAttachmentsInText(MessageEvent e) {
-        return e.media().isEmpty() ? e : new MessageEvent(e.eventId(), e.source(), e.textWithAttachments(), e.messageId(),
-                e.replyToMessageId(), List.of(), e.origin(), e.receivedAt(), e.options());
     }
 }

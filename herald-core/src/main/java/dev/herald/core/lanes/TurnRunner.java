@@ -25,6 +25,7 @@ import dev.herald.core.outbox.Typing;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.MessageKind;
+import dev.herald.core.platform.OutboundFile;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.StreamEvent;
 import dev.herald.core.retry.Backoff;
@@ -197,12 +198,12 @@ public final class TurnRunner {
         Capabilities caps = adapter.get().capabilities();
         NoteInjector.Prepared prepared = NoteInjector.prepare(entry, transcript, turn.text(), caps.interactive(), policy.freshness(),
                 clock.instant(), options.continuedTask(turn)); // a cut-off scheduled run resumes as its task, not as a chat
-        if (prepared.modelMessage().isBlank()) {
+        if (prepared.modelMessage().isBlank() && turn.attachments().isEmpty()) {
             cancel(turn, "empty message");
             return Attempt.DONE;
         }
         Optional<TurnRecord> started = turns.start(turn.id(), entry.sessionId(),
-                TranscriptRow.user(prepared.persistedMessage(), clock.instant()), turn.source());
+                TranscriptRow.user(prepared.persistedMessage(), turn.attachments(), clock.instant()), turn.source());
         if (started.isEmpty()) {
             if (!healed && endOrphanOfLane(turn)) {
                 return attempt(turn, true); // the lane's orphan is gone (and may have marked it): prepare again
@@ -425,12 +426,13 @@ public final class TurnRunner {
         lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
         Capabilities caps = adapter.capabilities();
         TurnRequest request = new TurnRequest(entry.sessionId(), turn.sessionKey().value(), AgentHistory.from(transcript),
-                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), turnOptions);
+                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), turnOptions, turn.attachments());
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
         TurnOutcome outcome;
+        List<OutboundFile> files = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (Typing typing = Typing.start(adapter, turn.source().target(), turn.eventId())) {
-            outcome = agent.runTurn(request, listener(turn, entry.sessionId(), adapter, interrupt), interrupt);
+            outcome = agent.runTurn(request, listener(turn, entry.sessionId(), adapter, interrupt, files), interrupt);
         } catch (RuntimeException e) {
             if (StoreException.isOutage(e)) {
                 throw e; // not the turn's failure: it is cut off and resumed (failedAfterStart)
@@ -442,10 +444,10 @@ public final class TurnRunner {
             outcome = new TurnOutcome.Errored("Sorry, the agent ended without an answer. Try again.");
         }
         metrics.turnEnded(turn, outcome, System.nanoTime() - startNanos);
-        finish(turn, outcome);
+        finish(turn, outcome, files);
     }
 
-    private TurnListener listener(TurnRecord turn, String sessionId, PlatformAdapter adapter, Interrupt interrupt) {
+    private TurnListener listener(TurnRecord turn, String sessionId, PlatformAdapter adapter, Interrupt interrupt, List<OutboundFile> files) {
         boolean streaming = adapter.capabilities().streaming();
         boolean interactive = adapter.capabilities().interactive();
         java.util.concurrent.atomic.AtomicReference<String> current = new java.util.concurrent.atomic.AtomicReference<>(sessionId);
@@ -462,6 +464,11 @@ public final class TurnRunner {
                 } else {
                     storage.transcripts().append(current.get(), row); // tool calls run after this: durable first
                 }
+            }
+
+            @Override
+            public void onFile(OutboundFile file) {
+                files.add(file);
             }
 
             @Override
@@ -517,14 +524,21 @@ public final class TurnRunner {
         }
     }
 
-    private void finish(TurnRecord turn, TurnOutcome outcome) {
+    private void finish(TurnRecord turn, TurnOutcome outcome, List<OutboundFile> files) {
         String reply = outcome.replyText();
         if (outcome instanceof TurnOutcome.Errored || outcome instanceof TurnOutcome.Failed) {
             reply = UserErrors.fromOperatorText(reply, APOLOGY); // the one rule, whoever wrote the text
         }
-        boolean hasReply = reply != null && !reply.isBlank() && !(outcome instanceof TurnOutcome.Interrupted);
+        boolean hasFiles = !files.isEmpty() && !(outcome instanceof TurnOutcome.Interrupted);
+        boolean hasReply = (reply != null && !reply.isBlank() || hasFiles) && !(outcome instanceof TurnOutcome.Interrupted);
         CrashPoints.reach(CrashPoints.BEFORE_RECORD);
         if (hasReply) {
+            reply = reply == null ? "" : reply;
+            if (hasFiles && !turns.recordReplyFiles(turn.id(), files)) {
+                log.info("gateway - turn {} of {} was closed while it ran (stop or crash recovery); its reply is not sent",
+                        turn.id(), turn.sessionKey());
+                return;
+            }
             if (!outbox.record(turn, outcome.kind(), reply)) {
                 log.info("gateway - turn {} of {} was closed while it ran (stop or crash recovery); its reply is not sent",
                         turn.id(), turn.sessionKey());

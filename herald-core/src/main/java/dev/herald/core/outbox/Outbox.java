@@ -2,9 +2,11 @@ package dev.herald.core.outbox;
 
 import dev.herald.core.CrashPoints;
 import dev.herald.core.metrics.GatewayMetrics;
+import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.Destination;
 import dev.herald.core.platform.MessageKind;
+import dev.herald.core.platform.OutboundFile;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
@@ -36,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * recorded is ever sent again. Notices and command answers are not recorded. A reply that its turn sends at once
  * ({@link #record}) carries its first part's send intent in the record's own write: a crash between that write and the
  * call leaves the part "in doubt" although it was never sent, and its first attempt after the crash is the resend.
+ *
+ * <p>Files the agent sent ({@code send_file}) are recorded with the reply and are parts after its text, with the same
+ * intent, answer and resend rules; a file the platform cannot take (no files, over {@link Capabilities#maxFileBytes()},
+ * gone from the workspace) is sent as a line saying so, so the number of parts never changes between attempts.
  *
  * <p>When several nodes share the store, a reply is sent only by the node that owns its turn (or takes it over from a
  * node that is gone): the send intent is that claim, fenced in the store, and the node checks that it still holds its
@@ -127,7 +133,7 @@ public final class Outbox {
         }
         PlatformAdapter adapter = route.get().adapter();
         CrashPoints.reach(CrashPoints.BEFORE_SEND);
-        List<String> parts = TextSplitter.split(turn.reply(), adapter.capabilities().maxTextLength(), adapter.capabilities().format()::lengthOf);
+        List<Part> parts = parts(turn, adapter);
         // recorded with the reply by this process and not sent yet: the part is not in doubt, and its intent is on record
         boolean firstIntentRecorded = turn.sendingPart() == 1 && turn.partsDelivered() == 0 && firstPartRecorded.remove(turn.id());
         if (turn.sendingPart() > turn.partsDelivered() && !firstIntentRecorded) {
@@ -143,9 +149,9 @@ public final class Outbox {
                         + "lease); nothing sent", turn.id());
                 return false;
             }
-            OutboundMessage m = new OutboundMessage(route.get().target(), parts.get(i), kind,
+            OutboundMessage m = new OutboundMessage(route.get().target(), parts.get(i).text(), kind,
                     i == 0 && !route.get().relayed() ? turn.answersMessageId() : null, turn.eventId(), part, parts.size(),
-                    idempotencyKey(turn.id(), part));
+                    idempotencyKey(turn.id(), part), parts.get(i).file());
             SendResult r = sendWithRetry(adapter, m);
             if (!r.success()) {
                 failed(turn, adapter, r, i, parts.size());
@@ -163,6 +169,37 @@ public final class Outbox {
             turns.recordPartSent(turn.id(), part, messageId);
         }
         return false; // not reached: the loop ends with the last part
+    }
+
+    /** One part of a reply: a piece of its text, or a file with its caption. */
+    private record Part(String text, OutboundFile file) {
+    }
+
+    /**
+     * The parts of a turn's reply: its text split to the platform's limit (none when the reply is only files), then one
+     * part per file. A file the platform cannot take (no files, over its limit, gone from the workspace) is a line saying
+     * so instead, so the count of parts never changes between attempts.
+     */
+    private static List<Part> parts(TurnRecord turn, PlatformAdapter adapter) {
+        Capabilities caps = adapter.capabilities();
+        List<Part> out = new java.util.ArrayList<>();
+        if (!turn.reply().isBlank() || turn.replyFiles().isEmpty()) {
+            TextSplitter.split(turn.reply(), caps.maxTextLength(), caps.format()::lengthOf).forEach(t -> out.add(new Part(t, null)));
+        }
+        for (OutboundFile f : turn.replyFiles()) {
+            String caption = f.caption() == null ? "" : f.caption();
+            if (!caps.files()) {
+                out.add(new Part("(The file " + f.name() + " was not sent: " + adapter.platform() + " does not take files from Herald.)", null));
+            } else if (f.size() > caps.maxFileBytes()) {
+                out.add(new Part("(The file " + f.name() + " was not sent: it is " + OutboundFile.size(f.size()) + ", and "
+                        + adapter.platform() + " takes at most " + OutboundFile.size(caps.maxFileBytes()) + ".)", null));
+            } else if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(f.path()), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                out.add(new Part("(The file " + f.name() + " was not sent: it is no longer in the workspace.)", null));
+            } else {
+                out.add(new Part(caption, f));
+            }
+        }
+        return out;
     }
 
     /** Whether the turn is still this node's to deliver (its send intent may be refused for a part confirmed already). */

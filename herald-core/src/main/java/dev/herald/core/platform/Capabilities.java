@@ -14,16 +14,18 @@ import java.util.Objects;
  * @param threads       conversations can have threads or topics
  * @param streaming     the adapter wants partial reply text while a turn runs
  * @param buttons       the adapter can send buttons to press (none does yet)
- * @param files         the adapter can send files and images (none does yet)
- * @param voice         the adapter can send voice notes (none does yet)
+ * @param files         the adapter can send files and images ({@link OutboundMessage#file()})
+ * @param voice         the adapter can send voice notes
  * @param maxTextLength the longest text one message may carry, measured by {@code format}; longer replies are split
  * @param format        how the adapter writes the agent's Markdown, and how long a text is once written
  * @param delivery      which node receives and which runs the platform's turns
+ * @param maxFileBytes  the largest file the platform accepts from a bot, in bytes (0 when it takes none); a larger one
+ *                      is not sent, and the chat gets a line saying so instead
  */
 public record Capabilities(
         boolean interactive, boolean typing, boolean edits, boolean threads, boolean streaming,
         boolean buttons, boolean files, boolean voice,
-        int maxTextLength, TextFormat format, Delivery delivery) {
+        int maxTextLength, TextFormat format, Delivery delivery, long maxFileBytes) {
 
     /**
      * Where a platform's messages are received and its turns run when several nodes share one store.
@@ -50,6 +52,19 @@ public record Capabilities(
         }
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(delivery, "delivery");
+        maxFileBytes = files ? Math.max(0, maxFileBytes) : 0;
+    }
+
+    /** Capabilities that send no files. */
+    public Capabilities(boolean interactive, boolean typing, boolean edits, boolean threads, boolean streaming, boolean buttons,
+            boolean files, boolean voice, int maxTextLength, TextFormat format, Delivery delivery) {
+        this(interactive, typing, edits, threads, streaming, buttons, files, voice, maxTextLength, format, delivery, 0);
+    }
+
+    /** These capabilities sending files of up to {@code maxBytes} (voice notes too when {@code voiceNotes}). */
+    public Capabilities withFiles(long maxBytes, boolean voiceNotes) {
+        return new Capabilities(interactive, typing, edits, threads, streaming, buttons, true, voiceNotes, maxTextLength, format, delivery,
+                maxBytes);
     }
 
     /** Text only, written as Markdown, on any node. */
@@ -64,11 +79,11 @@ public record Capabilities(
 
     /** These capabilities with text written in {@code f}. */
     public Capabilities with(TextFormat f) {
-        return new Capabilities(interactive, typing, edits, threads, streaming, buttons, files, voice, maxTextLength, f, delivery);
+        return new Capabilities(interactive, typing, edits, threads, streaming, buttons, files, voice, maxTextLength, f, delivery, maxFileBytes);
     }
 
     /** These capabilities with the delivery semantics {@code d}. */
     public Capabilities with(Delivery d) {
-        return new Capabilities(interactive, typing, edits, threads, streaming, buttons, files, voice, maxTextLength, format, d);
+        return new Capabilities(interactive, typing, edits, threads, streaming, buttons, files, voice, maxTextLength, format, d, maxFileBytes);
     }
 }

@@ -49,11 +49,27 @@ public record MessageEvent(
         SCHEDULE
     }
 
-    /** An attachment reference; the bytes stay on the platform until a tool asks for them. */
-    public record MediaRef(String kind, String ref, String mimeType) {
+    /**
+     * An attachment reference; the bytes stay on the platform until the turn fetches them. Every field but the reference
+     * is what the sender's platform claimed, never trusted: the name is sanitised and the type and size checked when the
+     * file is fetched.
+     *
+     * @param kind     what the platform calls it ({@code photo}, {@code document}, {@code voice}, {@code attachment}, ...)
+     * @param ref      the platform's file id or URL, for its {@link MediaFetcher}
+     * @param mimeType the media type the platform declared, or null
+     * @param name     the file name the sender gave, or null
+     * @param size     the size in bytes the platform declared, or -1 when unknown
+     */
+    public record MediaRef(String kind, String ref, String mimeType, String name, long size) {
         public MediaRef {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(ref, "ref");
+            size = size < 0 ? -1 : size;
+        }
+
+        /** A reference with no name and no declared size. */
+        public MediaRef(String kind, String ref, String mimeType) {
+            this(kind, ref, mimeType, null, -1);
         }
     }
 
@@ -110,16 +126,16 @@ public record MessageEvent(
     }
 
     /**
-     * The text as stored for the turn and shown to the agent: the message text, then one line per
-     * attachment, so that an attachment (a photo without a caption, a file) reaches the agent and the
-     * transcript instead of being dropped as an empty message. The reference is the platform's file id
-     * or URL; the bytes stay on the platform.
+     * The message text, then one line per attachment: the form in which transcripts written before attachments were
+     * stored as data (schema SQLite V13, PostgreSQL V9) keep them; {@link #attachmentsIn} reads it back.
      */
     public String textWithAttachments() {
-        if (media.isEmpty()) {
-            return text;
-        }
-        StringBuilder sb = new StringBuilder(text);
+        return withAttachmentLines(text, media);
+    }
+
+    /** {@code text}, then one {@code [attachment: kind (type), ref ...]} line per attachment. */
+    public static String withAttachmentLines(String text, List<MediaRef> media) {
+        StringBuilder sb = new StringBuilder(text == null ? "" : text);
         for (MediaRef m : media) {
             if (!sb.isEmpty()) {
                 sb.append('\n');
@@ -134,8 +150,9 @@ public record MessageEvent(
     }
 
     /**
-     * The attachments named in stored text: the inverse of {@link #textWithAttachments()}, line by line. A line a
-     * user typed in that exact form is read as one too; the fetcher of the platform decides what it can fetch.
+     * The attachments named in stored text: the inverse of {@link #textWithAttachments()}, line by line. Read only for a
+     * user row stored before attachments were data (it has none of its own); a line a user typed in that exact form is
+     * read as one too there, and the fetcher of the platform decides what it can fetch.
      */
     public static List<MediaRef> attachmentsIn(String text) {
         if (text == null || !text.contains("[attachment: ")) {

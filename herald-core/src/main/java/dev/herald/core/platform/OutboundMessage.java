@@ -17,10 +17,19 @@ import java.util.Objects;
  * @param idempotencyKey   the same for every attempt to send this part of this reply, after a crash too, or null for
  *                         messages that are not recorded; a platform that can deduplicate sends by a key (Discord's
  *                         {@code nonce} with {@code enforce_nonce}) passes it on, so a resend is not a second message
+ * @param file             the file this part sends, with {@code text} as its caption (may be empty), or null for text; the
+ *                         outbox sends one only to a platform whose {@link Capabilities#files()} says it can, within
+ *                         {@link Capabilities#maxFileBytes()}
  */
 public record OutboundMessage(
         ChatTarget target, String text, MessageKind kind, String replyToMessageId, String correlationId, int part, int parts,
-        String idempotencyKey) {
+        String idempotencyKey, OutboundFile file) {
+
+    /** A text message. */
+    public OutboundMessage(ChatTarget target, String text, MessageKind kind, String replyToMessageId, String correlationId, int part,
+            int parts, String idempotencyKey) {
+        this(target, text, kind, replyToMessageId, correlationId, part, parts, idempotencyKey, null);
+    }
 
     /** A message without an idempotency key. */
     public OutboundMessage(ChatTarget target, String text, MessageKind kind, String replyToMessageId, String correlationId, int part,

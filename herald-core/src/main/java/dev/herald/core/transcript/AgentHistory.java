@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Turns a stored transcript into what the model sees. Bookkeeping rows ({@code session_meta},
  * {@code system}) are dropped; rows that belong to tool use are kept whole but without timestamp or
- * sequence; other rows keep role and content, and only when the content is not empty. Because tool
+ * sequence; other rows keep role, content and attachments, and only when they have either. Because tool
  * rows lose their timestamps here, freshness is always read from the raw transcript (spec C5).
  */
 public final class AgentHistory {
@@ -23,7 +23,7 @@ public final class AgentHistory {
             if (row.isToolRelated()) {
                 out.add(new ChatMessage(row.role(), row.content(), row.toolCalls(), row.toolCallId(), row.toolName()));
             } else {
-                out.add(new ChatMessage(row.role(), row.content(), List.of(), null, null));
+                out.add(new ChatMessage(row.role(), row.content(), List.of(), null, null, List.of(), row.attachments()));
             }
         }
         return out;
@@ -31,7 +31,8 @@ public final class AgentHistory {
 
     /** Whether {@link #from} makes a message of the row. */
     private static boolean kept(TranscriptRow row) {
-        return row != null && !row.role().isBookkeeping() && (row.isToolRelated() || row.content() != null && !row.content().isEmpty());
+        return row != null && !row.role().isBookkeeping() && (row.isToolRelated() || row.content() != null && !row.content().isEmpty()
+                || !row.attachments().isEmpty());
     }
 
     /** True when the history {@link #from} makes of {@code transcript} ends with a tool result (without building it). */

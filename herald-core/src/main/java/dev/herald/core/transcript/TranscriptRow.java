@@ -1,5 +1,6 @@
 package dev.herald.core.transcript;
 
+import dev.herald.core.platform.MessageEvent.MediaRef;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -14,16 +15,31 @@ import java.util.Objects;
  * @param toolCallId for a tool row, the call it answers; else null
  * @param toolName   for a tool row, the tool's name; else null
  * @param timestamp  when the row was written; null for legacy rows (freshness then counts as unknown, spec C7)
+ * @param attachments for a user row, the files its message carried; empty when none (and for rows stored before
+ *                   attachments were data, which keep them as lines of the content)
  */
 public record TranscriptRow(
-        long seq, Role role, String content, List<ToolCall> toolCalls, String toolCallId, String toolName, Instant timestamp) {
+        long seq, Role role, String content, List<ToolCall> toolCalls, String toolCallId, String toolName, Instant timestamp,
+        List<MediaRef> attachments) {
 
     public TranscriptRow {
         Objects.requireNonNull(role, "role");
         toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+        attachments = attachments == null ? List.of() : List.copyOf(attachments);
         if (seq < 0) {
             throw new IllegalArgumentException("seq must be >= 0");
         }
+    }
+
+    /** A row without attachments. */
+    public TranscriptRow(long seq, Role role, String content, List<ToolCall> toolCalls, String toolCallId, String toolName,
+            Instant timestamp) {
+        this(seq, role, content, toolCalls, toolCallId, toolName, timestamp, List.of());
+    }
+
+    /** A user row for a message that carried {@code attachments}. */
+    public static TranscriptRow user(String content, List<MediaRef> attachments, Instant at) {
+        return new TranscriptRow(0, Role.USER, content, List.of(), null, null, at, attachments);
     }
 
     public static TranscriptRow user(String content, Instant at) {
@@ -60,6 +76,6 @@ public record TranscriptRow(
     }
 
     public TranscriptRow withSeq(long newSeq) {
-        return new TranscriptRow(newSeq, role, content, toolCalls, toolCallId, toolName, timestamp);
+        return new TranscriptRow(newSeq, role, content, toolCalls, toolCallId, toolName, timestamp, attachments);
     }
 }

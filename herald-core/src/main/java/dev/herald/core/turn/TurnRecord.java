@@ -36,6 +36,9 @@ import java.util.Objects;
  * @param outputTokens      model output tokens this turn used
  * @param ownerNode         the node that received the turn, then the node that runs and delivers it; null for turns
  *                          stored before nodes were recorded
+ * @param attachments       the files the message carried, as the platform described them; empty when none
+ * @param replyFiles        the files the agent sent with its reply ({@code send_file}), delivered as parts after the
+ *                          reply's text; empty when none
  */
 public record TurnRecord(
         long id,
@@ -61,7 +64,9 @@ public record TurnRecord(
         String deliveryError,
         long inputTokens,
         long outputTokens,
-        String ownerNode) {
+        String ownerNode,
+        java.util.List<MessageEvent.MediaRef> attachments,
+        java.util.List<dev.herald.core.platform.OutboundFile> replyFiles) {
 
     public TurnRecord {
         Objects.requireNonNull(sessionKey, "sessionKey");
@@ -73,6 +78,30 @@ public record TurnRecord(
         Objects.requireNonNull(updatedAt, "updatedAt");
         text = text == null ? "" : text;
         partMessageIds = partMessageIds == null ? java.util.List.of() : java.util.List.copyOf(partMessageIds);
+        attachments = attachments == null ? java.util.List.of() : java.util.List.copyOf(attachments);
+        replyFiles = replyFiles == null ? java.util.List.of() : java.util.List.copyOf(replyFiles);
+    }
+
+    /** A turn whose reply carries no files. */
+    public TurnRecord(long id, SessionKey sessionKey, String eventId, SessionSource source, String text, String platformMessageId,
+            String replyToMessageId, MessageEvent.Origin origin, TurnState state, String sessionId, String outcome, String error,
+            String reply, String replyMessageId, Instant receivedAt, Instant updatedAt, int partsDelivered, int sendingPart,
+            java.util.List<String> partMessageIds, int deliveryAttempts, String deliveryError, long inputTokens, long outputTokens,
+            String ownerNode, java.util.List<MessageEvent.MediaRef> attachments) {
+        this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, error,
+                reply, replyMessageId, receivedAt, updatedAt, partsDelivered, sendingPart, partMessageIds, deliveryAttempts,
+                deliveryError, inputTokens, outputTokens, ownerNode, attachments, java.util.List.of());
+    }
+
+    /** A turn whose message carried no attachments. */
+    public TurnRecord(long id, SessionKey sessionKey, String eventId, SessionSource source, String text, String platformMessageId,
+            String replyToMessageId, MessageEvent.Origin origin, TurnState state, String sessionId, String outcome, String error,
+            String reply, String replyMessageId, Instant receivedAt, Instant updatedAt, int partsDelivered, int sendingPart,
+            java.util.List<String> partMessageIds, int deliveryAttempts, String deliveryError, long inputTokens, long outputTokens,
+            String ownerNode) {
+        this(id, sessionKey, eventId, source, text, platformMessageId, replyToMessageId, origin, state, sessionId, outcome, error,
+                reply, replyMessageId, receivedAt, updatedAt, partsDelivered, sendingPart, partMessageIds, deliveryAttempts,
+                deliveryError, inputTokens, outputTokens, ownerNode, java.util.List.of(), java.util.List.of());
     }
 
     /** A turn with no error and no delivery history yet. */
@@ -97,6 +126,6 @@ public record TurnRecord(
 
     /** The event this turn answers, rebuilt from the record (for replay after a restart). */
     public MessageEvent toEvent() {
-        return new MessageEvent(eventId, source, text, platformMessageId, replyToMessageId, java.util.List.of(), origin, receivedAt);
+        return new MessageEvent(eventId, source, text, platformMessageId, replyToMessageId, attachments, origin, receivedAt);
     }
 }

@@ -45,6 +45,12 @@ public interface TurnStore {
     boolean recordSendIntent(long turnId, int part);
 
     /**
+     * Records the files a RUNNING turn's reply sends after its text (written before the reply itself is recorded, so
+     * that the reply's record carries them); false when the turn is not running.
+     */
+    boolean recordReplyFiles(long turnId, List<dev.herald.core.platform.OutboundFile> files);
+
+    /**
      * {@link #recordSendIntent(long, int)} by {@code node} (fencing, when not null): the turn must be the node's, or its
      * owner gone, and becomes the node's; false otherwise, and the node must not send.
      */

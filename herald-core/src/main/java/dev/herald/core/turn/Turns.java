@@ -210,6 +210,11 @@ public final class Turns {
 
     // ---- delivery progress and usage (not state) --------------------------------------------------
 
+    /** Records the files of a running turn's reply, before the reply ({@link #recordReplyAndSend}). */
+    public boolean recordReplyFiles(long turnId, List<dev.herald.core.platform.OutboundFile> files) {
+        return files.isEmpty() || store.recordReplyFiles(turnId, files);
+    }
+
     /** Records that a part is about to be sent; false when the turn is not (or no longer) this node's to send. */
     public boolean recordSendIntent(long turnId, int part) {
         return store.recordSendIntent(turnId, part, node);

@@ -82,6 +82,39 @@ public final class JsonHttp {
         return new Reply(r.statusCode(), parse(r.body()), r.headers().map());
     }
 
+    /** POSTs {@code form} (an upload) to {@code url}; answered and failing as {@link #post}. */
+    public Reply postMultipart(String url, Multipart form, Map<String, String> headers, Duration timeout) throws IOException {
+        return send(url, "POST", form.contentType(), form.body(), headers, timeout);
+    }
+
+    /**
+     * Sends {@code body} of type {@code contentType} to {@code url} with {@code method} (an upload to a URL the platform
+     * gave); answered and failing as {@link #post}.
+     */
+    public Reply send(String url, String method, String contentType, byte[] body, Map<String, String> headers, Duration timeout)
+            throws IOException {
+        HttpRequest.Builder b;
+        try {
+            b = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).header("Content-Type", contentType)
+                    .method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+            headers.forEach(b::header);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the request could not be built (a malformed base URL or credential)");
+        }
+        HttpResponse<byte[]> r;
+        try {
+            r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (HttpTimeoutException e) {
+            throw new HttpTimeoutException("no answer within " + timeout.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for an answer");
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(describe(e));
+        }
+        return new Reply(r.statusCode(), parse(r.body()), r.headers().map());
+    }
+
     /** The failure's kind and message with secrets masked, e.g. {@code ConnectException: Connection refused}. */
     public String describe(Throwable e) {
         String text = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());

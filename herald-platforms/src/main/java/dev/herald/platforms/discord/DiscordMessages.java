@@ -106,7 +106,8 @@ final class DiscordMessages {
         for (JsonNode a : d.path("attachments")) {
             String url = a.path("url").asText("");
             if (!url.isEmpty()) {
-                out.add(new MessageEvent.MediaRef("attachment", url, a.path("content_type").asText(null)));
+                out.add(new MessageEvent.MediaRef("attachment", url, a.path("content_type").asText(null), a.path("filename").asText(null),
+                        a.path("size").asLong(-1)));
             }
         }
         return out;

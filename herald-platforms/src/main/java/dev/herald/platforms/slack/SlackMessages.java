@@ -128,7 +128,8 @@ final class SlackMessages {
         for (JsonNode f : event.path("files")) {
             String url = f.path("url_private").asText("");
             if (!url.isEmpty()) {
-                out.add(new MessageEvent.MediaRef("file", url, f.path("mimetype").asText(null)));
+                out.add(new MessageEvent.MediaRef("file", url, f.path("mimetype").asText(null), f.path("name").asText(null),
+                        f.path("size").asLong(-1)));
             }
         }
         return out;

@@ -17,6 +17,7 @@ import java.util.Map;
  */
 final class BotApi {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration UPLOAD_TIMEOUT = Duration.ofSeconds(120);
 
     /** One answer. {@code result} is null unless {@code ok}; {@code retryAfter} only for 429. */
     record Answer(String method, int status, boolean ok, JsonNode result, String description, Duration retryAfter) {
@@ -106,6 +107,26 @@ final class BotApi {
         return call("sendChatAction", body, Duration.ofSeconds(10));
     }
 
+    /**
+     * Uploads a file: {@code sendPhoto}, {@code sendVoice} or {@code sendDocument} (multipart), with {@code caption}
+     * (plain text, may be empty).
+     */
+    Answer sendFile(String method, String field, String chatId, Long threadId, String fileName, String contentType, byte[] bytes,
+            String caption, Long replyTo) throws IOException {
+        dev.herald.platforms.common.Multipart form = new dev.herald.platforms.common.Multipart().field("chat_id", chatId);
+        if (threadId != null) {
+            form.field("message_thread_id", Long.toString(threadId));
+        }
+        if (caption != null && !caption.isEmpty()) {
+            form.field("caption", caption);
+        }
+        if (replyTo != null) {
+            form.field("reply_parameters", "{\"message_id\":" + replyTo + ",\"allow_sending_without_reply\":true}");
+        }
+        form.file(field, fileName, contentType, bytes);
+        return answer(method, http.postMultipart(base + method, form, Map.of(), UPLOAD_TIMEOUT));
+    }
+
     /** Where a file is, for {@link #fileUrl}: {@code getFile}. */
     Answer getFile(String fileId) throws IOException {
         return call("getFile", Map.of("file_id", fileId), CALL_TIMEOUT);
@@ -122,7 +143,10 @@ final class BotApi {
     }
 
     private Answer call(String method, Map<String, Object> body, Duration timeout) throws IOException {
-        JsonHttp.Reply r = http.post(base + method, body, Map.of(), timeout);
+        return answer(method, http.post(base + method, body, Map.of(), timeout));
+    }
+
+    private Answer answer(String method, JsonHttp.Reply r) {
         JsonNode json = r.body();
         boolean ok = r.ok() && json.path("ok").asBoolean(false);
         String description = json.path("description").isTextual() ? json.path("description").asText()

@@ -152,13 +152,16 @@ final class Normaliser {
         List<MessageEvent.MediaRef> out = new ArrayList<>();
         JsonNode photos = m.path("photo");
         if (photos.isArray() && !photos.isEmpty()) {
-            out.add(new MessageEvent.MediaRef("photo", photos.get(photos.size() - 1).path("file_id").asText(), "image/jpeg"));
+            JsonNode largest = photos.get(photos.size() - 1);
+            out.add(new MessageEvent.MediaRef("photo", largest.path("file_id").asText(), "image/jpeg", null,
+                    largest.path("file_size").asLong(-1)));
         }
         for (String kind : List.of("document", "voice", "audio", "video", "sticker")) {
             JsonNode item = m.path(kind);
             if (item.hasNonNull("file_id")) {
                 out.add(new MessageEvent.MediaRef(kind, item.get("file_id").asText(),
-                        item.hasNonNull("mime_type") ? item.get("mime_type").asText() : null));
+                        item.hasNonNull("mime_type") ? item.get("mime_type").asText() : null,
+                        item.hasNonNull("file_name") ? item.get("file_name").asText() : null, item.path("file_size").asLong(-1)));
             }
         }
         return out;

@@ -4,17 +4,17 @@ import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
+import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
-import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.PlatformAdapter;
-import dev.herald.platforms.common.BaseUrl;
-import dev.herald.platforms.common.FileDownload;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.StreamEvent;
 import dev.herald.core.platform.TextFormat;
+import dev.herald.platforms.common.BaseUrl;
+import dev.herald.platforms.common.FileDownload;
 import java.io.IOException;
-import dev.herald.core.platform.MessageEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -77,7 +77,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     @Override
     public Capabilities capabilities() {
         return new Capabilities(true, true, true, true, settings.streaming(), MAX_TEXT).with(FORMAT)
-                .with(Capabilities.Delivery.SINGLE_CONNECTION);
+                .with(Capabilities.Delivery.SINGLE_CONNECTION).withFiles(TelegramFiles.MAX_UPLOAD_BYTES, true);
     }
 
     @Override
@@ -105,6 +105,9 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
 
     @Override
     public SendResult send(OutboundMessage m) {
+        if (m.file() != null) {
+            return TelegramFiles.send(api, m);
+        }
         if (settings.streaming()) {
             Optional<SendResult> edited = drafts.finish(m);
             if (edited.isPresent()) {

@@ -31,6 +31,11 @@ final class FakeBotApi implements AutoCloseable {
     private final String token;
     private final List<ObjectNode> updates = new CopyOnWriteArrayList<>();
     private final List<Call> calls = new CopyOnWriteArrayList<>();
+    private final List<Upload> uploads = new CopyOnWriteArrayList<>();
+
+    /** A file the bot sent (sendPhoto, sendDocument, sendVoice), as the chat shows it. */
+    record Upload(String method, String chatId, String fileName, String contentType, byte[] bytes, String caption) {
+    }
     private final Map<String, ConcurrentLinkedQueue<Integer>> failures = new ConcurrentHashMap<>();
     private final AtomicInteger nextUpdateId = new AtomicInteger(10);
     private final AtomicInteger nextMessageId = new AtomicInteger(500);
@@ -92,6 +97,11 @@ final class FakeBotApi implements AutoCloseable {
         pollsFail = fail;
     }
 
+    /** Every file the bot sent, in order. */
+    List<Upload> uploads() {
+        return List.copyOf(uploads);
+    }
+
     List<Call> calls(String method) {
         List<Call> out = new ArrayList<>();
         for (Call c : calls) {
@@ -109,7 +119,10 @@ final class FakeBotApi implements AutoCloseable {
             String botPart = slash < 0 ? path : path.substring(1, slash);
             String method = slash < 0 ? "" : path.substring(slash + 1);
             byte[] raw = ex.getRequestBody().readAllBytes();
-            JsonNode body = raw.length == 0 ? JSON.createObjectNode() : JSON.readTree(raw);
+            String type = ex.getRequestHeaders().getFirst("Content-Type");
+            dev.herald.platforms.MultipartForm form = type != null && type.startsWith("multipart/")
+                    ? dev.herald.platforms.MultipartForm.parse(type, raw) : null;
+            JsonNode body = form != null ? JSON.valueToTree(form.fields()) : raw.length == 0 ? JSON.createObjectNode() : JSON.readTree(raw);
             if (!botPart.equals("bot" + token)) {
                 reply(ex, 401, error(401, "Unauthorized"));
                 return;
@@ -128,6 +141,12 @@ final class FakeBotApi implements AutoCloseable {
                 reply(ex, fail, e);
                 return;
             }
+            if (form != null) {
+                for (var f : form.files()) {
+                    uploads.add(new Upload(method, form.fields().get("chat_id"), f.fileName(), f.contentType(), f.bytes(),
+                            form.fields().get("caption")));
+                }
+            }
             ObjectNode answer = answer(method, body);
             if (method.equals("sendMessage") && !sendDelay.isZero()) {
                 try {
@@ -145,6 +164,7 @@ final class FakeBotApi implements AutoCloseable {
         switch (method) {
             case "getMe" -> ok.putObject("result").put("id", 42).put("is_bot", true).put("username", "herald_test_bot");
             case "getUpdates" -> ok.set("result", pending(body.path("offset").asLong(0)));
+            case "sendPhoto", "sendDocument", "sendVoice" -> ok.putObject("result").put("message_id", nextMessageId.getAndIncrement());
             case "sendMessage" -> ok.putObject("result").put("message_id", nextMessageId.getAndIncrement())
                     .put("text", body.path("text").asText());
             default -> ok.put("result", true);

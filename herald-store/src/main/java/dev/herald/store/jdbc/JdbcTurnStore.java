@@ -39,13 +39,13 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     private static final String COLUMNS = """
             id, session_key, event_id, source, text, platform_message_id, reply_to_message_id, origin, state, session_id,
             outcome, error, reply, reply_message_id, received_at, updated_at, parts_delivered, sending_part, part_message_ids,
-            delivery_attempts, delivery_error, input_tokens, output_tokens, owner_node""";
+            delivery_attempts, delivery_error, input_tokens, output_tokens, owner_node, attachments, reply_files""";
 
     /** Stores an inbound message as a RECEIVED turn and hands back its id; no row for a message stored before. */
     static final String RECEIVE = """
             INSERT INTO turns (session_key, event_id, platform, source, text, platform_message_id, reply_to_message_id,
-                               origin, state, received_at, updated_at, owner_node)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RECEIVED', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id""";
+                               origin, state, received_at, updated_at, owner_node, attachments)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RECEIVED', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id""";
     public static final String LATEST_STARTED = "SELECT " + COLUMNS + """
              FROM turns WHERE session_key = ? AND state NOT IN ('RECEIVED', 'CANCELLED')
             ORDER BY id DESC LIMIT 1""";
@@ -175,14 +175,14 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
             Instant now = Micros.now(clock);
             Optional<Long> id = c.one(RECEIVE, rs -> rs.getLong(1), key.value(), event.eventId(), event.source().platform().id(),
                     Json.source(event.source()), event.text(), event.messageId(), event.replyToMessageId(), event.origin().name(),
-                    Micros.of(now), Micros.of(now), node);
+                    Micros.of(now), Micros.of(now), node, Json.attachments(event.media()));
             if (id.isEmpty()) {
                 log.debug("store - dropped duplicate inbound message {} on {} for session {}", event.messageId(), event.source().platform(), key);
                 return Optional.<TurnRecord>empty();
             }
             return Optional.of(new TurnRecord(id.get(), key, event.eventId(), event.source(), event.text(), event.messageId(),
                     event.replyToMessageId(), event.origin(), TurnState.RECEIVED, null, null, null, null, null, now, now, 0, 0, null, 0,
-                    null, 0, 0, node));
+                    null, 0, 0, node, event.media()));
         });
     }
 
@@ -252,6 +252,12 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     @Override
     public boolean recordSendIntent(long turnId, int part, String node) {
         return sendIntent(turnId, part, node);
+    }
+
+    @Override
+    public boolean recordReplyFiles(long turnId, List<dev.herald.core.platform.OutboundFile> files) {
+        return tx.write("turn " + turnId, c -> c.update("UPDATE turns SET reply_files = ? WHERE id = ? AND state = 'RUNNING'",
+                Json.files(files), turnId) == 1);
     }
 
     private boolean sendIntent(long turnId, int part, String node) {
@@ -523,7 +529,9 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
                 rs.getString("delivery_error"),
                 rs.getLong("input_tokens"),
                 rs.getLong("output_tokens"),
-                rs.getString("owner_node"));
+                rs.getString("owner_node"),
+                Json.attachmentsOrNone(rs.getString("attachments"), "turn " + rs.getLong("id")),
+                Json.files(rs.getString("reply_files"), "turn " + rs.getLong("id")));
     }
 
     /** Names the current row for a log line when it cannot be decoded. */

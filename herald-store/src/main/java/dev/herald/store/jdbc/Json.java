@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.platform.ChatType;
+import dev.herald.core.platform.MessageEvent.MediaRef;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.transcript.ToolCall;
@@ -13,14 +14,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The two small JSON documents both stores keep in TEXT columns: a session source and a list of tool
- * calls. Field names are written out here (not derived from the records) so that renaming a Java
+ * The small JSON documents both stores keep in TEXT columns: a session source, a list of tool calls, a list of
+ * attachments. Field names are written out here (not derived from the records) so that renaming a Java
  * field never changes what is stored, and rows read the same whichever store wrote them. TEXT rather
  * than PostgreSQL's {@code jsonb}: a damaged document must still be stored and reported as an
  * unreadable row naming its key, not refused somewhere else.
  */
 public final class Json {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Json.class);
 
     private Json() {
     }
@@ -82,6 +84,97 @@ public final class Json {
             }
             return out;
         });
+    }
+
+    /** The attachments as a JSON array, or null when there are none. */
+    static String attachments(List<MediaRef> refs) {
+        if (refs.isEmpty()) {
+            return null;
+        }
+        ArrayNode a = MAPPER.createArrayNode();
+        for (MediaRef r : refs) {
+            ObjectNode o = a.addObject().put("kind", r.kind()).put("ref", r.ref());
+            putIfSet(o, "mime_type", r.mimeType());
+            putIfSet(o, "name", r.name());
+            if (r.size() >= 0) {
+                o.put("size", r.size());
+            }
+        }
+        return a.toString();
+    }
+
+    /** The attachments in {@code json}; none for null; {@link RowDecodeException} naming {@code attachments} when it is not a list of them. */
+    static List<MediaRef> attachments(String json) {
+        if (json == null) {
+            return List.of();
+        }
+        return RowDecodeException.decoding("attachments", json, () -> {
+            JsonNode a = parse(json);
+            if (!a.isArray()) {
+                throw new IllegalArgumentException("not a JSON array");
+            }
+            List<MediaRef> out = new ArrayList<>(a.size());
+            for (JsonNode r : a) {
+                JsonNode size = r.get("size");
+                out.add(new MediaRef(required(r, "kind"), required(r, "ref"), text(r, "mime_type"), text(r, "name"),
+                        size == null || !size.canConvertToLong() ? -1 : size.asLong()));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * The attachments of a row, or none when they cannot be read: an unreadable attachments value is logged naming
+     * {@code row} and the row is read without it, so that its text and every other row stay readable.
+     */
+    static List<MediaRef> attachmentsOrNone(String json, String row) {
+        try {
+            return attachments(json);
+        } catch (RowDecodeException e) {
+            LOG.error("store - {}: {}; the row is read without its attachments (fix or clear the column to get them back)",
+                    row, e.problem());
+            return List.of();
+        }
+    }
+
+    /** The files of a reply as a JSON array, or null when there are none. */
+    static String files(List<dev.herald.core.platform.OutboundFile> files) {
+        if (files.isEmpty()) {
+            return null;
+        }
+        ArrayNode a = MAPPER.createArrayNode();
+        for (var f : files) {
+            ObjectNode o = a.addObject().put("path", f.path()).put("name", f.name()).put("mime_type", f.mimeType()).put("size", f.size());
+            putIfSet(o, "caption", f.caption());
+        }
+        return a.toString();
+    }
+
+    /**
+     * The files of a reply; none for null. An unreadable value is logged naming {@code row} and read as none: the reply's
+     * text is still delivered, and the log says which files were lost.
+     */
+    static List<dev.herald.core.platform.OutboundFile> files(String json, String row) {
+        if (json == null) {
+            return List.of();
+        }
+        try {
+            return RowDecodeException.decoding("reply_files", json, () -> {
+                JsonNode a = parse(json);
+                if (!a.isArray()) {
+                    throw new IllegalArgumentException("not a JSON array");
+                }
+                List<dev.herald.core.platform.OutboundFile> out = new ArrayList<>(a.size());
+                for (JsonNode f : a) {
+                    out.add(new dev.herald.core.platform.OutboundFile(required(f, "path"), required(f, "name"), text(f, "mime_type"),
+                            f.path("size").asLong(-1), text(f, "caption")));
+                }
+                return out;
+            });
+        } catch (RowDecodeException e) {
+            LOG.error("store - {}: {}; its reply is sent without these files", row, e.problem());
+            return List.of();
+        }
     }
 
     /** A list of strings as a JSON array (platform message ids). */

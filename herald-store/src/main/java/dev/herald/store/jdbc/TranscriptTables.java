@@ -25,7 +25,7 @@ public final class TranscriptTables {
     private static final int MAX_ID_ATTEMPTS = 16;
 
     private static final String SESSION_COLUMNS = "id, session_key, parent_id, started_at, ended_at, end_reason";
-    private static final String ROW_COLUMNS = "seq, role, content, tool_calls, tool_call_id, tool_name, created_at";
+    private static final String ROW_COLUMNS = "seq, role, content, tool_calls, tool_call_id, tool_name, created_at, attachments";
     /** Selects a row when the session exists. */
     public static final String SESSION_EXISTS = "SELECT 1 FROM transcript_sessions WHERE id = ?";
     static final String FIND_SESSION = "SELECT " + SESSION_COLUMNS + " FROM transcript_sessions WHERE id = ?";
@@ -105,11 +105,12 @@ public final class TranscriptTables {
             throw StoreException.notFound("transcript session " + sessionId + " (append of a " + row.role().wire() + " row)");
         }
         long seq = c.scalar(NEXT_SEQ, sessionId);
-        c.update("INSERT INTO messages (session_id, " + ROW_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        c.update("INSERT INTO messages (session_id, " + ROW_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 sessionId, seq, row.role().wire(), row.content(), Json.toolCalls(row.toolCalls()), row.toolCallId(),
-                row.toolName(), Micros.ofNullable(row.timestamp()));
+                row.toolName(), Micros.ofNullable(row.timestamp()), Json.attachments(row.attachments()));
         Instant at = row.timestamp() == null ? null : row.timestamp().truncatedTo(ChronoUnit.MICROS);
-        return new TranscriptRow(seq, row.role(), row.content(), row.toolCalls(), row.toolCallId(), row.toolName(), at);
+        return new TranscriptRow(seq, row.role(), row.content(), row.toolCalls(), row.toolCallId(), row.toolName(), at,
+                row.attachments());
     }
 
     /** The session's rows in order; {@link StoreException#corruptRow} naming the row when one cannot be read. */
@@ -184,7 +185,8 @@ public final class TranscriptTables {
             String role = rs.getString("role");
             return new TranscriptRow(seq, RowDecodeException.decoding("role", role, () -> Role.fromWire(role)),
                     rs.getString("content"), Json.toolCalls(rs.getString("tool_calls")), rs.getString("tool_call_id"),
-                    rs.getString("tool_name"), Micros.column(rs, "created_at"));
+                    rs.getString("tool_name"), Micros.column(rs, "created_at"),
+                    Json.attachmentsOrNone(rs.getString("attachments"), "transcript " + sessionId + " seq " + seq));
         } catch (RowDecodeException e) {
             throw StoreException.corruptRow("transcript " + sessionId + " seq " + seq, e.problem(), e);
         }

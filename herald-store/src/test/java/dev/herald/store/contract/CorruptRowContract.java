@@ -12,6 +12,8 @@ import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
+import dev.herald.store.postgres.CapturedLogs;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +37,44 @@ public abstract class CorruptRowContract extends StorageContract {
 
     /** Overwrites the stored source of a turn with text that is not a valid source. */
     protected abstract void breakTurnSource(long turnId);
+
+    /** Overwrites the attachments of one transcript row with text that is not a list of attachments. */
+    protected abstract void breakTranscriptAttachments(String sessionId, long seq);
+
+    /** Overwrites the attachments of a turn with text that is not JSON. */
+    protected abstract void breakTurnAttachments(long turnId);
+
+    @Test
+    void load_unreadableAttachments_keepsTheRowsTextAndTheOtherRows_andLogsNamingTheRow() {
+        SessionEntry lane = lane("1");
+        MessageEvent.MediaRef doc = new MessageEvent.MediaRef("document", "BQAD-1", "application/pdf", "report.pdf", 2048);
+        transcripts().append(lane.sessionId(), TranscriptRow.user("read this", List.of(doc), clock.instant()));
+        transcripts().append(lane.sessionId(), TranscriptRow.assistant("done", clock.instant()));
+        breakTranscriptAttachments(lane.sessionId(), 1);
+
+        List<TranscriptRow> rows;
+        try (CapturedLogs logs = new CapturedLogs()) {
+            rows = transcripts().load(lane.sessionId());
+            assertThat(logs.texts()).anySatisfy(t -> assertThat(t)
+                    .contains("transcript " + lane.sessionId() + " seq 1").contains("attachments").contains("cannot be read"));
+        }
+        assertThat(rows).extracting(TranscriptRow::content).containsExactly("read this", "done");
+        assertThat(rows.getFirst().attachments()).isEmpty();
+    }
+
+    @Test
+    void find_turnWithUnreadableAttachments_keepsItsTextAndLogsNamingIt() {
+        TurnRecord turn = turns().receive(keyOf(dm("1")), new MessageEvent("ev-1", dm("1"), "see file", "m-1", null,
+                List.of(new MessageEvent.MediaRef("document", "BQAD-1", null)), MessageEvent.Origin.USER, clock.instant())).orElseThrow();
+        breakTurnAttachments(turn.id());
+
+        try (CapturedLogs logs = new CapturedLogs()) {
+            TurnRecord read = turns().find(turn.id()).orElseThrow();
+            assertThat(read.text()).isEqualTo("see file");
+            assertThat(read.attachments()).isEmpty();
+            assertThat(logs.texts()).anySatisfy(t -> assertThat(t).contains("turn " + turn.id()).contains("attachments"));
+        }
+    }
 
     @Test
     void find_unreadableLane_failsNamingTheKey() {

@@ -33,6 +33,22 @@ public abstract class TurnStoreContract extends StorageContract {
         return turns().receive(keyOf(source), MessageEvent.text(source, text, messageId, clock.instant())).orElseThrow();
     }
 
+    @Test
+    void receiveAndStart_messageWithAttachments_keepsThemAsDataOnTheTurnAndItsUserRow() {
+        SessionEntry lane = lane("1");
+        List<MessageEvent.MediaRef> files = List.of(
+                new MessageEvent.MediaRef("document", "BQAD-doc", "application/pdf", "report \"Q3\".pdf", 123_456),
+                new MessageEvent.MediaRef("photo", "AgAD-photo", "image/jpeg"));
+        TurnRecord turn = turns().receive(lane.key(), new MessageEvent("ev-files", dm("1"), "", "m-files", null, files,
+                MessageEvent.Origin.USER, clock.instant())).orElseThrow();
+
+        assertThat(turns().find(turn.id()).orElseThrow().attachments()).isEqualTo(files);
+        assertThat(turns().find(turn.id()).orElseThrow().text()).isEmpty();
+        turns().start(turn.id(), lane.sessionId(), TranscriptRow.user("", files, clock.instant())).orElseThrow();
+        assertThat(transcripts().load(lane.sessionId())).filteredOn(r -> r.role() == Role.USER).singleElement()
+                .satisfies(r -> assertThat(r.attachments()).isEqualTo(files));
+    }
+
     /** A lane with a RUNNING turn whose user row is in the transcript. */
     private TurnRecord running(String chatId) {
         SessionEntry lane = lane(chatId);

@@ -9,17 +9,17 @@ import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /** Everything logged (messages and the messages of attached exceptions) while it is open. */
-final class CapturedLogs implements AutoCloseable {
+public final class CapturedLogs implements AutoCloseable {
     private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-    CapturedLogs() {
+    public CapturedLogs() {
         appender.start();
         root.addAppender(appender);
     }
 
     /** Each event as one text: its formatted message, then every exception message in its chain. */
-    List<String> texts() {
+    public List<String> texts() {
         List<String> out = new ArrayList<>();
         for (ILoggingEvent e : List.copyOf(appender.list)) {
             StringBuilder text = new StringBuilder(e.getFormattedMessage());

@@ -40,4 +40,14 @@ class PostgresCorruptRowTest extends CorruptRowContract {
     protected void breakTurnSource(long turnId) {
         db.update("UPDATE turns SET source = '{\"platform\": \"Not A Platform\", \"chat_id\": \"1\", \"chat_type\": \"dm\"}' WHERE id = ?", turnId);
     }
+
+    @Override
+    protected void breakTranscriptAttachments(String sessionId, long seq) {
+        db.update("UPDATE messages SET attachments = '{\"kind\": \"document\"}' WHERE session_id = ? AND seq = ?", sessionId, seq);
+    }
+
+    @Override
+    protected void breakTurnAttachments(long turnId) {
+        db.update("UPDATE turns SET attachments = '[{\"kind\": ' WHERE id = ?", turnId);
+    }
 }

@@ -36,4 +36,14 @@ class SqliteCorruptRowTest extends CorruptRowContract {
     protected void breakTurnSource(long turnId) {
         RawSql.update(dir, "UPDATE turns SET source = '{\"platform\": \"Not A Platform\", \"chat_id\": \"1\", \"chat_type\": \"dm\"}' WHERE id = ?", turnId);
     }
+
+    @Override
+    protected void breakTranscriptAttachments(String sessionId, long seq) {
+        RawSql.update(dir, "UPDATE messages SET attachments = '{\"kind\": \"document\"}' WHERE session_id = ? AND seq = ?", sessionId, seq);
+    }
+
+    @Override
+    protected void breakTurnAttachments(long turnId) {
+        RawSql.update(dir, "UPDATE turns SET attachments = '[{\"kind\": ' WHERE id = ?", turnId);
+    }
 }

@@ -94,9 +94,10 @@ class SqliteMigrationsTest {
         RawSql.update(dir, "DROP TABLE platform_leases");
         RawSql.update(dir, "DROP TABLE platform_state");
         for (String column : new String[] {"parts_delivered", "delivery_attempts", "delivery_error", "input_tokens", "output_tokens", "error",
-                "sending_part", "part_message_ids", "owner_node"}) {
+                "sending_part", "part_message_ids", "owner_node", "attachments"}) {
             RawSql.update(dir, "ALTER TABLE turns DROP COLUMN " + column);
         }
+        RawSql.update(dir, "ALTER TABLE messages DROP COLUMN attachments");
         RawSql.update(dir, "DROP TABLE session_models");
         RawSql.update(dir, "DROP TABLE schedule_runs");
         RawSql.update(dir, "DROP TABLE schedule_jobs");

@@ -63,6 +63,16 @@ public final class ScriptedAgent implements Agent {
         return this;
     }
 
+    /** The next turn sends {@code files} (as the send_file tool does) and answers {@code text}. */
+    public ScriptedAgent replyWithFiles(String text, dev.herald.core.platform.OutboundFile... files) {
+        script.add(r -> new WithFiles(text, List.of(files)));
+        return this;
+    }
+
+    /** A turn that sends files and answers text. */
+    private record WithFiles(String text, List<dev.herald.core.platform.OutboundFile> files) {
+    }
+
     /** The next turn ends with {@code outcome} (its reply, if any, is reported as an assistant message). */
     public ScriptedAgent outcome(TurnOutcome outcome) {
         script.add(r -> outcome);
@@ -102,7 +112,8 @@ public final class ScriptedAgent implements Agent {
     public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
         calls.add(request);
         Function<TurnRequest, Object> step = script.poll();
-        Object result = step == null ? new TurnOutcome.Final("echo: " + request.userMessage()) : step.apply(request);
+        Object result = step == null ? new TurnOutcome.Final("echo: "
+                + dev.herald.core.platform.MessageEvent.withAttachmentLines(request.userMessage(), request.attachments())) : step.apply(request);
         if (result instanceof Hold h) {
             h.request = request;
             interrupt.onRaise(h.released::countDown);
@@ -116,6 +127,10 @@ public final class ScriptedAgent implements Agent {
                 return new TurnOutcome.Interrupted(interrupt.reason());
             }
             result = new TurnOutcome.Final(h.reply);
+        }
+        if (result instanceof WithFiles w) {
+            w.files().forEach(listener::onFile);
+            result = new TurnOutcome.Final(w.text());
         }
         TurnOutcome outcome = (TurnOutcome) result;
         if (outcome.replyText() != null && !(outcome instanceof TurnOutcome.Interrupted)) {

@@ -9,10 +9,10 @@ import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.core.platform.MediaFetcher;
-import dev.herald.testkit.model.FakeModelServer;
-import dev.herald.testkit.model.Reply;
 import dev.herald.testkit.agent.ScriptedAgent;
 import dev.herald.testkit.browser.BrowserScript;
+import dev.herald.testkit.model.FakeModelServer;
+import dev.herald.testkit.model.Reply;
 import dev.herald.web.MediaStore;
 import dev.herald.web.access.WebAccess;
 import java.net.URI;
@@ -63,8 +63,11 @@ class WebChatImageTest {
                 assertThat(ref).startsWith(MediaStore.PREFIX);
                 assertThat(sent.statusCode()).isEqualTo(200);
                 assertThat(model.lastRequest().imageUrls()).containsExactly("data:image/png;base64," + Base64.getEncoder().encodeToString(PNG));
-                assertThat(transcript.path("rows")).anySatisfy(row -> assertThat(row.path("text").asText())
-                        .isEqualTo("what is it?\n[attachment: image (image/png), ref " + ref + "]"));
+                assertThat(transcript.path("rows")).anySatisfy(row -> {
+                    assertThat(row.path("text").asText()).isEqualTo("what is it?");
+                    assertThat(row.path("files").path(0).path("kind").asText()).isEqualTo("image");
+                    assertThat(row.path("files").path(0).path("type").asText()).isEqualTo("image/png");
+                });
             }
         }
     }

@@ -1,0 +1,64 @@
+package dev.herald.core.platform;
+
+import java.util.Objects;
+
+/**
+ * A file the agent sends to its chat (the {@code send_file} tool): recorded with the turn's reply and delivered by the
+ * outbox as one part of it, after the text.
+ *
+ * @param path     the absolute path of the file inside the conversation's workspace, checked when the tool ran; read
+ *                 again (without following links) when the part is sent
+ * @param name     the file name the chat shows
+ * @param mimeType the media type (decides photo, voice note or document where a platform tells them apart)
+ * @param size     the size in bytes when the tool ran
+ * @param caption  text shown with the file, or null
+ */
+public record OutboundFile(String path, String name, String mimeType, long size, String caption) {
+    public OutboundFile {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(name, "name");
+        mimeType = mimeType == null || mimeType.isBlank() ? "application/octet-stream" : mimeType;
+        caption = caption == null || caption.isBlank() ? null : caption;
+    }
+
+    /**
+     * The file's bytes, read without following a symbolic link at its last step (the tool checked the path inside the
+     * workspace when it ran; a link put there since is not followed).
+     *
+     * @throws java.io.IOException when it is gone, is not a regular file, or has grown past {@code maxBytes}
+     */
+    public byte[] read(long maxBytes) throws java.io.IOException {
+        java.nio.file.Path p = java.nio.file.Path.of(path);
+        if (!java.nio.file.Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new java.io.IOException("file " + name + " is no longer a regular file in the workspace");
+        }
+        try (var in = java.nio.file.Files.newInputStream(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
+            if (bytes.length > maxBytes) {
+                throw new java.io.IOException("file " + name + " is larger than " + maxBytes + " bytes");
+            }
+            return bytes;
+        }
+    }
+
+    /** The size for people: bytes, KB or MB. */
+    public static String size(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " bytes";
+        }
+        if (bytes < 1024 * 1024) {
+            return (bytes + 1023) / 1024 + " KB";
+        }
+        return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024.0));
+    }
+
+    /** True for an image a chat shows inline. */
+    public boolean isImage() {
+        return mimeType.equals("image/png") || mimeType.equals("image/jpeg") || mimeType.equals("image/gif") || mimeType.equals("image/webp");
+    }
+
+    /** True for audio a chat can play as a voice note (OGG with Opus). */
+    public boolean isVoice() {
+        return mimeType.equals("audio/ogg");
+    }
+}
