@@ -1,15 +1,13 @@
 package dev.herald.app.config;
 
+import dev.herald.core.Loopback;
+import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Secret;
 import dev.herald.core.config.Validated;
-import dev.herald.core.config.ConfigChecks;
 import dev.herald.web.WebServer;
 import dev.herald.web.api.ApiServerPlatform;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -42,7 +40,6 @@ public record ApiServerConfig(
     /** The shortest key accepted on a host other machines can reach. */
     public static final int MIN_PUBLIC_KEY_LENGTH = 16;
 
-    private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
     private static final Pattern HOST_CHARS = Pattern.compile("[A-Za-z0-9.:\\[\\]%_-]+");
 
     public ApiServerConfig {
@@ -96,30 +93,8 @@ public record ApiServerConfig(
                         + " to 127.0.0.1");
     }
 
-    /** True when {@code host} is a loopback address or {@code localhost}, decided without DNS. */
+    /** True when {@code host} is a loopback address or {@code localhost}, decided without DNS ({@link Loopback#isHost}). */
     public static boolean isLoopback(String host) {
-        if (host == null) {
-            return false;
-        }
-        String h = host.strip().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
-        }
-        if (h.equals("localhost")) {
-            return true;
-        }
-        var v4 = IPV4.matcher(h);
-        if (v4.matches()) {
-            return Integer.parseInt(v4.group(1)) == 127;
-        }
-        if (h.indexOf(':') >= 0) {
-            try {
-                // an IPv6 literal (it contains ':'), so this parses without a DNS lookup
-                return InetAddress.getByName(h).isLoopbackAddress();
-            } catch (UnknownHostException | SecurityException notAnAddress) {
-                return false;
-            }
-        }
-        return false;
+        return Loopback.isHost(host);
     }
 }

@@ -1,5 +1,6 @@
 package dev.herald.web.access;
 
+import dev.herald.core.Loopback;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
@@ -310,24 +311,11 @@ public final class WebAccess {
     }
 
     static boolean isLoopbackAddress(String address) {
-        return ClientAddress.isLoopback(address);
+        return Loopback.isAddress(address);
     }
 
-    /** A dotted 127.x.y.z, compiled once: every API request's Host header is checked. */
-    private static final java.util.regex.Pattern LOOPBACK_V4 = java.util.regex.Pattern.compile("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
-
     static boolean isLoopbackHost(String hostHeader) {
-        if (hostHeader == null || hostHeader.isBlank()) {
-            return false;
-        }
-        String h = hostHeader.strip().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[")) {
-            int end = h.indexOf(']');
-            return end > 0 && isLoopbackAddress(h.substring(1, end));
-        }
-        int colon = h.indexOf(':');
-        String name = colon >= 0 ? h.substring(0, colon) : h;
-        return name.equals("localhost") || LOOPBACK_V4.matcher(name).matches();
+        return Loopback.isHost(hostHeader);
     }
 
     private String sign(String payload) {

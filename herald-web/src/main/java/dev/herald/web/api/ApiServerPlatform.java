@@ -1,10 +1,11 @@
 package dev.herald.web.api;
 
+import dev.herald.core.Loopback;
+import dev.herald.core.UserErrors;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.ImagePart;
 import dev.herald.core.agent.TurnOptions;
-import dev.herald.core.UserErrors;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.platform.Capabilities;
 import dev.herald.core.platform.ChatTarget;
@@ -220,7 +221,7 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
                 settings.maxBodyBytes());
         this.writer = new CompletionWriter(settings.modelId(), heartbeat);
         this.models = new ModelNames(settings.modelId(), agent);
-        if (settings.apiKey() == null && !isLoopback(server.settings().host())) {
+        if (settings.apiKey() == null && !Loopback.isHost(server.settings().host())) {
             log.warn("api_server - no API key while listening on {}: only clients on this machine are served; set a key to serve "
                     + "other machines", server.settings().host());
         }
@@ -598,7 +599,4 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         return line.length() <= 40 ? line : line.substring(0, 40) + "...";
     }
 
-    private static boolean isLoopback(String host) {
-        return host.equals("127.0.0.1") || host.equals("localhost") || host.equals("::1") || host.startsWith("127.");
-    }
 }
