@@ -1,6 +1,7 @@
 package dev.herald.store.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.herald.core.retry.Backoff;
 import dev.herald.core.session.StoreException;
 import dev.herald.store.jdbc.Await;
 import dev.herald.store.jdbc.StoreOutage;
@@ -8,11 +9,11 @@ import dev.herald.store.jdbc.Transactions;
 import dev.herald.store.jdbc.Work;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
 final class PgPool implements Transactions<PgConn>, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PgPool.class);
     private static final int MAX_ATTEMPTS = 8;
+    /** The pause before another try of a transaction that collided with a concurrent one: 1-2 ms, doubling, jittered. */
+    private static final Backoff COLLISION = Backoff.jittered(Duration.ofMillis(2), Duration.ofMillis(64), Duration.ZERO);
 
     /** Thrown by work that lost a race: the transaction is rolled back and the work runs again. */
     static final class Retry extends RuntimeException {
@@ -283,7 +286,7 @@ final class PgPool implements Transactions<PgConn>, AutoCloseable {
                 }
                 log.debug("store - {}: collided with a concurrent transaction ({}); trying again", subject, e.getSQLState());
             }
-            LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(200_000L, 2_000_000L) * attempt);
+            LockSupport.parkNanos(COLLISION.delay(attempt).toNanos());
         }
     }
 
