@@ -61,12 +61,6 @@ public final class EgressPolicy {
         return new EgressPolicy(List.of(), Resolver.SYSTEM);
     }
 
-    public EgressPolicy withResolver(Resolver other) {
-        List<String> allow = new ArrayList<>(allowedNames);
-        allowedBlocks.forEach(b -> allow.add(b.toString()));
-        return new EgressPolicy(allow, other);
-    }
-
     /** What is wrong with one {@code agent.http_allow} entry, or empty when it is a host name, an address or a CIDR block. */
     public static Optional<String> problem(String entry) {
         if (entry == null || entry.isBlank()) {

@@ -61,10 +61,6 @@ public final class RunFiles {
         return home.resolve("restart_request.json");
     }
 
-    Path uncleanStarts() {
-        return home.resolve("unclean_starts.log");
-    }
-
     public void writePid(long pid, OptionalLong supervisorPid, Instant startedAt) {
         ObjectNode n = JSON.createObjectNode();
         n.put("pid", pid);

@@ -206,10 +206,6 @@ public final class Wiring implements AutoCloseable {
         return new ClusterSettings(c.enabled(), NodeIdentity.thisProcess(id), c.lease(), predecessor);
     }
 
-    static AgentSettings agentSettings(HeraldConfig config) {
-        return ModelProfiles.defaultSettings(config);
-    }
-
     /** The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), and the MCP servers' tools. */
     private static ToolRegistry tools(AgentConfig a, McpTools mcp, Schedules schedules, Storage storage, AtomicReference<Authorizer> auth) {
         ToolSettings settings = toolSettings(a);

@@ -20,15 +20,7 @@ public record AccessPolicy(boolean allowAllUsers, Set<String> allowedUsers, Set<
         return new AccessPolicy(true, Set.of(), Set.of());
     }
 
-    public static AccessPolicy denyAll() {
-        return new AccessPolicy(false, Set.of(), Set.of());
-    }
-
     public static AccessPolicy users(Set<String> users) {
         return new AccessPolicy(false, users, Set.of());
-    }
-
-    public AccessPolicy withAdmins(Set<String> adminIds) {
-        return new AccessPolicy(allowAllUsers, allowedUsers, adminIds);
     }
 }

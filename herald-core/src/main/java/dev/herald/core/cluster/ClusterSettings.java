@@ -34,8 +34,4 @@ public record ClusterSettings(boolean enabled, NodeIdentity identity, Duration l
     public Duration heartbeat() {
         return lease.dividedBy(3);
     }
-
-    public ClusterSettings withLease(Duration d) {
-        return new ClusterSettings(enabled, identity, d, predecessor);
-    }
 }

@@ -103,11 +103,6 @@ public record GatewaySettings(
                 approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
     }
 
-    public GatewaySettings withKeyPolicy(SessionKey.KeyPolicy p) {
-        return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, p, interruptGrace,
-                approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);
-    }
-
     public GatewaySettings withInterruptGrace(Duration d) {
         return new GatewaySettings(freshness, drainTimeout, startupRestoreTimeout, busyPolicy, stuckLoopThreshold, keyPolicy, d,
                 approvalTimeout, allowDangerousWithoutUser, redeliveryInterval, watchdogInterval, orphanGrace, noticeTimeout);

@@ -125,14 +125,6 @@ public record MessageEvent(
         };
     }
 
-    /**
-     * The message text, then one line per attachment: the form in which transcripts written before attachments were
-     * stored as data (schema SQLite V13, PostgreSQL V9) keep them; {@link #attachmentsIn} reads it back.
-     */
-    public String textWithAttachments() {
-        return withAttachmentLines(text, media);
-    }
-
     /** {@code text}, then one {@code [attachment: kind (type), ref ...]} line per attachment. */
     public static String withAttachmentLines(String text, List<MediaRef> media) {
         StringBuilder sb = new StringBuilder(text == null ? "" : text);

@@ -127,11 +127,6 @@ public record Job(
         return !enabled ? "paused" : nextRunAt == null ? "done" : "active";
     }
 
-    public Job withNextRun(Instant next, Instant now) {
-        return new Job(id, prompt, schedule, source, misfire, catchUpWindow, enabled, definedBy, createdBy, createdAt, now, next,
-                lastRunAt, lastOutcome, lastOutcomeAt, model, tools);
-    }
-
     public Job withEnabled(boolean on, Instant next, Instant now) {
         return new Job(id, prompt, schedule, source, misfire, catchUpWindow, on, definedBy, createdBy, createdAt, now, next,
                 lastRunAt, lastOutcome, lastOutcomeAt, model, tools);

@@ -45,9 +45,4 @@ public final class AgentHistory {
         }
         return false;
     }
-
-    /** True when the last message of the history is a tool result. */
-    public static boolean endsWithToolResult(List<ChatMessage> history) {
-        return !history.isEmpty() && history.get(history.size() - 1).role() == Role.TOOL;
-    }
 }

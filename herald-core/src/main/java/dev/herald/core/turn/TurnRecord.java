@@ -123,9 +123,4 @@ public record TurnRecord(
             case SCHEDULE -> null;
         };
     }
-
-    /** The event this turn answers, rebuilt from the record (for replay after a restart). */
-    public MessageEvent toEvent() {
-        return new MessageEvent(eventId, source, text, platformMessageId, replyToMessageId, attachments, origin, receivedAt);
-    }
 }

@@ -65,10 +65,6 @@ final class SqlConn extends JdbcConn implements AutoCloseable {
         }
     }
 
-    long lastInsertRowId() throws SQLException {
-        return scalar("SELECT last_insert_rowid()");
-    }
-
     @Override
     public void close() throws SQLException {
         for (PreparedStatement ps : statements.values()) {

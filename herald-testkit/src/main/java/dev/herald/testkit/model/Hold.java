@@ -29,10 +29,6 @@ public final class Hold {
         return request;
     }
 
-    public boolean hasArrived() {
-        return arrived.getCount() == 0;
-    }
-
     /** Lets the held reply continue. */
     public void release() {
         released.countDown();

@@ -204,11 +204,6 @@ public sealed interface Reply permits Reply.Completion, Reply.Failure, Reply.Raw
         return withPacing(new Pacing(p.delay(), Objects.requireNonNull(gap), p.hold(), p.holdAfter(), p.dropAfter()));
     }
 
-    /** Sends nothing (not even headers) until the hold is released. */
-    default Reply heldBy(Hold hold) {
-        return heldAfter(0, hold);
-    }
-
     /** Sends the first {@code events} stream events, then waits until the hold is released. */
     default Reply heldAfter(int events, Hold hold) {
         Pacing p = pacing();
