@@ -94,7 +94,7 @@ class SqliteMigrationsTest {
         RawSql.update(dir, "DROP TABLE platform_leases");
         RawSql.update(dir, "DROP TABLE platform_state");
         for (String column : new String[] {"parts_delivered", "delivery_attempts", "delivery_error", "input_tokens", "output_tokens", "error",
-                "sending_part", "part_message_ids", "owner_node", "attachments"}) {
+                "sending_part", "part_message_ids", "owner_node", "attachments", "reply_files"}) {
             RawSql.update(dir, "ALTER TABLE turns DROP COLUMN " + column);
         }
         RawSql.update(dir, "ALTER TABLE messages DROP COLUMN attachments");
