@@ -193,7 +193,7 @@ public final class Outbox {
             } else if (f.size() > caps.maxFileBytes()) {
                 out.add(new Part("(The file " + f.name() + " was not sent: it is " + OutboundFile.size(f.size()) + ", and "
                         + adapter.platform() + " takes at most " + OutboundFile.size(caps.maxFileBytes()) + ".)", null));
-            } else if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(f.path()), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            } else if (!f.present()) {
                 out.add(new Part("(The file " + f.name() + " was not sent: it is no longer in the workspace.)", null));
             } else {
                 out.add(new Part(caption, f));

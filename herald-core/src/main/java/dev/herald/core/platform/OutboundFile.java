@@ -22,15 +22,17 @@ public record OutboundFile(String path, String name, String mimeType, long size,
     }
 
     /**
-     * The file's bytes, read without following a symbolic link at its last step (the tool checked the path inside the
-     * workspace when it ran; a link put there since is not followed).
+     * The file's bytes, read without following a symbolic link at any step: the tool recorded the file's real path inside
+     * the workspace when it ran, so a path that no longer resolves to itself has had a link put in it since (a directory
+     * swapped for a link out of the workspace, say), and is refused rather than followed.
      *
-     * @throws java.io.IOException when it is gone, is not a regular file, or has grown past {@code maxBytes}
+     * @throws java.io.IOException when it is gone, is not a regular file, has a link in its path, or has grown past
+     *                             {@code maxBytes}
      */
     public byte[] read(long maxBytes) throws java.io.IOException {
         java.nio.file.Path p = java.nio.file.Path.of(path);
-        if (!java.nio.file.Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            throw new java.io.IOException("file " + name + " is no longer a regular file in the workspace");
+        if (!present()) {
+            throw new java.io.IOException("file " + name + " is no longer a regular file in the workspace, or is reached through a link");
         }
         try (var in = java.nio.file.Files.newInputStream(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
@@ -38,6 +40,17 @@ public record OutboundFile(String path, String name, String mimeType, long size,
                 throw new java.io.IOException("file " + name + " is larger than " + maxBytes + " bytes");
             }
             return bytes;
+        }
+    }
+
+    /** True while the recorded path is still a regular file reached without any link (what {@link #read} sends). */
+    public boolean present() {
+        java.nio.file.Path p = java.nio.file.Path.of(path);
+        try {
+            return java.nio.file.Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && p.toRealPath().equals(p.toAbsolutePath().normalize());
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 

@@ -10,6 +10,7 @@ import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.OutboundFile;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
@@ -48,10 +49,15 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
     public static final Platform PLATFORM = Platform.of("discord");
     /** Discord's limit for a message's content. */
     public static final int MAX_TEXT = 2000;
-    /** Discord counts its 2,000 characters on the Markdown it receives; its gateway connection is one per shard. */
+    /** The largest attachment a bot may upload to a server without boosts (10 MiB). */
+    public static final long MAX_FILE_BYTES = 10L * 1024 * 1024;
+    /**
+     * Discord counts its 2,000 characters on the Markdown it receives; its gateway connection is one per shard; a file goes
+     * as an attachment (no separate voice-note kind for bots).
+     */
     private static final Capabilities CAPABILITIES = new Capabilities(true, true, false, true, false, MAX_TEXT)
             .with(new TextFormat("discord-markdown", text -> DiscordMarkdown.render(text).length()))
-            .with(Capabilities.Delivery.SINGLE_CONNECTION);
+            .with(Capabilities.Delivery.SINGLE_CONNECTION).withFiles(MAX_FILE_BYTES, false);
 
     private final DiscordSettings settings;
     private final DiscordSettings.Timing timing;
@@ -108,6 +114,17 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
     @Override
     public SendResult send(OutboundMessage message) {
         ChatTarget t = message.target();
+        OutboundFile f = message.file();
+        if (f != null) {
+            byte[] bytes;
+            try {
+                bytes = f.read(MAX_FILE_BYTES);
+            } catch (java.io.IOException e) {
+                return SendResult.failed("discord - " + e.getMessage(), true); // the next attempt tells the user when it is gone
+            }
+            return rest.createMessageWithFile(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId(),
+                    message.idempotencyKey(), f.name(), f.mimeType(), bytes);
+        }
         return rest.createMessage(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId(), message.idempotencyKey());
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.core.platform.SendResult;
+import dev.herald.platforms.common.Multipart;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Discord's REST API, the three calls Herald makes: create a message, trigger typing, read a channel.
+ * Discord's REST API, the calls Herald makes: create a message (with a file attached or not), trigger typing, read a channel.
  *
  * <p>Rate limits: a response with {@code X-RateLimit-Remaining: 0} holds further calls on the same route
  * until {@code X-RateLimit-Reset-After} has passed (a short hold is slept here, a long one comes back as
@@ -50,6 +51,24 @@ final class DiscordRest {
      * within a few minutes returns the first message instead of creating another, so a resend is exactly once.
      */
     SendResult createMessage(String channelId, String text, String replyTo, String nonce) {
+        ObjectNode body = messageBody(text, replyTo, nonce);
+        return post(channelId, HttpRequest.BodyPublishers.ofString(body.toString()), "application/json");
+    }
+
+    /**
+     * Posts a file in {@code channelId} as the message's attachment, with {@code text} as its content, as {@link #createMessage}
+     * does (the same nonce rule, so a resend of the upload is not a second message): a {@code multipart/form-data} request
+     * with the message as {@code payload_json} and the file as {@code files[0]}.
+     */
+    SendResult createMessageWithFile(String channelId, String text, String replyTo, String nonce, String fileName, String contentType,
+            byte[] bytes) {
+        ObjectNode body = messageBody(text, replyTo, nonce);
+        body.putArray("attachments").addObject().put("id", 0).put("filename", fileName);
+        Multipart form = new Multipart().field("payload_json", body.toString()).file("files[0]", fileName, contentType, bytes);
+        return post(channelId, HttpRequest.BodyPublishers.ofByteArray(form.body()), form.contentType());
+    }
+
+    private ObjectNode messageBody(String text, String replyTo, String nonce) {
         ObjectNode body = json.createObjectNode();
         body.put("content", text);
         if (nonce != null && !nonce.isEmpty() && nonce.length() <= 25) {
@@ -63,6 +82,10 @@ final class DiscordRest {
             ref.put("message_id", replyTo);
             ref.put("fail_if_not_exists", false);
         }
+        return body;
+    }
+
+    private SendResult post(String channelId, HttpRequest.BodyPublisher body, String contentType) {
         String route = "POST /channels/" + channelId + "/messages";
         Optional<Duration> held = awaitHold(route);
         if (held.isPresent()) {
@@ -70,8 +93,8 @@ final class DiscordRest {
         }
         HttpResponse<String> r;
         try {
-            r = http.send(request("/channels/" + channelId + "/messages")
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(), HttpResponse.BodyHandlers.ofString());
+            r = http.send(request("/channels/" + channelId + "/messages").header("Content-Type", contentType).POST(body).build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             return SendResult.failed("discord - " + route + " failed (" + e.getClass().getSimpleName() + ")", true);
         } catch (InterruptedException e) {
@@ -117,8 +140,7 @@ final class DiscordRest {
         return HttpRequest.newBuilder(URI.create(settings.apiUri() + path))
                 .timeout(timing.requestTimeout())
                 .header("Authorization", "Bot " + settings.tokenValue())
-                .header("User-Agent", USER_AGENT)
-                .header("Content-Type", "application/json");
+                .header("User-Agent", USER_AGENT);
     }
 
     private SendResult result(String route, HttpResponse<String> r) {
@@ -136,8 +158,10 @@ final class DiscordRest {
         return switch (status) {
             case 401 -> SendResult.failed("discord - the bot token was rejected " + why + "; check platforms.discord.token", false);
             case 403 -> SendResult.failed("discord - " + route + " is not allowed " + why
-                    + "; give the bot View Channel and Send Messages (and Send Messages in Threads) there", false);
+                    + "; give the bot View Channel and Send Messages (and Send Messages in Threads, and Attach Files for files) there", false);
             case 404 -> SendResult.failed("discord - " + route + ": no such channel " + why, false);
+            case 413 -> SendResult.failed("discord - " + route + ": the file is larger than Discord takes from this bot " + why
+                    + "; send a smaller file", false);
             default -> SendResult.failed("discord - " + route + " failed " + why, status >= 500 || status == 408);
         };
     }

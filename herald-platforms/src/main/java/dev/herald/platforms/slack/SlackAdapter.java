@@ -44,10 +44,15 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
     public static final Platform PLATFORM = Platform.of("slack");
     /** Slack truncates a message's text past 40,000 characters; Herald splits below that with a margin. */
     public static final int MAX_TEXT = 39_000;
+    /**
+     * The largest file Herald shares on Slack. Slack takes up to 1 GB; the upload is held in memory while it is sent, so
+     * Herald stops at 100 MiB.
+     */
+    public static final long MAX_FILE_BYTES = 100L * 1024 * 1024;
     /** Slack cuts text at its length as sent, mrkdwn and escapes included; one Socket Mode connection per app. */
     private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, true, false, MAX_TEXT)
             .with(new TextFormat("slack-mrkdwn", text -> SlackMrkdwn.render(text).length()))
-            .with(Capabilities.Delivery.SINGLE_CONNECTION);
+            .with(Capabilities.Delivery.SINGLE_CONNECTION).withFiles(SlackAdapter.MAX_FILE_BYTES, false);
 
     private final SlackSettings settings;
     private final SlackSettings.Timing timing;
@@ -101,6 +106,10 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
 
     @Override
     public SendResult send(OutboundMessage message) {
+        if (message.file() != null) {
+            return web.uploadFile(message.target().chatId(), message.target().threadId(), SlackMrkdwn.render(message.text()),
+                    message.file(), MAX_FILE_BYTES);
+        }
         return web.postMessage(message.target().chatId(), SlackMrkdwn.render(message.text()), message.target().threadId());
     }
 

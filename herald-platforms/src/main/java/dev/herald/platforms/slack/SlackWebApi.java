@@ -2,19 +2,26 @@ package dev.herald.platforms.slack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.herald.core.platform.OutboundFile;
 import dev.herald.core.platform.SendResult;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Slack's Web API, the calls Herald makes: {@code auth.test} (who the bot is; checks the bot token),
- * {@code apps.connections.open} (a Socket Mode URL; checks the app token) and {@code chat.postMessage}.
+ * {@code apps.connections.open} (a Socket Mode URL; checks the app token), {@code chat.postMessage}, and the external file
+ * upload ({@code files.getUploadURLExternal}, the upload, {@code files.completeUploadExternal}).
  *
  * <p>Slack answers HTTP 200 with {@code ok:false} and an error code for most failures; those come back as
  * {@link Reply.Failed} with the code. HTTP 429 carries {@code Retry-After} in seconds. Tokens travel only in
@@ -105,30 +112,119 @@ final class SlackWebApi {
         if (r instanceof Reply.Ok ok) {
             return SendResult.sent(ok.body().path("channel").asText(channel) + ":" + ok.body().path("ts").asText(""));
         }
-        Reply.Failed f = (Reply.Failed) r;
-        String what = "slack - chat.postMessage to " + channel + " failed (" + f.error() + ")";
+        return failed("slack - chat.postMessage to " + channel, (Reply.Failed) r);
+    }
+
+    /**
+     * Shares {@code file} in {@code channel} (in the thread {@code threadTs} when given) with {@code comment} as its message,
+     * by Slack's external upload: {@code files.getUploadURLExternal} (name and length) answers an upload URL and a file id,
+     * the bytes go to that URL, and {@code files.completeUploadExternal} shares the file. The upload URL is followed only
+     * when it is on Slack's file host ({@code files.slack.com}, https) or the configured API host, and without the token.
+     * Slack has no idempotency key for this: a share whose answer was lost is shared again when resent.
+     */
+    SendResult uploadFile(String channel, String threadTs, String comment, OutboundFile file, long maxBytes) {
+        String what = "slack - sharing file " + file.name() + " in " + channel;
+        Reply r = callForm("files.getUploadURLExternal", Map.of("filename", file.name(), "length", Long.toString(file.size())));
+        if (!(r instanceof Reply.Ok ok)) {
+            return failed(what + ": files.getUploadURLExternal", (Reply.Failed) r);
+        }
+        String fileId = ok.body().path("file_id").asText("");
+        URI upload;
+        try {
+            upload = URI.create(ok.body().path("upload_url").asText(""));
+        } catch (IllegalArgumentException e) {
+            upload = null;
+        }
+        if (fileId.isEmpty() || upload == null || !uploadHostAllowed(upload)) {
+            return SendResult.failed(what + ": files.getUploadURLExternal answered no upload URL on Slack's file host ("
+                    + (upload == null ? "none" : upload.getScheme() + "://" + upload.getHost()) + "); nothing was uploaded", false);
+        }
+        byte[] bytes;
+        try {
+            bytes = file.read(maxBytes);
+        } catch (IOException e) {
+            return SendResult.failed(what + ": " + e.getMessage(), true);
+        }
+        try {
+            HttpResponse<String> u = http.send(HttpRequest.newBuilder(upload).timeout(timing.requestTimeout().multipliedBy(10))
+                    .header("Content-Type", "application/octet-stream").POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (u.statusCode() != 200) {
+                return SendResult.failed(what + ": the upload answered HTTP " + u.statusCode(), u.statusCode() >= 500 || u.statusCode() == 429);
+            }
+        } catch (IOException e) {
+            return SendResult.failed(what + ": the upload failed (" + e.getClass().getSimpleName() + ")", true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return SendResult.failed(what + ": interrupted", true);
+        }
+        Map<String, String> complete = new LinkedHashMap<>();
+        ArrayNode files = json.createArrayNode();
+        files.addObject().put("id", fileId).put("title", file.name());
+        complete.put("files", files.toString());
+        complete.put("channel_id", channel);
+        if (threadTs != null) {
+            complete.put("thread_ts", threadTs);
+        }
+        if (comment != null && !comment.isEmpty()) {
+            complete.put("initial_comment", comment);
+        }
+        Reply c = callForm("files.completeUploadExternal", complete);
+        if (c instanceof Reply.Ok) {
+            return SendResult.sent(channel + ":" + fileId);
+        }
+        return failed(what + ": files.completeUploadExternal", (Reply.Failed) c);
+    }
+
+    /** Slack's file host over https, or the configured API's own scheme, host and port (a proxy, or a test's fake). */
+    boolean uploadHostAllowed(URI upload) {
+        if (upload.getHost() == null) {
+            return false;
+        }
+        if ("https".equals(upload.getScheme()) && "files.slack.com".equalsIgnoreCase(upload.getHost()) && upload.getUserInfo() == null) {
+            return true;
+        }
+        URI api = settings.apiUri();
+        return api.getScheme().equals(upload.getScheme()) && api.getHost().equalsIgnoreCase(upload.getHost())
+                && api.getPort() == upload.getPort() && upload.getUserInfo() == null;
+    }
+
+    private static SendResult failed(String what, Reply.Failed f) {
+        String text = what + " failed (" + f.error() + ")";
         if (f.retryAfter() != null) {
-            return SendResult.rateLimited(what + "; Slack asked to wait " + f.retryAfter().toSeconds() + " s", f.retryAfter());
+            return SendResult.rateLimited(text + "; Slack asked to wait " + f.retryAfter().toSeconds() + " s", f.retryAfter());
         }
         if (f.badToken()) {
-            return SendResult.failed(what + "; check platforms.slack.bot_token", false);
+            return SendResult.failed(text + "; check platforms.slack.bot_token", false);
         }
         if (f.needed() != null) {
-            return SendResult.failed(what + "; add the " + f.needed() + " scope under OAuth & Permissions and reinstall the app", false);
+            return SendResult.failed(text + "; add the " + f.needed() + " scope under OAuth & Permissions and reinstall the app", false);
         }
-        return SendResult.failed(what, f.retryable());
+        return SendResult.failed(text, f.retryable());
+    }
+
+    /** POSTs {@code params} form-encoded to {@code method} with the bot token (the file methods take no JSON). */
+    private Reply callForm(String method, Map<String, String> params) {
+        StringBuilder form = new StringBuilder();
+        params.forEach((k, v) -> form.append(form.isEmpty() ? "" : "&").append(URLEncoder.encode(k, StandardCharsets.UTF_8)).append('=')
+                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        return send(method, settings.botTokenValue(), "application/x-www-form-urlencoded",
+                HttpRequest.BodyPublishers.ofString(form.toString()));
     }
 
     /** POSTs to {@code method}: a JSON body, or an empty form when {@code body} is null. */
     Reply call(String method, String token, ObjectNode body) {
+        if (body == null) {
+            return send(method, token, "application/x-www-form-urlencoded", HttpRequest.BodyPublishers.noBody());
+        }
+        return send(method, token, "application/json; charset=utf-8", HttpRequest.BodyPublishers.ofString(body.toString()));
+    }
+
+    private Reply send(String method, String token, String contentType, HttpRequest.BodyPublisher body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(settings.apiUri() + "/" + method))
                 .timeout(timing.requestTimeout())
-                .header("Authorization", "Bearer " + token);
-        if (body == null) {
-            b.header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.noBody());
-        } else {
-            b.header("Content-Type", "application/json; charset=utf-8").POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-        }
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", contentType).POST(body);
         HttpResponse<String> r;
         try {
             r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());

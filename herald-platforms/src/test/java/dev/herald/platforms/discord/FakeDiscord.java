@@ -26,7 +26,8 @@ import java.util.function.Predicate;
  * A local stand-in for Discord, written for these tests: the Gateway WebSocket (HELLO, IDENTIFY, READY with
  * a resume URL, GUILD_CREATE, heartbeats and ACKs, RESUME with replay of missed dispatches, RESUMED,
  * INVALID_SESSION, close 4004 for a bad token) and the REST endpoints Herald calls (create message, typing,
- * get channel, with programmable 429s). Everything it receives is recorded for assertions.
+ * get channel, with programmable 429s); a message with a file comes as {@code multipart/form-data} ({@code payload_json} and
+ * {@code files[n]}), its files recorded in {@link #uploads}. Everything it receives is recorded for assertions.
  *
  * <p>Create message honours {@code nonce} with {@code enforce_nonce} as Discord documents it: "if true and nonce is
  * present, it will be checked for uniqueness in the past few minutes; if another message was created by the same author
@@ -43,11 +44,16 @@ final class FakeDiscord implements AutoCloseable {
     record Post(String channelId, String content, String replyTo, String authorization, JsonNode body, String id) {
     }
 
+    /** A file attached to a created message (a {@code multipart/form-data} post), as the channel shows it. */
+    record Upload(String messageId, String channelId, String fileName, String contentType, byte[] bytes) {
+    }
+
     /** How long Discord remembers an enforced nonce here ("the past few minutes"). */
     static final Duration NONCE_MEMORY = Duration.ofMinutes(5);
 
     final List<JsonNode> received = new CopyOnWriteArrayList<>();
     final List<Post> posts = new CopyOnWriteArrayList<>();
+    final List<Upload> uploads = new CopyOnWriteArrayList<>();
     final List<String> typing = new CopyOnWriteArrayList<>();
     final List<String> connectedPaths = new CopyOnWriteArrayList<>();
     final Deque<Double> rateLimitNext = new ConcurrentLinkedDeque<>();
@@ -324,7 +330,21 @@ final class FakeDiscord implements AutoCloseable {
                     .result("{\"message\":\"You are being rate limited.\",\"retry_after\":" + retryAfter + ",\"global\":false}");
             return;
         }
-        JsonNode body = JSON.readTree(ctx.body());
+        String type = ctx.header("Content-Type");
+        dev.herald.platforms.MultipartForm form = type != null && type.startsWith("multipart/")
+                ? dev.herald.platforms.MultipartForm.parse(type, ctx.bodyAsBytes()) : null;
+        JsonNode body = JSON.readTree(form == null ? ctx.body() : form.fields().getOrDefault("payload_json", "{}"));
+        if (form != null) {
+            // as Discord: each attachment in payload_json names the files[n] part it describes
+            JsonNode attachments = body.path("attachments");
+            boolean described = form.files().size() == attachments.size() && form.files().stream().allMatch(f ->
+                    f.field().matches("files\\[\\d+]") && attachments.findValues("id").stream()
+                            .anyMatch(id -> ("files[" + id.asText() + "]").equals(f.field())));
+            if (form.files().isEmpty() || !described) {
+                ctx.status(400).result("{\"message\":\"Invalid Form Body\",\"code\":50035}");
+                return;
+            }
+        }
         String nonce = body.path("nonce").asText(null);
         String author = ctx.header("Authorization");
         String answer;
@@ -338,6 +358,9 @@ final class FakeDiscord implements AutoCloseable {
                 String id = Long.toString(ids.incrementAndGet());
                 posts.add(new Post(ctx.pathParam("id"), body.path("content").asText(),
                         body.path("message_reference").path("message_id").asText(null), author, body, id));
+                if (form != null) {
+                    form.files().forEach(f -> uploads.add(new Upload(id, ctx.pathParam("id"), f.fileName(), f.contentType(), f.bytes())));
+                }
                 ObjectNode created = JSON.createObjectNode().put("id", id).put("channel_id", ctx.pathParam("id"));
                 if (nonce != null) {
                     created.put("nonce", nonce);

@@ -20,7 +20,9 @@ import java.util.function.Consumer;
 /**
  * A local stand-in for Slack, written for these tests: {@code auth.test}, {@code apps.connections.open}
  * (a single-use ticket URL), the Socket Mode WebSocket ({@code hello}, envelopes, acks, {@code disconnect})
- * and {@code chat.postMessage} (with programmable errors and 429s). Everything it receives is recorded.
+ * {@code chat.postMessage} (with programmable errors and 429s), and the external file upload: {@code
+ * files.getUploadURLExternal} answers an upload URL on this fake, the bytes are POSTed there, and {@code
+ * files.completeUploadExternal} shares the file (recorded in {@link #files}). Everything it receives is recorded.
  */
 final class FakeSlack implements AutoCloseable {
     static final String APP_TOKEN = "xapp-1-A111-fake-app-token";
@@ -34,6 +36,21 @@ final class FakeSlack implements AutoCloseable {
     }
 
     final List<Post> posts = new CopyOnWriteArrayList<>();
+
+    /** A file shared by files.completeUploadExternal, as the channel shows it. */
+    record SharedFile(String channel, String threadTs, String comment, String fileId, String title, String fileName, byte[] bytes) {
+    }
+
+    /** One POST to an upload URL: which file, its bytes, and whether it came with an Authorization header. */
+    record UploadHit(String fileId, byte[] bytes, boolean authorization) {
+    }
+
+    final List<SharedFile> files = new CopyOnWriteArrayList<>();
+    final List<UploadHit> uploadHits = new CopyOnWriteArrayList<>();
+    /** When set, files.getUploadURLExternal answers this upload URL (with {@code {id}} for the file id) instead of the fake's own. */
+    volatile String uploadUrlTemplate;
+    private final java.util.Map<String, String[]> pendingUploads = new java.util.concurrent.ConcurrentHashMap<>();
+    private final AtomicInteger fileIds = new AtomicInteger();
     /** Delay before an accepted post is answered (the message is in the channel at once). */
     volatile java.time.Duration answerDelay = java.time.Duration.ZERO;
     final List<String> acks = new CopyOnWriteArrayList<>();
@@ -68,6 +85,19 @@ final class FakeSlack implements AutoCloseable {
                 }
             });
             config.routes.post("/api/chat.postMessage", this::postMessage);
+            config.routes.post("/api/files.getUploadURLExternal", this::getUploadUrl);
+            config.routes.post("/upload/{id}", ctx -> {
+                String id = ctx.pathParam("id");
+                uploadHits.add(new UploadHit(id, ctx.bodyAsBytes(), ctx.header("Authorization") != null));
+                String[] pending = pendingUploads.get(id);
+                if (pending == null) {
+                    ctx.status(404).result("not found");
+                    return;
+                }
+                pending[2] = java.util.Base64.getEncoder().encodeToString(ctx.bodyAsBytes());
+                ctx.status(200).result("OK - " + ctx.bodyAsBytes().length);
+            });
+            config.routes.post("/api/files.completeUploadExternal", this::completeUpload);
             config.routes.ws("/link", ws -> {
                 ws.onConnect(ctx -> {
                     open.add(ctx);
@@ -194,6 +224,51 @@ final class FakeSlack implements AutoCloseable {
             Thread.sleep(answerDelay);
         }
         json(ctx, JSON.createObjectNode().put("ok", true).put("channel", channel).put("ts", messageTs));
+    }
+
+    private void getUploadUrl(Context ctx) {
+        if (!bearer(ctx, BOT_TOKEN)) {
+            return;
+        }
+        String name = ctx.formParam("filename");
+        String length = ctx.formParam("length");
+        if (name == null || name.isBlank() || length == null || !length.matches("\\d+")) {
+            json(ctx, JSON.createObjectNode().put("ok", false).put("error", "invalid_arguments"));
+            return;
+        }
+        String id = "F" + (1000 + fileIds.incrementAndGet());
+        pendingUploads.put(id, new String[] {name, length, null});
+        String template = uploadUrlTemplate;
+        String url = template != null ? template.replace("{id}", id) : "http://127.0.0.1:" + port() + "/upload/" + id;
+        json(ctx, JSON.createObjectNode().put("ok", true).put("upload_url", url).put("file_id", id));
+    }
+
+    /** As Slack: each file must have been uploaded with the length announced; then it is shared in the channel. */
+    private void completeUpload(Context ctx) throws Exception {
+        if (!bearer(ctx, BOT_TOKEN)) {
+            return;
+        }
+        JsonNode list = JSON.readTree(java.util.Objects.requireNonNullElse(ctx.formParam("files"), "[]"));
+        String channel = ctx.formParam("channel_id");
+        com.fasterxml.jackson.databind.node.ArrayNode answered = JSON.createArrayNode();
+        for (JsonNode f : list) {
+            String[] pending = pendingUploads.get(f.path("id").asText());
+            if (pending == null || pending[2] == null
+                    || java.util.Base64.getDecoder().decode(pending[2]).length != Long.parseLong(pending[1])) {
+                json(ctx, JSON.createObjectNode().put("ok", false).put("error", "file_upload_size_mismatch"));
+                return;
+            }
+        }
+        for (JsonNode f : list) {
+            String id = f.path("id").asText();
+            String[] pending = pendingUploads.remove(id);
+            files.add(new SharedFile(channel, ctx.formParam("thread_ts"), ctx.formParam("initial_comment"), id,
+                    f.path("title").asText(null), pending[0], java.util.Base64.getDecoder().decode(pending[2])));
+            answered.addObject().put("id", id).put("title", f.path("title").asText(pending[0]));
+        }
+        ObjectNode answer = JSON.createObjectNode().put("ok", true);
+        answer.set("files", answered);
+        json(ctx, answer);
     }
 
     private static boolean bearer(Context ctx, String token) {
