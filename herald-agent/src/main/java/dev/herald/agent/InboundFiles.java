@@ -71,8 +71,8 @@ final class InboundFiles {
         List<ChatMessage> out = new java.util.ArrayList<>(messages.size());
         for (int i = 0; i < messages.size(); i++) {
             ChatMessage m = messages.get(i);
-            if (m.attachments().isEmpty()) {
-                out.add(m);
+            if (m.attachments().isEmpty() || m.role() != dev.herald.core.transcript.Role.USER) {
+                out.add(m); // an answer's attachments are the files it sent: its send_file calls already say so
                 continue;
             }
             StringBuilder text = new StringBuilder(m.content() == null ? "" : m.content());

@@ -117,7 +117,8 @@ final class Turn implements AutoCloseable {
         if (files != null && !tools.specs().isEmpty()) {
             initial = files.describe(initial, request.continuesAfterToolResults() ? -1 : goal, request.platformId(), toolContext);
         } else {
-            initial.replaceAll(m -> m.attachments().isEmpty() ? m : m.withContent(MessageEvent.withAttachmentLines(m.content(), m.attachments())));
+            initial.replaceAll(m -> m.attachments().isEmpty() || m.role() != dev.herald.core.transcript.Role.USER ? m
+                    : m.withContent(MessageEvent.withAttachmentLines(m.content(), m.attachments())));
         }
         initial.forEach(this::add);
         List<ToolSpec> offered = new ArrayList<>(tools.specs());

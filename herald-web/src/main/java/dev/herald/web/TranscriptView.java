@@ -34,9 +34,16 @@ public final class TranscriptView {
             String event, String outcome, boolean carried, List<File> files) {
     }
 
-    /** A file a user message carried, as its sender's platform described it; {@code size} is -1 when unknown. */
-    public record File(String kind, String name, String type, long size) {
+    /**
+     * A file a user message carried, as its sender's platform described it, or one an answer sent; {@code size} is -1
+     * when unknown; {@code url} is the web chat's download link of a file an answer sent ({@value #FILES_PATH}{@code
+     * <turn>/<index>}), else null.
+     */
+    public record File(String kind, String name, String type, long size, String url) {
     }
+
+    /** Where the web chat serves the files answers sent. */
+    public static final String FILES_PATH = "/chat/api/files/";
 
     /** One tool call of an assistant row. */
     public record Tool(String id, String name, String args) {
@@ -83,7 +90,8 @@ public final class TranscriptView {
             outcome = ToolState.ofResult(text).wire();
             text = shorten(text, maxToolText);
         }
-        List<File> files = r.attachments().stream().map(a -> new File(a.kind(), a.name(), a.mimeType(), a.size())).toList();
+        List<File> files = r.attachments().stream().map(a -> new File(a.kind(), a.name(), a.mimeType(), a.size(),
+                dev.herald.core.platform.OutboundFile.parseReplyRef(a.ref()).map(t -> FILES_PATH + t[0] + "/" + t[1]).orElse(null))).toList();
         return new Row(r.seq(), role, text, tools, r.toolCallId(), r.toolName(), r.timestamp() == null ? null : r.timestamp().toString(),
                 note, event, outcome, carried && !note, files);
     }

@@ -395,6 +395,13 @@ public final class Gateway implements InboundSink, GatewayControl {
         return inbound.enqueue(event);
     }
 
+    /** Read from the store, so a link to a file works on any node. */
+    @Override
+    public Optional<dev.herald.core.platform.OutboundFile> sentFile(Platform platform, long turnId, int index) {
+        return turns.find(turnId).filter(t -> t.source().platform().equals(platform) && index >= 0 && index < t.replyFiles().size())
+                .map(t -> t.replyFiles().get(index));
+    }
+
     /** Read from the store, so a retry sent to any node finds what the node that received the message made of it. */
     @Override
     public Optional<PriorMessage> prior(Platform platform, String messageId) {

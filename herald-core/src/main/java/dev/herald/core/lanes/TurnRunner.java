@@ -460,6 +460,13 @@ public final class TurnRunner {
                 }
                 TranscriptRow row = new TranscriptRow(0, m.role(), m.content(), m.toolCalls(), m.toolCallId(), m.name(), clock.instant());
                 if (m.role() == dev.herald.core.transcript.Role.ASSISTANT && !m.hasToolCalls()) {
+                    if (!files.isEmpty()) { // the answer lists the files it sends, for the web chat's links (never their paths)
+                        List<dev.herald.core.platform.MessageEvent.MediaRef> sent = new java.util.ArrayList<>();
+                        for (int k = 0; k < files.size(); k++) {
+                            sent.add(files.get(k).asAttachment(turn.id(), k));
+                        }
+                        row = row.withAttachments(sent);
+                    }
                     storage.transcripts().appendSoon(current.get(), row); // commits with the turn's next write: its reply record
                 } else {
                     storage.transcripts().append(current.get(), row); // tool calls run after this: durable first

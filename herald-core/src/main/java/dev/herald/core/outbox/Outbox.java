@@ -186,7 +186,8 @@ public final class Outbox {
         if (!turn.reply().isBlank() || turn.replyFiles().isEmpty()) {
             TextSplitter.split(turn.reply(), caps.maxTextLength(), caps.format()::lengthOf).forEach(t -> out.add(new Part(t, null)));
         }
-        for (OutboundFile f : turn.replyFiles()) {
+        for (int k = 0; k < turn.replyFiles().size(); k++) {
+            OutboundFile f = turn.replyFiles().get(k).withRef(turn.id(), k);
             String caption = f.caption() == null ? "" : f.caption();
             if (!caps.files()) {
                 out.add(new Part("(The file " + f.name() + " was not sent: " + adapter.platform() + " does not take files from Herald.)", null));

@@ -19,6 +19,15 @@ public interface InboundSink {
         return java.util.Optional.empty();
     }
 
+    /**
+     * File {@code index} (0-based) of the reply of turn {@code turnId} ({@link OutboundFile#replyRef}), when that turn came
+     * from {@code platform}; empty otherwise. A platform that gives its users links to the files an answer sends (the API)
+     * serves them from this.
+     */
+    default java.util.Optional<OutboundFile> sentFile(Platform platform, long turnId, int index) {
+        return java.util.Optional.empty();
+    }
+
     /** Reports a change of the adapter's connection; connecting triggers auto-resume for the platform (spec F3). */
     void connectionChanged(Platform platform, ConnectionState state, String detail);
 }

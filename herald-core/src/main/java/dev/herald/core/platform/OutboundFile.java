@@ -12,8 +12,15 @@ import java.util.Objects;
  * @param mimeType the media type (decides photo, voice note or document where a platform tells them apart)
  * @param size     the size in bytes when the tool ran
  * @param caption  text shown with the file, or null
+ * @param ref      where the file is kept for a download link ({@code reply:<turn>:<index>}, {@link #replyRef}), set by the
+ *                 outbox on the part it sends; null when the file is recorded (it is derived, never stored)
  */
-public record OutboundFile(String path, String name, String mimeType, long size, String caption) {
+public record OutboundFile(String path, String name, String mimeType, long size, String caption, String ref) {
+    /** A file as the tool records it, before the outbox gives it its {@link #ref}. */
+    public OutboundFile(String path, String name, String mimeType, long size, String caption) {
+        this(path, name, mimeType, size, caption, null);
+    }
+
     public OutboundFile {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(name, "name");
@@ -52,6 +59,37 @@ public record OutboundFile(String path, String name, String mimeType, long size,
         } catch (java.io.IOException e) {
             return false;
         }
+    }
+
+    /** This file as the part at {@code index} (0-based, among the reply's files) of turn {@code turnId}'s reply. */
+    public OutboundFile withRef(long turnId, int index) {
+        return new OutboundFile(path, name, mimeType, size, caption, replyRef(turnId, index));
+    }
+
+    /**
+     * The reference of file {@code index} (0-based) of turn {@code turnId}'s reply: what the web chat's and the API's
+     * download links name, and what the answer's transcript row lists. It names the turn, never the path: the path is
+     * read from the turn's record when the file is asked for.
+     */
+    public static String replyRef(long turnId, int index) {
+        return "reply:" + turnId + ":" + index;
+    }
+
+    /** The turn id and file index a {@link #replyRef} names, or empty for any other text. */
+    public static java.util.Optional<long[]> parseReplyRef(String ref) {
+        if (ref == null) {
+            return java.util.Optional.empty();
+        }
+        java.util.regex.Matcher m = REPLY_REF.matcher(ref);
+        return m.matches() ? java.util.Optional.of(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))})
+                : java.util.Optional.empty();
+    }
+
+    private static final java.util.regex.Pattern REPLY_REF = java.util.regex.Pattern.compile("reply:([1-9][0-9]{0,17}):([0-9]{1,4})");
+
+    /** The transcript's entry for this file, as the {@code index}th file of turn {@code turnId}'s answer. */
+    public MessageEvent.MediaRef asAttachment(long turnId, int index) {
+        return new MessageEvent.MediaRef(isImage() ? "image" : isVoice() ? "voice" : "file", replyRef(turnId, index), mimeType, name, size);
     }
 
     /** The size for people: bytes, KB or MB. */

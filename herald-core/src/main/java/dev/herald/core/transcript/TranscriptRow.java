@@ -15,8 +15,9 @@ import java.util.Objects;
  * @param toolCallId for a tool row, the call it answers; else null
  * @param toolName   for a tool row, the tool's name; else null
  * @param timestamp  when the row was written; null for legacy rows (freshness then counts as unknown, spec C7)
- * @param attachments for a user row, the files its message carried; empty when none (and for rows stored before
- *                   attachments were data, which keep them as lines of the content)
+ * @param attachments for a user row, the files its message carried; for an answer, the files it sent
+ *                   ({@code reply:<turn>:<index>} references, see {@code OutboundFile.replyRef}); empty when none (and
+ *                   for rows stored before attachments were data, which keep them as lines of the content)
  */
 public record TranscriptRow(
         long seq, Role role, String content, List<ToolCall> toolCalls, String toolCallId, String toolName, Instant timestamp,
@@ -73,6 +74,11 @@ public record TranscriptRow(
     /** True for rows that belong to tool use: tool calls, a tool-call id, or role tool. */
     public boolean isToolRelated() {
         return hasToolCalls() || toolCallId != null || role == Role.TOOL;
+    }
+
+    /** This row with {@code files} as its attachments. */
+    public TranscriptRow withAttachments(List<MediaRef> files) {
+        return new TranscriptRow(seq, role, content, toolCalls, toolCallId, toolName, timestamp, files);
     }
 
     public TranscriptRow withSeq(long newSeq) {

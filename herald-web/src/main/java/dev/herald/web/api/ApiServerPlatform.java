@@ -99,7 +99,9 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
     public static final String USER_ID = "api";
     /** Replies go back over the request (or event stream) this node holds: its turns run here. */
     private static final Capabilities CAPABILITIES = new Capabilities(false, false, false, false, true, 1_000_000)
-            .with(Capabilities.Delivery.WHERE_RECEIVED);
+            .with(Capabilities.Delivery.WHERE_RECEIVED).withFiles(2L * 1024 * 1024 * 1024, false); // links, streamed from the workspace
+    /** Where a file an answer sent is served: {@code /v1/files/file-<turn>-<index>/content}, with the API key. */
+    static final String FILES_PATH = "/v1/files/";
     private static final Duration RETRY_STARTING = Duration.ofSeconds(5);
     private static final Duration RETRY_STOPPING = Duration.ofSeconds(10);
     /** How long a client waits before it sends again a request refused because the store cannot write. */
@@ -266,6 +268,9 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
                     message.kind(), message.correlationId(), message.text().length());
             return SendResult.sent(null);
         }
+        if (message.file() != null) {
+            message = withLink(message, exchange.linkBase());
+        }
         switch (message.kind()) {
             case REPLY, COMMAND_RESPONSE -> {
                 String whole = exchange.addPart(message);
@@ -293,6 +298,46 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         }
         return SendResult.sent(exchange.completionId() + ":" + message.part());
     }
+
+    /**
+     * A file part as the client reads it: its caption and a Markdown link to the file
+     * ({@code [report.pdf](http://host/v1/files/file-12-0/content)}), after the text before it.
+     */
+    private static OutboundMessage withLink(OutboundMessage m, String base) {
+        java.util.Optional<long[]> ref = dev.herald.core.platform.OutboundFile.parseReplyRef(m.file().ref());
+        if (ref.isEmpty()) {
+            return m;
+        }
+        String url = base + FILES_PATH + "file-" + ref.get()[0] + "-" + ref.get()[1] + "/content";
+        String name = m.file().name().replace("[", "(").replace("]", ")");
+        String text = "\n\n" + (m.text().isBlank() ? "" : m.text().strip() + "\n") + "[" + name + "](" + url + ")";
+        return new OutboundMessage(m.target(), text, m.kind(), m.replyToMessageId(), m.correlationId(), m.part(), m.parts(),
+                m.idempotencyKey(), m.file());
+    }
+
+    /**
+     * {@code GET /v1/files/file-<turn>-<index>/content} with the API key: a file an answer of an API session sent (the link
+     * in its text); only files of API turns (see {@link dev.herald.web.ReplyFileDownload}).
+     */
+    private void fileContent(Context ctx) {
+        java.util.regex.Matcher m = FILE_ID.matcher(ctx.pathParam("id"));
+        InboundSink inbound = sink;
+        dev.herald.web.ReplyFileDownload.Found found = m.matches() && inbound != null
+                ? dev.herald.web.ReplyFileDownload.found(inbound.sentFile(PLATFORM, Long.parseLong(m.group(1)), Integer.parseInt(m.group(2))))
+                : new dev.herald.web.ReplyFileDownload.Found.Missing(404, "no such file: file ids look like file-12-0");
+        switch (found) {
+            case dev.herald.web.ReplyFileDownload.Found.File f -> {
+                try {
+                    dev.herald.web.ReplyFileDownload.write(ctx, f.file());
+                } catch (java.io.IOException e) {
+                    throw ApiError.internal("the file could not be read: " + f.file().name());
+                }
+            }
+            case dev.herald.web.ReplyFileDownload.Found.Missing miss -> throw ApiError.fromServer(miss.status(), miss.message());
+        }
+    }
+
+    private static final java.util.regex.Pattern FILE_ID = java.util.regex.Pattern.compile("file-([1-9][0-9]{0,17})-([0-9]{1,4})");
 
     @Override
     public void progress(ChatTarget target, String correlationId, StreamEvent event) {
@@ -348,6 +393,7 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         routes.get("/v1/models", ctx -> guarded(ctx, this::models));
         routes.post("/v1/chat/completions", ctx -> guarded(ctx, this::chatCompletions));
         routes.post("/v1/responses", ctx -> guarded(ctx, this::responses));
+        routes.get(FILES_PATH + "{id}/content", ctx -> guarded(ctx, this::fileContent));
     }
 
     private void guarded(Context ctx, Consumer<Context> handler) {
@@ -454,6 +500,7 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
                 requestId == null ? null : chat + ":" + requestId, null, storedImages(request), MessageEvent.Origin.USER, clock.instant(),
                 new TurnOptions(profile, request.parameters(), List.of(), List.of()));
         ReplyExchange exchange = new ReplyExchange(idPrefix + event.eventId(), null);
+        exchange.linkBase(ctx.scheme() + "://" + ctx.host()); // the client's own address for the links to files its answer sends
         waiting.put(event.eventId(), exchange);
         track(exchange);
         try {

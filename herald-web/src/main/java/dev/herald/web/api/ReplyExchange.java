@@ -97,6 +97,17 @@ final class ReplyExchange {
      * Collects one part of a split reply; returns the whole text, parts joined in order, once the last
      * one is in, else null. A part of a different split (another {@code parts} count) starts over.
      */
+    private volatile String linkBase = "";
+
+    /** The scheme and host the client reached (links to files an answer sends start with it). */
+    void linkBase(String base) {
+        this.linkBase = base == null ? "" : base;
+    }
+
+    String linkBase() {
+        return linkBase;
+    }
+
     synchronized String addPart(OutboundMessage message) {
         if (message.parts() == 1) {
             return message.text();

@@ -90,7 +90,9 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
     static final long HEARTBEAT_MS = 15_000;
     /** Replies go back over the request (or event stream) this node holds: its turns run here. */
     private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false, true, 100_000)
-            .with(Capabilities.Delivery.WHERE_RECEIVED);
+            .with(Capabilities.Delivery.WHERE_RECEIVED).withFiles(WebChatPlatform.MAX_FILE_BYTES, false);
+    /** The largest file an answer sends to the page (a link to it under {@link TranscriptView#FILES_PATH}). */
+    public static final long MAX_FILE_BYTES = 2L * 1024 * 1024 * 1024; // streamed from the workspace: no memory bound
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{6,64}");
     private static final int MAX_TEXT = 32_000;
     private static final int MAX_ATTACHMENTS = 4;
@@ -233,6 +235,22 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         routes.post("/chat/api/rename", guard.write(this::rename));
         routes.post("/chat/api/delete", guard.write(this::delete));
         routes.post("/chat/api/upload", guard.write(this::upload));
+        routes.get(TranscriptView.FILES_PATH + "{turn}/{index}", guard.read(this::file));
+    }
+
+    /**
+     * {@code GET /chat/api/files/<turn>/<index>}: a file an answer sent ({@code send_file}), the link the transcript's row
+     * lists; only files of web chat turns (see {@link dev.herald.web.ReplyFileDownload}).
+     */
+    private void file(Context ctx) throws java.io.IOException {
+        Optional<long[]> at = dev.herald.web.ReplyFileDownload.parse(ctx.pathParam("turn"), ctx.pathParam("index"));
+        if (at.isEmpty()) {
+            throw new BadRequest(404, "no such file: the link names no file this conversation was sent");
+        }
+        switch (dev.herald.web.ReplyFileDownload.find(storage.turns(), PLATFORM, at.get()[0], (int) at.get()[1])) {
+            case dev.herald.web.ReplyFileDownload.Found.File f -> dev.herald.web.ReplyFileDownload.write(ctx, f.file());
+            case dev.herald.web.ReplyFileDownload.Found.Missing m -> WebJson.error(ctx, m.status(), m.message());
+        }
     }
 
     /**

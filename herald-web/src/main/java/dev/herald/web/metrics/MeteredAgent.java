@@ -124,6 +124,11 @@ public final class MeteredAgent implements Agent {
             return delegate.onCompaction(compaction);
         }
 
+        @Override
+        public void onFile(dev.herald.core.platform.OutboundFile file) {
+            delegate.onFile(file);
+        }
+
         synchronized void turnEnded(TurnOutcome outcome) {
             if (callOpen) {
                 long now = System.nanoTime();

@@ -157,8 +157,10 @@
     }
     if (row.role === "assistant") {
       for (const t of row.tools || []) place(toolLine(t.name, t.args, t.id));
-      if (row.text && row.text.trim()) {
-        const answer = answerBubble(row.text, row.seq);
+      const sent = (row.files || []).filter((f) => f.url);
+      if ((row.text && row.text.trim()) || sent.length) {
+        const answer = answerBubble(row.text || "", row.seq);
+        if (sent.length) answer.insertBefore(fileList(sent), answer.querySelector(".msg-actions"));
         const stopped = messages.querySelector(".msg.draft.stopped");
         if (stopped) {
           stopped.replaceWith(answer); // the partial answer of a stopped turn stays before the "Stopped" notice
@@ -177,6 +179,27 @@
       if (line) finishTool(line, state, row.text);
       else place(finishTool(toolLine(row.toolName || "tool", "", row.toolCallId), state, row.text));
     }
+  }
+
+  /** The files an answer sent: a download link each, and images shown under their link. */
+  function fileList(files) {
+    const list = el("div", { class: "sent-files" });
+    for (const f of files) {
+      const size = f.size >= 0 ? " (" + humanSize(f.size) + ")" : "";
+      const item = el("div", { class: "sent-file" },
+        el("a", { href: f.url, download: f.name || "", class: "file-link" }, "📎 " + (f.name || "file") + size));
+      if (/^image\/(png|jpeg|gif|webp)$/.test(f.type || "")) {
+        item.append(el("img", { src: f.url, alt: f.name || "image", class: "sent-image", loading: "lazy" }));
+      }
+      list.append(item);
+    }
+    return list;
+  }
+
+  function humanSize(n) {
+    if (n < 1024) return n + " bytes";
+    if (n < 1024 * 1024) return Math.ceil(n / 1024) + " KB";
+    return (n / (1024 * 1024)).toFixed(1) + " MB";
   }
 
   function toolLine(name, args, callId) {

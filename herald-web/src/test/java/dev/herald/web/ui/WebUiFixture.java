@@ -147,6 +147,19 @@ final class WebUiFixture implements AutoCloseable {
         }
     }
 
+    /** A GET whose body is kept as bytes (a download). */
+    HttpResponse<byte[]> getBytes(String path) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(20)).GET().build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
     HttpResponse<String> send(HttpRequest request) {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofString());
