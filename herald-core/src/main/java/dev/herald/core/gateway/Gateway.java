@@ -417,7 +417,8 @@ public final class Gateway implements InboundSink, GatewayControl {
         return switch (turn.state()) {
             case RECEIVED, RUNNING -> new PriorMessage.Pending();
             case AWAITING_DELIVERY, DELIVERED, UNDELIVERABLE -> turn.reply() == null ? new PriorMessage.Answered("")
-                    : Outbox.isFailure(turn.outcome()) ? new PriorMessage.Ended(turn.reply()) : new PriorMessage.Answered(turn.reply());
+                    : Outbox.isFailure(turn.outcome()) ? new PriorMessage.Ended(turn.reply())
+                    : new PriorMessage.Answered(turn.reply(), sentFiles(turn));
             case CANCELLED -> new PriorMessage.Ended("it was cancelled before it ran (a /stop, or the sender's access changed)");
             case FAILED -> new PriorMessage.Ended(TurnRunner.APOLOGY);
             case INTERRUPTED -> {
@@ -432,6 +433,14 @@ public final class Gateway implements InboundSink, GatewayControl {
                         + "session's next turn continued it, and the answer is in the session's transcript");
             }
         };
+    }
+
+    private static List<dev.herald.core.platform.OutboundFile> sentFiles(TurnRecord turn) {
+        List<dev.herald.core.platform.OutboundFile> out = new java.util.ArrayList<>();
+        for (int k = 0; k < turn.replyFiles().size(); k++) {
+            out.add(turn.replyFiles().get(k).withRef(turn.id(), k));
+        }
+        return out;
     }
 
     private boolean accepting() {

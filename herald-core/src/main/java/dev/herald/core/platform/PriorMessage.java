@@ -10,8 +10,19 @@ public sealed interface PriorMessage {
     record Pending() implements PriorMessage {
     }
 
-    /** Its turn answered; {@code reply} is the whole answer (empty when the turn had nothing to say). */
-    record Answered(String reply) implements PriorMessage {
+    /**
+     * Its turn answered; {@code reply} is the whole answer's text (empty when the turn had nothing to say), {@code files}
+     * the files it sent after it, each with its {@link OutboundFile#ref} set.
+     */
+    record Answered(String reply, java.util.List<OutboundFile> files) implements PriorMessage {
+        public Answered {
+            files = files == null ? java.util.List.of() : java.util.List.copyOf(files);
+        }
+
+        /** An answer without files. */
+        public Answered(String reply) {
+            this(reply, java.util.List.of());
+        }
     }
 
     /** Its turn ended without an answer to give; {@code why} is written for the user (no internals). */

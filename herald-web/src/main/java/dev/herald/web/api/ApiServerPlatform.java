@@ -304,15 +304,19 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
      * ({@code [report.pdf](http://host/v1/files/file-12-0/content)}), after the text before it.
      */
     private static OutboundMessage withLink(OutboundMessage m, String base) {
-        java.util.Optional<long[]> ref = dev.herald.core.platform.OutboundFile.parseReplyRef(m.file().ref());
+        return new OutboundMessage(m.target(), fileText(m.file(), m.text(), base), m.kind(), m.replyToMessageId(), m.correlationId(),
+                m.part(), m.parts(), m.idempotencyKey(), m.file());
+    }
+
+    /** What the client reads for a file: a blank line, the caption, and the Markdown link (the caption alone without a ref). */
+    private static String fileText(dev.herald.core.platform.OutboundFile file, String caption, String base) {
+        java.util.Optional<long[]> ref = dev.herald.core.platform.OutboundFile.parseReplyRef(file.ref());
         if (ref.isEmpty()) {
-            return m;
+            return caption;
         }
         String url = base + FILES_PATH + "file-" + ref.get()[0] + "-" + ref.get()[1] + "/content";
-        String name = m.file().name().replace("[", "(").replace("]", ")");
-        String text = "\n\n" + (m.text().isBlank() ? "" : m.text().strip() + "\n") + "[" + name + "](" + url + ")";
-        return new OutboundMessage(m.target(), text, m.kind(), m.replyToMessageId(), m.correlationId(), m.part(), m.parts(),
-                m.idempotencyKey(), m.file());
+        String name = file.name().replace("[", "(").replace("]", ")");
+        return "\n\n" + (caption.isBlank() ? "" : caption.strip() + "\n") + "[" + name + "](" + url + ")";
     }
 
     /**
@@ -538,7 +542,11 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
                     Optional<PriorMessage> prior = inbound.prior(PLATFORM, messageId);
                     switch (prior.orElse(null)) {
                         case PriorMessage.Answered a -> {
-                            exchange.finish(a.reply(), "stop", null);
+                            StringBuilder whole = new StringBuilder(a.reply());
+                            for (dev.herald.core.platform.OutboundFile f : a.files()) {
+                                whole.append(fileText(f, f.caption() == null ? "" : f.caption(), exchange.linkBase()));
+                            }
+                            exchange.finish(whole.toString(), "stop", null);
                             return;
                         }
                         case PriorMessage.Ended e -> {
