@@ -82,6 +82,7 @@ public final class ModelAgent implements Agent {
     private final Approvals approvals;
     private final ImageAttachments images;
     private final InboundFiles files;
+    private final VoiceNotes voice;
 
     /** An agent without tools and default settings. */
     public ModelAgent(ModelClient client) {
@@ -107,6 +108,13 @@ public final class ModelAgent implements Agent {
     /** Several agents (one per model profile) share one "approve always" memory. */
     ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
             Approvals approvals) {
+        this(client, settings, tools, fetchers, approvals, VoiceNotes.off());
+    }
+
+    /** @param voice hears voice notes before the model reads a message (several profiles share one) */
+    ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
+            Approvals approvals, VoiceNotes voice) {
+        this.voice = Objects.requireNonNull(voice, "voice");
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.tools = Objects.requireNonNull(tools, "tools");
@@ -136,8 +144,16 @@ public final class ModelAgent implements Agent {
         if (outer.isRaised()) {
             return new TurnOutcome.Interrupted(outer.reason());
         }
+        if (voice.cannotHear(request.userMessage(), request.attachments()) && !request.continuesAfterToolResults()) {
+            log.info("voice - a voice note from {} was answered without the model: voice.transcription is not configured", request.platformId());
+            if (listener != null) {
+                listener.onMessage(ChatMessage.assistant(VoiceNotes.NOT_CONFIGURED));
+            }
+            return new TurnOutcome.Final(VoiceNotes.NOT_CONFIGURED);
+        }
         TurnOutcome outcome;
-        try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, settings.systemPrompt(), images, files)) {
+        try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, settings.systemPrompt(), images, files,
+                voice)) {
             try {
                 outcome = loop(turn);
             } catch (RuntimeException e) {

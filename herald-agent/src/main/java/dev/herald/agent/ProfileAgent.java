@@ -56,13 +56,20 @@ public final class ProfileAgent implements Agent {
      */
     public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
             ModelChoiceStore choices) {
+        this(profiles, tools, fetchers, choices, dev.herald.agent.voice.VoiceSettings.Transcription.defaults());
+    }
+
+    /** @param transcription where voice notes are transcribed ({@code voice.transcription}; off while its base_url is not set) */
+    public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
+            ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings.Transcription transcription) {
+        VoiceNotes voice = new VoiceNotes(transcription, fetchers);
         if (profiles.isEmpty()) {
             throw new IllegalArgumentException("at least one model profile is needed");
         }
         Approvals approvals = new Approvals();
         List<ModelOption> list = new ArrayList<>();
         for (Profile p : profiles) {
-            if (agents.putIfAbsent(p.name(), new ModelAgent(p.client(), p.settings(), tools, fetchers, approvals)) != null) {
+            if (agents.putIfAbsent(p.name(), new ModelAgent(p.client(), p.settings(), tools, fetchers, approvals, voice)) != null) {
                 throw new IllegalArgumentException("model profile '" + p.name() + "' is configured twice");
             }
             list.add(new ModelOption(p.name(), p.client().modelName(), p.settings().vision()));

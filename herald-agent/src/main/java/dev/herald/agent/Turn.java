@@ -85,6 +85,12 @@ final class Turn implements AutoCloseable {
      */
     Turn(TurnRequest request, TurnListener listener, Interrupt outer, ToolRegistry registry, String systemPrompt,
             ImageAttachments images, InboundFiles files) {
+        this(request, listener, outer, registry, systemPrompt, images, files, null);
+    }
+
+    /** @param voice hears the voice notes of the turn's message before the model reads it; null leaves them attachments */
+    Turn(TurnRequest request, TurnListener listener, Interrupt outer, ToolRegistry registry, String systemPrompt,
+            ImageAttachments images, InboundFiles files, VoiceNotes voice) {
         this.request = request;
         this.listener = listener;
         this.outer = outer;
@@ -108,6 +114,14 @@ final class Turn implements AutoCloseable {
         } else {
             goal = initial.size();
             initial.add(ChatMessage.user(request.userMessage(), request.options().images(), request.attachments()));
+        }
+        if (voice != null) {
+            try {
+                initial = voice.hear(initial, goal, request.platformId(), toolContext); // a resumed turn's message too: kept transcripts are reused
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                signal.raise("interrupted while a voice note was transcribed");
+            }
         }
         if (images != null) {
             initial = images.attach(initial, request.platformId());

@@ -33,6 +33,16 @@ final class ConfigCheckCommand implements Callable<Integer> {
         if (!loaded.config().model().configured()) {
             cli.out().println("note: model.base_url is not set, so herald run answers with the built-in demo model");
         }
+        var transcription = loaded.config().voice().transcription();
+        if (!transcription.enabled()) {
+            cli.out().println("note: voice.transcription.base_url is not set, so voice notes are answered with a sentence saying "
+                    + "they cannot be heard");
+        } else if (transcription.format() != dev.herald.agent.voice.VoiceSettings.AudioFormat.ORIGINAL
+                && dev.herald.agent.voice.AudioFiles.ffmpeg().isEmpty()) {
+            cli.out().println("warning: voice.transcription.format is " + transcription.format().name().toLowerCase(java.util.Locale.ROOT)
+                    + ", which needs ffmpeg, and no ffmpeg is on the PATH: voice notes will not be transcribed until it is "
+                    + "installed (apt-get install ffmpeg)");
+        }
         cli.out().flush();
         return ExitCodes.OK;
     }

@@ -24,7 +24,8 @@ public record HeraldConfig(
         StoreConfig store,
         LoggingConfig logging,
         SchedulesConfig schedules,
-        ClusterConfig cluster) implements Validated {
+        ClusterConfig cluster,
+        dev.herald.agent.voice.VoiceSettings voice) implements Validated {
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
@@ -32,13 +33,14 @@ public record HeraldConfig(
         logging = logging == null ? LoggingConfig.defaults() : logging;
         schedules = schedules == null ? SchedulesConfig.defaults() : schedules;
         cluster = cluster == null ? ClusterConfig.defaults() : cluster;
+        voice = voice == null ? dev.herald.agent.voice.VoiceSettings.defaults() : voice;
     }
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), java.util.Map.of(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
-                LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults());
+                LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults(), dev.herald.agent.voice.VoiceSettings.defaults());
     }
 
     /** Rules across sections: the agent's and the scheduled jobs' tool lists name tools and platforms that exist, jobs name profiles that do. */
@@ -63,6 +65,6 @@ public record HeraldConfig(
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
         return new HeraldConfig(model, models, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging,
-                schedules, cluster);
+                schedules, cluster, voice);
     }
 }

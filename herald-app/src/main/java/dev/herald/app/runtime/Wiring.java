@@ -71,6 +71,21 @@ import org.slf4j.LoggerFactory;
 public final class Wiring implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("runtime");
 
+    /** One start-up line saying whether and where voice notes are transcribed (never the key). */
+    private static void voiceLine(dev.herald.agent.voice.VoiceSettings.Transcription t) {
+        if (!t.enabled()) {
+            log.info("runtime - voice notes are not transcribed (voice.transcription.base_url is not set)");
+            return;
+        }
+        boolean needsFfmpeg = t.format() != dev.herald.agent.voice.VoiceSettings.AudioFormat.ORIGINAL;
+        if (needsFfmpeg && dev.herald.agent.voice.AudioFiles.ffmpeg().isEmpty()) {
+            log.warn("runtime - voice.transcription.format is {}, which needs ffmpeg, and no ffmpeg is on the PATH: voice notes are "
+                    + "not transcribed until it is installed", t.format().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        log.info("runtime - voice notes are transcribed at {} (model {}, sent as {})", t.baseUrl().replaceAll("//[^/@]*@", "//"), t.model(),
+                t.format().name().toLowerCase(java.util.Locale.ROOT));
+    }
+
     private final Storage storage;
     private final List<ProfileAgent.Profile> models;
     private final McpTools mcp;
@@ -119,7 +134,9 @@ public final class Wiring implements AutoCloseable {
                     p -> registryRef.get() != null && registryRef.get().adapter(p).isPresent(), ScheduleWiring.choices(profiles, toolsRef::get));
             ToolRegistry toolRegistry = tools(config.agent(), mcp, schedules, storage, authorizerRef);
             toolsRef.set(toolRegistry);
-            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, fetchers::of, storage.modelChoices()), metrics);
+            voiceLine(config.voice().transcription());
+            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, fetchers::of, storage.modelChoices(),
+                    config.voice().transcription()), metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);

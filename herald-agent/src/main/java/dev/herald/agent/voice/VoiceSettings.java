@@ -1,0 +1,97 @@
+package dev.herald.agent.voice;
+
+import dev.herald.core.config.ConfigChecks;
+import dev.herald.core.config.Doc;
+import dev.herald.core.config.EnvOverride;
+import dev.herald.core.config.Secret;
+import dev.herald.core.config.Validated;
+import java.time.Duration;
+
+/**
+ * {@code voice:} how voice notes are understood. Off until {@code voice.transcription.base_url} names an
+ * OpenAI-compatible {@code /v1/audio/transcriptions} endpoint (whisper.cpp's server, faster-whisper/speaches, vLLM,
+ * OpenAI): a voice note's audio is sent there, and only there, and the model reads what was said.
+ */
+public record VoiceSettings(
+        @Doc("speech to text for voice notes and audio files: an OpenAI-compatible /v1/audio/transcriptions endpoint")
+        Transcription transcription) implements Validated {
+
+    public VoiceSettings {
+        transcription = transcription == null ? Transcription.defaults() : transcription;
+    }
+
+    /** Every key at its default: no transcription. */
+    public static VoiceSettings defaults() {
+        return new VoiceSettings(Transcription.defaults());
+    }
+
+    @Override
+    public void validate(ConfigChecks check) {
+        transcription.validate(check.child("transcription"));
+    }
+
+    /** The largest audio file sent by default: OpenAI's limit for one transcription. */
+    public static final long DEFAULT_MAX_BYTES = 25L * 1024 * 1024;
+
+    /** The speech-to-text endpoint; off while {@code base_url} is not set. */
+    public record Transcription(
+            @Doc("the endpoint's base URL, up to /v1 (http://127.0.0.1:8000/v1); not set = voice notes are not transcribed, "
+                    + "and a voice note gets one sentence saying so")
+            String baseUrl,
+            @Doc("the endpoint's API key, sent as a bearer token (not needed by most self-hosted servers)")
+            @EnvOverride({"HERALD_TRANSCRIPTION_API_KEY"})
+            Secret apiKey,
+            @Doc("the model the endpoint should use (whisper-1 for OpenAI; the server's model name otherwise)")
+            String model,
+            @Doc("the spoken language as an ISO-639-1 code (en, de, ...); not set = the endpoint detects it")
+            String language,
+            @Doc("what the audio is sent as: original (as the chat sent it: OGG/Opus from Telegram), wav or mp3 (converted "
+                    + "with ffmpeg, which must be installed: herald config check says when it is not)")
+            AudioFormat format,
+            @Doc("seconds one transcription may take before it is tried again (three attempts in all)")
+            double timeoutSeconds,
+            @Doc("the largest audio file sent, in bytes; a longer voice note is not transcribed and the model says so")
+            long maxBytes) implements Validated {
+
+        public Transcription {
+            baseUrl = baseUrl == null || baseUrl.isBlank() ? null : baseUrl.strip().replaceAll("/+$", "");
+            apiKey = apiKey == null ? Secret.NONE : apiKey;
+            model = model == null || model.isBlank() ? "whisper-1" : model.strip();
+            language = language == null || language.isBlank() ? null : language.strip();
+            format = format == null ? AudioFormat.ORIGINAL : format;
+        }
+
+        public static Transcription defaults() {
+            return new Transcription(null, Secret.NONE, "whisper-1", null, AudioFormat.ORIGINAL, 120, DEFAULT_MAX_BYTES);
+        }
+
+        /** True when voice notes are transcribed. */
+        public boolean enabled() {
+            return baseUrl != null;
+        }
+
+        public Duration timeout() {
+            return Duration.ofMillis(Math.round(timeoutSeconds * 1000));
+        }
+
+        @Override
+        public void validate(ConfigChecks check) {
+            check.require(baseUrl == null || baseUrl.matches("(?i)https?://[^\\s/?#]+(/[^\\s?#]*)?"), "base_url",
+                    "must be an http:// or https:// URL up to /v1, was " + baseUrl);
+            check.require(language == null || language.matches("[a-z]{2,3}"), "language", "must be an ISO-639-1 code such as en, was " + language);
+            check.require(Double.isFinite(timeoutSeconds) && timeoutSeconds >= 1 && timeoutSeconds <= 3600, "timeout_seconds",
+                    "must be 1 to 3,600 seconds, was " + ConfigChecks.number(timeoutSeconds));
+            check.require(maxBytes >= 1024 && maxBytes <= 1024L * 1024 * 1024, "max_bytes", "must be 1 KiB to 1 GiB, was " + maxBytes);
+        }
+    }
+
+    /** How audio is sent to the endpoint. */
+    public enum AudioFormat {
+        /** As the chat sent it. */
+        ORIGINAL,
+        /** 16 kHz mono WAV, converted with ffmpeg (whisper.cpp's server reads WAV). */
+        WAV,
+        /** MP3, converted with ffmpeg. */
+        MP3
+    }
+}
