@@ -57,8 +57,10 @@ class BinTestPrerequisitesTest {
                 "HERALD_CHROMIUM", browser.toString(), "HOME", dir.toString()));
 
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).contains("test - stopped before building: missing mvn node npm (Debian packages: maven nodejs npm).")
-                .contains("sudo apt-get install -y maven nodejs npm");
+        // then the tools the voice tests and the chat servers need (espeak-ng, ffmpeg, ngircd, ...), none on this PATH
+        assertThat(r.err()).contains("test - stopped before building: missing mvn node npm espeak-ng opusenc ffmpeg")
+                .contains("(Debian packages: maven nodejs npm espeak-ng opus-tools ffmpeg")
+                .contains("sudo apt-get install -y maven nodejs npm espeak-ng opus-tools ffmpeg");
         assertThat(r.out()).isEmpty();
         assertThat(Duration.ofNanos(System.nanoTime() - started)).as("a check, not a build").isLessThan(Duration.ofSeconds(30));
     }
