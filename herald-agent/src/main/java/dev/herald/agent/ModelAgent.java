@@ -105,6 +105,14 @@ public final class ModelAgent implements Agent {
         this(client, settings, tools, fetchers, new Approvals());
     }
 
+    /**
+     * @param transcription where voice notes are transcribed before the model reads a message ({@code voice.transcription})
+     */
+    public ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
+            dev.herald.agent.voice.VoiceSettings.Transcription transcription) {
+        this(client, settings, tools, fetchers, new Approvals(), new VoiceNotes(transcription, fetchers));
+    }
+
     /** Several agents (one per model profile) share one "approve always" memory. */
     ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
             Approvals approvals) {

@@ -121,8 +121,9 @@ final class VoiceNotes {
             MediaFetcher.Fetched audio = fetcher.get().fetch(ref, settings.maxBytes());
             OptionalDouble seconds = AudioFiles.seconds(audio.bytes());
             byte[] sent = audio.bytes();
-            String name = fileName(ref, audio.mimeType());
-            String type = audio.mimeType() == null ? ref.mimeType() : audio.mimeType();
+            String type = AudioFiles.typeOf(audio.bytes()).orElse(ref.mimeType() != null ? ref.mimeType()
+                    : audio.mimeType() != null ? audio.mimeType() : "application/octet-stream");
+            String name = fileName(ref, type);
             if (settings.format() != VoiceSettings.AudioFormat.ORIGINAL) {
                 sent = AudioFiles.convert(sent, settings.format(), settings.timeout().toMillis());
                 String ext = settings.format().name().toLowerCase(Locale.ROOT);
@@ -148,12 +149,11 @@ final class VoiceNotes {
         }
     }
 
-    private static String fileName(MediaRef ref, String mimeType) {
+    private static String fileName(MediaRef ref, String type) {
         String name = ref.name() == null ? "" : InboundFiles.sanitise(ref.name());
         if (!name.isEmpty()) {
             return name;
         }
-        String type = mimeType == null ? ref.mimeType() : mimeType;
         String ext = type == null ? ".ogg" : switch (type.toLowerCase(Locale.ROOT)) {
             case "audio/mpeg", "audio/mp3" -> ".mp3";
             case "audio/wav", "audio/x-wav", "audio/wave" -> ".wav";

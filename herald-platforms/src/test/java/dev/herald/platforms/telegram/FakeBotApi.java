@@ -97,6 +97,16 @@ final class FakeBotApi implements AutoCloseable {
         pollsFail = fail;
     }
 
+    private final Map<String, byte[]> hosted = new ConcurrentHashMap<>();
+
+    /**
+     * Keeps {@code bytes} as the file {@code fileId} a user sent: {@code getFile} answers its size and a
+     * {@code file_path}, and {@code GET /file/bot<token>/<file_path>} its bytes, as the Bot API does.
+     */
+    void hostFile(String fileId, byte[] bytes) {
+        hosted.put(fileId, bytes);
+    }
+
     /** Every file the bot sent, in order. */
     List<Upload> uploads() {
         return List.copyOf(uploads);
@@ -115,6 +125,10 @@ final class FakeBotApi implements AutoCloseable {
     private void handle(HttpExchange ex) throws IOException {
         try (ex) {
             String path = ex.getRequestURI().getPath();
+            if (path.startsWith("/file/")) {
+                download(ex, path);
+                return;
+            }
             int slash = path.indexOf('/', 1);
             String botPart = slash < 0 ? path : path.substring(1, slash);
             String method = slash < 0 ? "" : path.substring(slash + 1);
@@ -163,6 +177,15 @@ final class FakeBotApi implements AutoCloseable {
         ObjectNode ok = JSON.createObjectNode().put("ok", true);
         switch (method) {
             case "getMe" -> ok.putObject("result").put("id", 42).put("is_bot", true).put("username", "herald_test_bot");
+            case "getFile" -> {
+                String id = body.path("file_id").asText();
+                byte[] bytes = hosted.get(id);
+                if (bytes == null) {
+                    return error(400, "Bad Request: invalid file_id");
+                }
+                ok.putObject("result").put("file_id", id).put("file_unique_id", "u" + id.hashCode()).put("file_size", bytes.length)
+                        .put("file_path", "voice/file_" + Integer.toHexString(id.hashCode()) + ".oga");
+            }
             case "getUpdates" -> ok.set("result", pending(body.path("offset").asLong(0)));
             case "sendPhoto", "sendDocument", "sendVoice" -> ok.putObject("result").put("message_id", nextMessageId.getAndIncrement());
             case "sendMessage" -> ok.putObject("result").put("message_id", nextMessageId.getAndIncrement())
@@ -170,6 +193,25 @@ final class FakeBotApi implements AutoCloseable {
             default -> ok.put("result", true);
         }
         return ok;
+    }
+
+    /** {@code GET /file/bot<token>/<file_path>}: the bytes of a hosted file, 404 for another path, 401 for another token. */
+    private void download(HttpExchange ex, String path) throws IOException {
+        String prefix = "/file/bot" + token + "/";
+        if (!path.startsWith(prefix)) {
+            reply(ex, 401, error(401, "Unauthorized"));
+            return;
+        }
+        String filePath = path.substring(prefix.length());
+        for (var e : hosted.entrySet()) {
+            if (filePath.equals("voice/file_" + Integer.toHexString(e.getKey().hashCode()) + ".oga")) {
+                ex.getResponseHeaders().set("Content-Type", "application/octet-stream");
+                ex.sendResponseHeaders(200, e.getValue().length);
+                ex.getResponseBody().write(e.getValue());
+                return;
+            }
+        }
+        reply(ex, 404, error(404, "Not Found"));
     }
 
     /** Drops updates the offset confirms; returns the rest (after a short wait when there are none). */

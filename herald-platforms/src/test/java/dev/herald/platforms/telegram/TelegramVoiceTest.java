@@ -1,0 +1,111 @@
+package dev.herald.platforms.telegram;
+
+import static dev.herald.platforms.GatewayFixture.WAIT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.herald.agent.AgentSettings;
+import dev.herald.agent.ModelAgent;
+import dev.herald.agent.model.ModelSettings;
+import dev.herald.agent.model.OpenAiCompatibleClient;
+import dev.herald.agent.tool.ToolRegistry;
+import dev.herald.agent.voice.AudioFiles;
+import dev.herald.agent.voice.VoiceSettings;
+import dev.herald.core.config.Secret;
+import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.turn.TurnState;
+import dev.herald.platforms.GatewayFixture;
+import dev.herald.testkit.model.FakeModelServer;
+import dev.herald.testkit.model.Reply;
+import dev.herald.testkit.voice.FakeTranscriptionServer;
+import dev.herald.testkit.voice.Speech;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Telegram voice note, end to end: real speech (espeak-ng, encoded by opusenc as the OGG/Opus a phone sends) is a
+ * voice message in an update; the adapter fetches it from the Bot API's file download (getFile, then the file path), the
+ * agent sends it to the transcription endpoint, and the model reads what was said with its length; the answer reaches the
+ * chat. The store keeps the voice note as an attachment of the user's message.
+ */
+class TelegramVoiceTest {
+    private static final String TOKEN = "4242:fake-secret-token";
+    private static final long USER = 100;
+
+    @TempDir
+    Path tmp;
+
+    private final FakeBotApi fake = new FakeBotApi(TOKEN);
+    private final FakeModelServer model = FakeModelServer.start();
+    private final FakeTranscriptionServer whisper = FakeTranscriptionServer.start().saying("remind me to water the plants");
+    private final OpenAiCompatibleClient client = new OpenAiCompatibleClient(ModelSettings.of(model.baseUrl(), "voice-model").withMaxRetries(0));
+    @RegisterExtension
+    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(TelegramSettings.of(fake.apiBase(), TOKEN, false),
+            new TelegramSettings.Timing(Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50),
+                    Duration.ofMillis(300)), clock)).allow(Long.toString(USER)).closing(fake);
+
+    @AfterEach
+    void stop() {
+        client.close();
+        model.close();
+        whisper.close();
+    }
+
+    private ModelAgent agent(VoiceSettings.Transcription transcription) {
+        java.util.function.Function<String, Optional<MediaFetcher>> fetchers = p -> p.equals("telegram") && h.current instanceof MediaFetcher f
+                ? Optional.of(f) : Optional.empty();
+        dev.herald.agent.tool.ToolSettings none = dev.herald.agent.tool.ToolSettings.defaults(tmp.resolve("workspaces")).withTools(java.util.List.of());
+        return new ModelAgent(client, AgentSettings.DEFAULT, new ToolRegistry(none, java.util.List.of(), java.util.List.of()), fetchers, transcription);
+    }
+
+    @Test
+    void voiceNote_isFetchedFromTelegram_transcribed_andAnswered() throws Exception {
+        byte[] note = Speech.oggOpus("Remind me to water the plants.", tmp);
+        double seconds = AudioFiles.seconds(note).orElseThrow();
+        fake.hostFile("AwACAgIAAxkBAAIBvoice", note);
+        model.enqueue(Reply.text("I'll remind you to water the plants."));
+        h.agentOverride(agent(new VoiceSettings.Transcription(whisper.baseUrl().toString(), Secret.NONE, "whisper-1", null,
+                VoiceSettings.AudioFormat.ORIGINAL, 30, VoiceSettings.DEFAULT_MAX_BYTES)));
+        h.start();
+
+        fake.userSays(USER, "", m -> {
+            m.remove("text");
+            m.putObject("voice").put("file_id", "AwACAgIAAxkBAAIBvoice").put("file_unique_id", "AgADvoice")
+                    .put("duration", (int) Math.round(seconds)).put("mime_type", "audio/ogg").put("file_size", note.length);
+        });
+        await().atMost(WAIT).until(() -> h.turns(TurnState.DELIVERED).size() == 1);
+
+        assertThat(fake.calls("sendMessage").getFirst().body().path("text").asText()).isEqualTo("I'll remind you to water the plants.");
+        assertThat(whisper.requests()).singleElement().satisfies(r -> {
+            assertThat(r.audio()).as("the bytes Telegram holds").isEqualTo(note);
+            assertThat(r.fileType()).isEqualTo("audio/ogg");
+        });
+        assertThat(model.lastRequest().lastUserMessage())
+                .isEqualTo("[voice note, " + Math.max(1, Math.round(seconds)) + " s] remind me to water the plants");
+        assertThat(h.turns(TurnState.DELIVERED)).singleElement().satisfies(t -> assertThat(t.attachments())
+                .singleElement().satisfies(a -> assertThat(a.kind()).isEqualTo("voice")));
+    }
+
+    @Test
+    void voiceNote_withoutATranscriptionEndpoint_getsOneClearSentence() throws Exception {
+        fake.hostFile("AwACAgIAAxkBAAIBnone", new byte[] {'O', 'g', 'g', 'S'});
+        h.agentOverride(agent(VoiceSettings.Transcription.defaults()));
+        h.start();
+
+        fake.userSays(USER, "", m -> {
+            m.remove("text");
+            m.putObject("voice").put("file_id", "AwACAgIAAxkBAAIBnone").put("file_unique_id", "AgADnone").put("duration", 3)
+                    .put("mime_type", "audio/ogg").put("file_size", 4);
+        });
+        await().atMost(WAIT).until(() -> fake.calls("sendMessage").size() == 1);
+
+        assertThat(fake.calls("sendMessage").getFirst().body().path("text").asText()).contains("voice.transcription")
+                .contains("ask the operator");
+        assertThat(model.requests()).isEmpty();
+    }
+}
