@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * 512 bytes), so ids stay short.
  */
 final class IrcIds {
-    private static final Pattern CHANNEL = Pattern.compile("[#&+!][^\\x00-\\x20,\\x7f]{1,49}");
+    private static final Pattern CHANNEL = Pattern.compile("[#&+!][^\\x00-\\x20,\\x7f-\\x9f\\x{fffd}]{1,49}");
 
     private IrcIds() {
     }
@@ -56,6 +56,18 @@ final class IrcIds {
     /** True for a channel name a server can have: a prefix (#, &amp;, +, !) and 1-49 characters without spaces, commas or controls. */
     static boolean isChannelName(String name) {
         return name != null && CHANNEL.matcher(name).matches();
+    }
+
+    /**
+     * True for a name a sender can have (a nick or an account): 1-64 characters, none of them a space, a control character,
+     * or one of {@code , * ? ! @} (which separate or match names in the protocol), and not starting like a channel.
+     */
+    static boolean isSenderName(String name) {
+        if (name == null || name.isEmpty() || name.length() > 64 || "#&".indexOf(name.charAt(0)) >= 0) {
+            return false;
+        }
+        return name.codePoints().noneMatch(c -> Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSpaceChar(c)
+                || ",*?!@".indexOf(c) >= 0 || c == 0xfffd || Character.getType(c) == Character.FORMAT);
     }
 
     /** True when {@code a} and {@code b} name the same nick or channel (ASCII case ignored). */

@@ -64,6 +64,11 @@ final class IrcMessages {
         if (IrcIds.same(from, in.ownNick())) {
             return Outcome.none();
         }
+        if (!IrcIds.isSenderName(from)) {
+            log.warn("irc - skipped a message whose sender is not a nick ({} characters, with spaces, control characters or wildcards)",
+                    from.length());
+            return Outcome.none();
+        }
         if (l.badUtf8()) {
             log.warn("irc - skipped a message from {} to {}: its text is not valid UTF-8 (set the client's encoding to UTF-8)",
                     IrcClient.printable(from), IrcClient.printable(target));
@@ -91,6 +96,10 @@ final class IrcMessages {
         }
         String userId;
         if (in.accounts()) {
+            if (in.account() != null && !IrcIds.isSenderName(in.account())) {
+                log.warn("irc - skipped a message from {}: its account tag is not an account name", IrcClient.printable(from));
+                return Outcome.none();
+            }
             if (in.account() == null) {
                 log.info("irc - {} wrote to {} without being logged in to an account; not taken (the server reports accounts, and "
                         + "allowed_users are accounts)", IrcClient.printable(from), IrcClient.printable(target));
