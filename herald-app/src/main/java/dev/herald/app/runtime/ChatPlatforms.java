@@ -29,6 +29,12 @@ final class ChatPlatforms {
      * @throws ConfigException when a plug-in refuses its settings
      */
     static void add(PlatformsConfig config, Path home, Clock clock, PlatformSet set, PlatformState state, MediaFetchers fetchers) {
+        add(config, home, clock, set, state, fetchers, java.util.Optional.empty());
+    }
+
+    /** @param web the API server's listener, where plug-ins serve their webhooks ({@code /platforms/<type>/}); empty when off */
+    static void add(PlatformsConfig config, Path home, Clock clock, PlatformSet set, PlatformState state, MediaFetchers fetchers,
+            java.util.Optional<dev.herald.web.WebServer> web) {
         for (PluginSection section : config.chat().values()) {
             PlatformAccess access = section.access();
             if (!access.enabled()) {
@@ -37,7 +43,8 @@ final class ChatPlatforms {
             Platform platform = Platform.of(section.type());
             PlatformAdapter adapter;
             try {
-                adapter = section.create(new PlatformContext(platform, clock, home, state, fetchers));
+                adapter = section.create(new PlatformContext(platform, clock, home, state, fetchers,
+                        web.map(w -> (dev.herald.core.platform.InboundHttp) new dev.herald.web.PlatformRoutes(platform, w)).orElse(null)));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("config - platforms." + platform + ": " + e.getMessage(), e);
             }

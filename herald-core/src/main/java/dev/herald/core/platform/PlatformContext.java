@@ -17,6 +17,7 @@ public final class PlatformContext {
     private final Path home;
     private final PlatformState state;
     private final MediaFetchers fetchers;
+    private final InboundHttp http;
 
     /**
      * @param platform the platform being built
@@ -26,6 +27,12 @@ public final class PlatformContext {
      * @param fetchers where the platform registers its media fetcher
      */
     public PlatformContext(Platform platform, Clock clock, Path home, PlatformState state, MediaFetchers fetchers) {
+        this(platform, clock, home, state, fetchers, null);
+    }
+
+    /** @param http where the platform serves the calls its service makes (null: Herald serves no HTTP) */
+    public PlatformContext(Platform platform, Clock clock, Path home, PlatformState state, MediaFetchers fetchers, InboundHttp http) {
+        this.http = http == null ? InboundHttp.none(platform) : http;
         this.platform = Objects.requireNonNull(platform, "platform");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.home = Objects.requireNonNull(home, "home");
@@ -54,6 +61,14 @@ public final class PlatformContext {
     /** The platform's transport state in the store (a poll cursor, per-chat tokens), the same on every node. */
     public PlatformState state() {
         return state;
+    }
+
+    /**
+     * Where the platform serves the calls its service makes to Herald (webhooks), under {@code /platforms/<type>/} on the
+     * API server's listener; its {@code route} fails naming the key when that listener is off.
+     */
+    public InboundHttp http() {
+        return http;
     }
 
     /** The platform fetches its attachments with {@code fetcher} (the agent asks it for images a vision model sees). */
