@@ -106,11 +106,11 @@ public final class ModelAgent implements Agent {
     }
 
     /**
-     * @param transcription where voice notes are transcribed before the model reads a message ({@code voice.transcription})
+     * @param voice where voice notes are transcribed before the model reads a message, and answers to them spoken ({@code voice})
      */
     public ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
-            dev.herald.agent.voice.VoiceSettings.Transcription transcription) {
-        this(client, settings, tools, fetchers, new Approvals(), new VoiceNotes(transcription, fetchers));
+            dev.herald.agent.voice.VoiceSettings voice) {
+        this(client, settings, tools, fetchers, new Approvals(), new VoiceNotes(voice, fetchers));
     }
 
     /** Several agents (one per model profile) share one "approve always" memory. */
@@ -291,6 +291,11 @@ public final class ModelAgent implements Agent {
                     + ("length".equals(response.finishReason()) ? " or raise the token limit" : ""));
         }
         String reply = text + imageNotice(turn);
+        try {
+            voice.speak(turn.request.attachments(), reply, turn.toolContext, turn::sendFile); // before the answer's record, which lists it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         turn.record(ChatMessage.assistant(reply));
         return new TurnOutcome.Final(reply);
     }

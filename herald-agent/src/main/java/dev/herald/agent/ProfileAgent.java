@@ -56,13 +56,13 @@ public final class ProfileAgent implements Agent {
      */
     public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
             ModelChoiceStore choices) {
-        this(profiles, tools, fetchers, choices, dev.herald.agent.voice.VoiceSettings.Transcription.defaults());
+        this(profiles, tools, fetchers, choices, dev.herald.agent.voice.VoiceSettings.defaults());
     }
 
-    /** @param transcription where voice notes are transcribed ({@code voice.transcription}; off while its base_url is not set) */
+    /** @param voiceSettings where voice notes are transcribed and answers to them spoken ({@code voice:}; off while unset) */
     public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
-            ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings.Transcription transcription) {
-        VoiceNotes voice = new VoiceNotes(transcription, fetchers);
+            ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings voiceSettings) {
+        VoiceNotes voice = new VoiceNotes(voiceSettings, fetchers);
         if (profiles.isEmpty()) {
             throw new IllegalArgumentException("at least one model profile is needed");
         }

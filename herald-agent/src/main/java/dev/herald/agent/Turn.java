@@ -164,6 +164,11 @@ final class Turn implements AutoCloseable {
         return raised;
     }
 
+    /** Sends {@code file} with the reply (recorded with it by the gateway, delivered after its text). */
+    void sendFile(dev.herald.core.platform.OutboundFile file) {
+        listener.onFile(file);
+    }
+
     /** Stores a message through the gateway (durable before it returns), then adds it to what the model sees. */
     void record(ChatMessage message) {
         listener.onMessage(message);

@@ -2,6 +2,7 @@ package dev.herald.agent;
 
 import dev.herald.agent.tool.ToolContext;
 import dev.herald.agent.voice.AudioFiles;
+import dev.herald.agent.voice.Speaker;
 import dev.herald.agent.voice.Transcriber;
 import dev.herald.agent.voice.VoiceSettings;
 import dev.herald.core.agent.ChatMessage;
@@ -45,18 +46,63 @@ final class VoiceNotes {
 
     private final VoiceSettings.Transcription settings;
     private final Transcriber transcriber;
+    private final VoiceSettings.Speech speech;
+    private final Speaker speaker;
     private final Function<String, Optional<MediaFetcher>> fetchers;
 
-    VoiceNotes(VoiceSettings.Transcription settings, Function<String, Optional<MediaFetcher>> fetchers) {
-        this.settings = settings;
+    VoiceNotes(VoiceSettings voice, Function<String, Optional<MediaFetcher>> fetchers) {
+        this.settings = voice.transcription();
         this.transcriber = settings.enabled() ? new Transcriber(settings) : null;
+        this.speech = voice.speech();
+        this.speaker = speech.enabled() ? new Speaker(speech) : null;
         this.fetchers = fetchers;
     }
 
-    /** No transcription: voice-only messages get {@link #NOT_CONFIGURED}. */
+    /** No transcription, no speech: voice-only messages get {@link #NOT_CONFIGURED}. */
     static VoiceNotes off() {
-        return new VoiceNotes(VoiceSettings.Transcription.defaults(), p -> Optional.empty());
+        return new VoiceNotes(VoiceSettings.defaults(), p -> Optional.empty());
     }
+
+    /**
+     * When the user spoke (the turn's message carried a voice note or audio) and {@code voice.speech} is set, the answer
+     * is spoken too: its readable part ({@link Speaker#spoken}) synthesized, written into the workspace
+     * ({@value #SPOKEN}/), and sent after the text as a file of the reply (a voice note where the chat has them). A
+     * failure is logged and the text goes alone.
+     */
+    void speak(List<MediaRef> heard, String answer, ToolContext context, java.util.function.Consumer<dev.herald.core.platform.OutboundFile> send)
+            throws InterruptedException {
+        if (speaker == null || answer == null || answer.isBlank() || heard.stream().noneMatch(a -> AudioFiles.isAudio(a.kind(), a.mimeType()))) {
+            return;
+        }
+        String text = Speaker.spoken(answer, speech.maxCharacters());
+        if (text.isBlank()) {
+            return;
+        }
+        try {
+            long t0 = System.nanoTime();
+            byte[] audio = speaker.speak(text);
+            Path dir = context.createWorkspace().resolve(SPOKEN);
+            if (Files.isSymbolicLink(dir)) {
+                throw new IOException(SPOKEN + " in the workspace is a link");
+            }
+            Files.createDirectories(dir);
+            Path file = dir.resolve("answer-" + System.currentTimeMillis() + "-" + Long.toHexString(System.nanoTime() & 0xffffff)
+                    + speech.format().extension());
+            Files.write(file, audio, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            Path real = file.toRealPath();
+            send.accept(new dev.herald.core.platform.OutboundFile(real.toString(), "answer" + speech.format().extension(),
+                    speech.format().mimeType(), audio.length, null));
+            OptionalDouble seconds = AudioFiles.seconds(audio);
+            log.info("voice - the answer is spoken too ({} characters read, {} bytes{}, {} ms)", text.length(), audio.length,
+                    seconds.isPresent() ? String.format(Locale.ROOT, ", %.1f s", seconds.getAsDouble()) : "",
+                    (System.nanoTime() - t0) / 1_000_000);
+        } catch (IOException | RuntimeException e) {
+            log.warn("voice - the answer was not spoken ({}); the text goes alone", e.getMessage());
+        }
+    }
+
+    /** Where spoken answers are written in the workspace. */
+    static final String SPOKEN = "spoken";
 
     boolean enabled() {
         return transcriber != null;
@@ -197,6 +243,9 @@ final class VoiceNotes {
     void close() {
         if (transcriber != null) {
             transcriber.close();
+        }
+        if (speaker != null) {
+            speaker.close();
         }
     }
 }

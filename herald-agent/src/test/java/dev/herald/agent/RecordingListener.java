@@ -24,6 +24,7 @@ final class RecordingListener implements TurnListener {
     final List<Compaction> compactions = new CopyOnWriteArrayList<>();
     final List<String> activity = new CopyOnWriteArrayList<>();
     final List<long[]> usage = new CopyOnWriteArrayList<>();
+    final List<dev.herald.core.platform.OutboundFile> files = new CopyOnWriteArrayList<>();
     private final CountDownLatch firstDelta = new CountDownLatch(1);
     private final CountDownLatch firstApproval = new CountDownLatch(1);
     volatile Function<ApprovalRequest, ApprovalDecision> approver = request -> ApprovalDecision.APPROVED_ONCE;
@@ -102,5 +103,10 @@ final class RecordingListener implements TurnListener {
         if (!firstApproval.await(5, TimeUnit.SECONDS)) {
             throw new AssertionError("no approval request within 5 s");
         }
+    }
+
+    @Override
+    public void onFile(dev.herald.core.platform.OutboundFile file) {
+        files.add(file);
     }
 }

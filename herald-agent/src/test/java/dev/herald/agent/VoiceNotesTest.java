@@ -77,7 +77,8 @@ class VoiceNotesTest {
         ToolSettings settings = ToolSettings.defaults(tmp.resolve("workspaces")).withTools(List.of("read_file"));
         ToolRegistry tools = new ToolRegistry(settings, BuiltinTools.all(settings), List.of());
         java.util.function.Function<String, Optional<MediaFetcher>> fetchers = p -> p.equals("telegram") ? Optional.of(telegram) : Optional.empty();
-        return new ModelAgent(client, AgentSettings.DEFAULT, tools, fetchers, new Approvals(), new VoiceNotes(transcription, fetchers));
+        return new ModelAgent(client, AgentSettings.DEFAULT, tools, fetchers, new Approvals(),
+                new VoiceNotes(new VoiceSettings(transcription, VoiceSettings.Speech.defaults()), fetchers));
     }
 
     private MediaRef voice(String id) {
@@ -139,6 +140,38 @@ class VoiceNotesTest {
 
         assertThat(whisper.requests()).hasSize(1);
         assertThat(model.requests().get(1).lastUserMessage()).startsWith("[voice note, ").endsWith("] what is the weather like in Berlin today");
+    }
+
+    @Test
+    void withSpeech_theAnswerToAVoiceNote_isSpokenToo_asAnOggOpusFileOfTheReply_withoutItsCode() throws Exception {
+        model.enqueue(Reply.text("It is mild and sunny.\n```\ncurl wttr.in/Berlin\n```"), Reply.text("typed answer"));
+        try (dev.herald.testkit.voice.FakeSpeechServer tts = dev.herald.testkit.voice.FakeSpeechServer.start(audioDir)) {
+            ToolSettings settings = ToolSettings.defaults(tmp.resolve("workspaces")).withTools(List.of("read_file"));
+            ToolRegistry tools = new ToolRegistry(settings, BuiltinTools.all(settings), List.of());
+            java.util.function.Function<String, Optional<MediaFetcher>> fetchers = p -> p.equals("telegram") ? Optional.of(telegram) : Optional.empty();
+            VoiceSettings.Speech speech = new VoiceSettings.Speech(tts.baseUrl().toString(), Secret.NONE, "piper", "en_US-amy", 
+                    VoiceSettings.SpeechFormat.OPUS, 500, 30);
+            ModelAgent agent = new ModelAgent(client, AgentSettings.DEFAULT, tools, fetchers, new Approvals(),
+                    new VoiceNotes(new VoiceSettings(endpoint(VoiceSettings.AudioFormat.ORIGINAL), speech), fetchers));
+            RecordingListener heard = new RecordingListener();
+
+            agent.runTurn(turn("", voice("AwACAgIAAxk-voice-8")), heard, null);
+            RecordingListener typed = new RecordingListener();
+            agent.runTurn(turn("and in text?"), typed, null);
+
+            assertThat(heard.files).singleElement().satisfies(f -> {
+                assertThat(f.mimeType()).isEqualTo("audio/ogg");
+                assertThat(f.name()).isEqualTo("answer.ogg");
+                byte[] audio = java.nio.file.Files.readAllBytes(Path.of(f.path()));
+                assertThat(AudioFiles.typeOf(audio)).contains("audio/ogg");
+                assertThat(AudioFiles.seconds(audio).orElseThrow()).isGreaterThan(0.5);
+                assertThat(f.present()).isTrue();
+            });
+            assertThat(tts.requests()).singleElement().satisfies(body -> assertThat(body)
+                    .contains("\"input\":\"It is mild and sunny.\\n(The code is in the text.)\"")
+                    .contains("\"voice\":\"en_US-amy\"").contains("\"response_format\":\"opus\"").doesNotContain("curl"));
+            assertThat(typed.files).as("a typed message is answered in text only").isEmpty();
+        }
     }
 
     @Test

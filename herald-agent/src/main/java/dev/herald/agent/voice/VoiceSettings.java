@@ -14,20 +14,104 @@ import java.time.Duration;
  */
 public record VoiceSettings(
         @Doc("speech to text for voice notes and audio files: an OpenAI-compatible /v1/audio/transcriptions endpoint")
-        Transcription transcription) implements Validated {
+        Transcription transcription,
+        @Doc("text to speech for answers to voice notes: an OpenAI-compatible /v1/audio/speech endpoint")
+        Speech speech) implements Validated {
 
     public VoiceSettings {
         transcription = transcription == null ? Transcription.defaults() : transcription;
+        speech = speech == null ? Speech.defaults() : speech;
     }
 
-    /** Every key at its default: no transcription. */
+    /** Every key at its default: no transcription, no speech. */
     public static VoiceSettings defaults() {
-        return new VoiceSettings(Transcription.defaults());
+        return new VoiceSettings(Transcription.defaults(), Speech.defaults());
     }
 
     @Override
     public void validate(ConfigChecks check) {
         transcription.validate(check.child("transcription"));
+        speech.validate(check.child("speech"));
+    }
+
+    /** The text-to-speech endpoint; off while {@code base_url} is not set. */
+    public record Speech(
+            @Doc("the endpoint's base URL, up to /v1 (http://127.0.0.1:8000/v1); not set = answers are text only")
+            String baseUrl,
+            @Doc("the endpoint's API key, sent as a bearer token (not needed by most self-hosted servers)")
+            @EnvOverride({"HERALD_SPEECH_API_KEY"})
+            Secret apiKey,
+            @Doc("the model the endpoint should use (tts-1 for OpenAI; the server's model name otherwise, e.g. a Piper or Kokoro voice model)")
+            String model,
+            @Doc("the voice to speak with (alloy for OpenAI; the server's voice name otherwise)")
+            String voice,
+            @Doc("the audio format asked for: opus (OGG/Opus, sent as a voice note where the chat has them), mp3 or wav (sent as an audio file)")
+            SpeechFormat format,
+            @Doc("the most characters of an answer read aloud; a longer answer is cut at a sentence (the text is still sent whole)")
+            int maxCharacters,
+            @Doc("seconds one synthesis may take before it is tried again (three attempts in all)")
+            double timeoutSeconds) implements Validated {
+
+        public Speech {
+            baseUrl = baseUrl == null || baseUrl.isBlank() ? null : baseUrl.strip().replaceAll("/+$", "");
+            apiKey = apiKey == null ? Secret.NONE : apiKey;
+            model = model == null || model.isBlank() ? "tts-1" : model.strip();
+            voice = voice == null || voice.isBlank() ? "alloy" : voice.strip();
+            format = format == null ? SpeechFormat.OPUS : format;
+        }
+
+        public static Speech defaults() {
+            return new Speech(null, Secret.NONE, "tts-1", "alloy", SpeechFormat.OPUS, 1500, 60);
+        }
+
+        /** True when answers to voice notes are spoken too. */
+        public boolean enabled() {
+            return baseUrl != null;
+        }
+
+        public Duration timeout() {
+            return Duration.ofMillis(Math.round(timeoutSeconds * 1000));
+        }
+
+        @Override
+        public void validate(ConfigChecks check) {
+            check.require(baseUrl == null || baseUrl.matches("(?i)https?://[^\\s/?#]+(/[^\\s?#]*)?"), "base_url",
+                    "must be an http:// or https:// URL up to /v1, was " + baseUrl);
+            check.require(maxCharacters >= 20 && maxCharacters <= 4096, "max_characters", "must be 20 to 4,096, was " + maxCharacters);
+            check.require(Double.isFinite(timeoutSeconds) && timeoutSeconds >= 1 && timeoutSeconds <= 600, "timeout_seconds",
+                    "must be 1 to 600 seconds, was " + ConfigChecks.number(timeoutSeconds));
+        }
+    }
+
+    /** The audio an answer is spoken as. */
+    public enum SpeechFormat {
+        /** OGG/Opus: a native voice note on Telegram and WhatsApp. */
+        OPUS("opus", "audio/ogg", ".ogg"),
+        MP3("mp3", "audio/mpeg", ".mp3"),
+        WAV("wav", "audio/wav", ".wav");
+
+        private final String wire;
+        private final String mimeType;
+        private final String extension;
+
+        SpeechFormat(String wire, String mimeType, String extension) {
+            this.wire = wire;
+            this.mimeType = mimeType;
+            this.extension = extension;
+        }
+
+        /** The endpoint's {@code response_format}. */
+        public String wire() {
+            return wire;
+        }
+
+        public String mimeType() {
+            return mimeType;
+        }
+
+        public String extension() {
+            return extension;
+        }
     }
 
     /** The largest audio file sent by default: OpenAI's limit for one transcription. */

@@ -135,8 +135,13 @@ public final class Wiring implements AutoCloseable {
             ToolRegistry toolRegistry = tools(config.agent(), mcp, schedules, storage, authorizerRef);
             toolsRef.set(toolRegistry);
             voiceLine(config.voice().transcription());
+            if (config.voice().speech().enabled()) {
+                log.info("runtime - answers to voice notes are spoken too, at {} (model {}, voice {}, {})",
+                        config.voice().speech().baseUrl().replaceAll("//[^/@]*@", "//"), config.voice().speech().model(),
+                        config.voice().speech().voice(), config.voice().speech().format().wire());
+            }
             Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, fetchers::of, storage.modelChoices(),
-                    config.voice().transcription()), metrics);
+                    config.voice()), metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);

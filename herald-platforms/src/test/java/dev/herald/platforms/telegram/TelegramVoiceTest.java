@@ -57,10 +57,14 @@ class TelegramVoiceTest {
     }
 
     private ModelAgent agent(VoiceSettings.Transcription transcription) {
+        return agent(new VoiceSettings(transcription, VoiceSettings.Speech.defaults()));
+    }
+
+    private ModelAgent agent(VoiceSettings voice) {
         java.util.function.Function<String, Optional<MediaFetcher>> fetchers = p -> p.equals("telegram") && h.current instanceof MediaFetcher f
                 ? Optional.of(f) : Optional.empty();
         dev.herald.agent.tool.ToolSettings none = dev.herald.agent.tool.ToolSettings.defaults(tmp.resolve("workspaces")).withTools(java.util.List.of());
-        return new ModelAgent(client, AgentSettings.DEFAULT, new ToolRegistry(none, java.util.List.of(), java.util.List.of()), fetchers, transcription);
+        return new ModelAgent(client, AgentSettings.DEFAULT, new ToolRegistry(none, java.util.List.of(), java.util.List.of()), fetchers, voice);
     }
 
     @Test
@@ -89,6 +93,36 @@ class TelegramVoiceTest {
                 .isEqualTo("[voice note, " + Math.max(1, Math.round(seconds)) + " s] remind me to water the plants");
         assertThat(h.turns(TurnState.DELIVERED)).singleElement().satisfies(t -> assertThat(t.attachments())
                 .singleElement().satisfies(a -> assertThat(a.kind()).isEqualTo("voice")));
+    }
+
+    @Test
+    void voiceNote_withSpeech_isAnsweredInTextAndAsANativeVoiceNote() throws Exception {
+        byte[] note = Speech.oggOpus("What time is it?", tmp);
+        fake.hostFile("AwACAgIAAxkBAAIBtts", note);
+        model.enqueue(Reply.text("It is **half past nine**."));
+        try (dev.herald.testkit.voice.FakeSpeechServer tts = dev.herald.testkit.voice.FakeSpeechServer.start(tmp)) {
+            VoiceSettings.Transcription stt = new VoiceSettings.Transcription(whisper.baseUrl().toString(), Secret.NONE, "whisper-1", null,
+                    VoiceSettings.AudioFormat.ORIGINAL, 30, VoiceSettings.DEFAULT_MAX_BYTES);
+            VoiceSettings.Speech speech = new VoiceSettings.Speech(tts.baseUrl().toString(), Secret.NONE, "tts-1", "alloy",
+                    VoiceSettings.SpeechFormat.OPUS, 1500, 30);
+            h.agentOverride(agent(new VoiceSettings(stt, speech)));
+            h.start();
+
+            fake.userSays(USER, "", m -> {
+                m.remove("text");
+                m.putObject("voice").put("file_id", "AwACAgIAAxkBAAIBtts").put("file_unique_id", "AgADtts").put("duration", 2)
+                        .put("mime_type", "audio/ogg").put("file_size", note.length);
+            });
+            await().atMost(WAIT).until(() -> h.turns(TurnState.DELIVERED).size() == 1);
+
+            assertThat(fake.calls("sendMessage")).extracting(c -> c.body().path("text").asText()).containsExactly("It is <b>half past nine</b>.");
+            assertThat(fake.uploads()).singleElement().satisfies(u -> {
+                assertThat(u.method()).as("a native voice note").isEqualTo("sendVoice");
+                assertThat(AudioFiles.typeOf(u.bytes())).contains("audio/ogg");
+                assertThat(AudioFiles.seconds(u.bytes()).orElseThrow()).isGreaterThan(0.5);
+            });
+            assertThat(tts.requests()).singleElement().satisfies(b -> assertThat(b).contains("\"input\":\"It is half past nine.\""));
+        }
     }
 
     @Test
