@@ -69,7 +69,8 @@ final class Composer {
         mail.setRecipient(MimeMessage.RecipientType.TO, new InternetAddress(m.target().chatId()));
         mail.setSubject(subject(thread, m.text()), "UTF-8");
         mail.setSentDate(Date.from(now));
-        String replyTo = m.replyToMessageId();
+        String replyTo = m.replyToMessageId() != null ? m.replyToMessageId()
+                : thread != null && !thread.references().isEmpty() ? thread.references().getLast() : null; // a file part answers too
         if (replyTo != null && !MailReader.ids("<" + replyTo + ">").isEmpty()) {
             mail.setHeader("In-Reply-To", "<" + replyTo + ">");
         }

@@ -156,6 +156,9 @@ final class ImapReceiver {
         IMAPFolder f = (IMAPFolder) s.getFolder(settings.imap().folder());
         f.open(Folder.READ_WRITE);
         folder = f;
+        if (state.cursor().isEmpty()) {
+            begin(f);
+        }
         boolean idle = s.hasCapability("IDLE");
         sink.connectionChanged(platform, ConnectionState.CONNECTED, settings.imapUser() + " on " + settings.imap().host() + ", folder "
                 + f.getFullName() + (idle ? ", IDLE" : ", polling every " + settings.pollSeconds() + " s"));
@@ -215,10 +218,7 @@ final class ImapReceiver {
         Optional<EmailState.Cursor> cursor = state.cursor();
         List<Message> batch;
         if (cursor.isEmpty()) {
-            long last = lastUid(f);
-            state.advance(new EmailState.Cursor(uidValidity, last));
-            log.info("{} - first connection to {}: mail already in {} (up to UID {}) is left alone; new mail is answered", platform,
-                    settings.imap().host(), f.getFullName(), last);
+            begin(f);
             return true;
         }
         long after;
@@ -251,6 +251,14 @@ final class ImapReceiver {
             }
         }
         return true;
+    }
+
+    /** The first connection ever: the cursor starts at the folder's end, before start() returns. */
+    private void begin(IMAPFolder f) throws MessagingException {
+        long last = lastUid(f);
+        state.advance(new EmailState.Cursor(f.getUIDValidity(), last));
+        log.info("{} - first connection to {}: mail already in {} (up to UID {}) is left alone; new mail is answered", platform,
+                settings.imap().host(), f.getFullName(), last);
     }
 
     private static long lastUid(IMAPFolder f) throws MessagingException {
