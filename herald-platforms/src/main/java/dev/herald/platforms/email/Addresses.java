@@ -9,16 +9,21 @@ import java.util.regex.Pattern;
 
 /** Mail addresses as Herald uses them: one {@code local@domain}, lower-cased, as the user id and chat id of a sender. */
 final class Addresses {
-    /** An addr-spec without quoting or comments: what a person's address looks like in practice. */
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@[A-Za-z0-9.-]{1,253}");
+    /** An addr-spec without quoting, comments or empty dot-separated parts: what a person's address looks like in practice. */
+    private static final Pattern PLAIN = Pattern.compile(
+            "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*");
 
     private Addresses() {
     }
 
     /** True for one plain address such as {@code alice@example.org}. */
     static boolean plausible(String address) {
-        return address != null && address.length() <= 254 && PLAIN.matcher(address.strip()).matches()
-                && !address.strip().startsWith(".") && address.strip().indexOf('@') == address.strip().lastIndexOf('@');
+        if (address == null || address.length() > 254) {
+            return false;
+        }
+        String a = address.strip();
+        int at = a.indexOf('@');
+        return at > 0 && at <= 64 && PLAIN.matcher(a).matches();
     }
 
     /** The address lower-cased, when it is a plausible one. */

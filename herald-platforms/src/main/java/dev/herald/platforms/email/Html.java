@@ -45,8 +45,14 @@ final class Html {
             }
             if (skipDepth == 0) {
                 if (c == '&') {
-                    int semi = html.indexOf(';', i + 1);
-                    if (semi > i && semi - i <= 10) {
+                    int semi = -1;
+                    for (int j = i + 1; j < n && j <= i + 10; j++) {
+                        if (html.charAt(j) == ';') {
+                            semi = j;
+                            break;
+                        }
+                    }
+                    if (semi > i) {
                         String decoded = entity(html.substring(i + 1, semi));
                         if (decoded != null) {
                             out.append(decoded);

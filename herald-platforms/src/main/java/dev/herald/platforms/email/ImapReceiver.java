@@ -75,6 +75,10 @@ final class ImapReceiver {
     private volatile IMAPStore store;
     private volatile IMAPFolder folder;
     private Thread thread;
+    /** A mail whose hand-over throws (not a rejection) again and again is skipped after this many tries, not retried forever. */
+    private static final int MAX_FAILURES = 5;
+    private long failingUid = -1;
+    private int failures;
 
     ImapReceiver(Platform platform, EmailSettings settings, EmailSettings.Timing timing, Session session, EmailState state, InboundSink sink,
             Clock clock) {
@@ -299,6 +303,14 @@ final class ImapReceiver {
             state.advance(next);
             return true;
         } catch (RuntimeException e) {
+            failures = uid == failingUid ? failures + 1 : 1;
+            failingUid = uid;
+            if (failures >= MAX_FAILURES) {
+                log.error("{} - mail UID {} failed {} times in a row ({}); skipped so the mail after it is read", platform, uid, failures,
+                        e.toString());
+                state.advance(next);
+                return true;
+            }
             log.warn("{} - mail UID {} could not be stored ({}); it stays unread and is offered again", platform, uid, e.toString());
             return false;
         }

@@ -43,7 +43,7 @@ final class Quotes {
             }
         }
         String out = collapse(kept);
-        return out.isEmpty() ? collapse(List.of(t.replace("\r\n", "\n").split("\n", -1))) : out;
+        return out.isEmpty() ? collapse(List.of(lines)) : out;
     }
 
     /** Where the new text ends: the first signature delimiter, attribution or forwarded-message header. */
