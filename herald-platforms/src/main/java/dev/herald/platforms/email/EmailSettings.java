@@ -89,9 +89,9 @@ public record EmailSettings(
             int port,
             @Doc("tls (port 465), starttls (port 587) or none (only to a loopback host)")
             Security security,
-            @Doc("SMTP user name; not set = the IMAP user name when a password is set, else no login")
+            @Doc("SMTP user name; not set = the IMAP user name")
             String username,
-            @Doc("SMTP password; not set = the IMAP password when the SMTP user name is not set either, else no login")
+            @Doc("SMTP password; not set = the IMAP password; with security none and neither SMTP key set, no login (a local relay)")
             @EnvOverride({"EMAIL_SMTP_PASSWORD"})
             Secret password) {
         public Smtp {
