@@ -50,6 +50,7 @@ class EmailConversationTest {
     @BeforeEach
     void freshSink() {
         rig.smtp.mails.clear();
+        rig.tweak = s -> s;
     }
 
     @TempDir
@@ -216,5 +217,25 @@ class EmailConversationTest {
         Part file = mixed.getBodyPart(1);
         assertThat(file.getFileName()).isEqualTo("summary.txt");
         assertThat(new String(file.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("the summary");
+    }
+
+    @Test
+    void withRequireAuthenticationResults_onlyMailTheReceivingServerVouchesFor_isAnswered() throws Exception {
+        rig.tweak = s -> s.withRequireAuthenticationResults(true);
+        herald.start();
+        rig.dovecot.append(mail(ALICE, "no verdict", newId(), "From alone"));
+        rig.dovecot.append(mail(ALICE, "failed", newId(), "DMARC failed", "Authentication-Results: mx.herald.test; dmarc=fail header.from=example.org"));
+        rig.dovecot.append(mail(ALICE, "forged below", newId(), "a pass written by the sender, under the server's fail",
+                "Authentication-Results: mx.herald.test; dkim=none; dmarc=fail header.from=example.org",
+                "Authentication-Results: mx.evil.test; dmarc=pass header.from=example.org"));
+        rig.dovecot.append(mail(ALICE, "other domain", newId(), "DKIM of another domain",
+                "Authentication-Results: mx.herald.test; dkim=pass header.d=evil.test; dmarc=none"));
+        rig.dovecot.append(mail(ALICE, "real", newId(), "verified", "Authentication-Results: mx.herald.test (amavis); "
+                + "dkim=pass (2048-bit key) header.d=example.org; spf=pass smtp.mailfrom=example.org; dmarc=pass (p=reject) header.from=example.org"));
+
+        herald.agent.awaitCalls(1, WAIT);
+        await().atMost(WAIT).until(() -> rig.smtp.to(ALICE).size() == 1);
+        assertThat(herald.agent.messages()).containsExactly("verified");
+        assertThat(rig.logLines().stream().filter(l -> l.contains("the sender is not authenticated"))).hasSize(4);
     }
 }
