@@ -165,6 +165,11 @@ public record EmailSettings(
                 unauthorizedDm);
     }
 
+    public EmailSettings withAllowedUsers(List<String> users) {
+        return new EmailSettings(enabled, address, imap, smtp, pollSeconds, requireAuthenticationResults, users, allowAllUsers, admins,
+                homeChannel, unauthorizedDm);
+    }
+
     public EmailSettings withPollSeconds(int seconds) {
         return new EmailSettings(enabled, address, imap, smtp, seconds, requireAuthenticationResults, allowedUsers, allowAllUsers, admins,
                 homeChannel, unauthorizedDm);
@@ -214,6 +219,16 @@ public record EmailSettings(
         } catch (java.net.UnknownHostException e) {
             return false;
         }
+    }
+
+    /**
+     * True when mail from {@code from} may get an answer: the sender is allowed here (or anyone is), or unknown senders get a
+     * pairing code. A sender paired earlier while {@code unauthorized_dm} was {@code pair} counts as unknown here.
+     */
+    boolean mayAnswer(String from) {
+        return allowAllUsers || unauthorizedDm == UnauthorizedDm.PAIR || allowedUsers.contains("*")
+                || allowedUsers.stream().anyMatch(u -> u != null && u.strip().equalsIgnoreCase(from))
+                || admins.stream().anyMatch(u -> u != null && u.strip().equalsIgnoreCase(from));
     }
 
     /** The IMAP login name. */

@@ -37,7 +37,7 @@ final class Html {
                         || name.equals("head") || name.equals("div"))) {
                     skipDepth--;
                 } else if (skipDepth == 0 && (name.equals("br") || name.equals("p") || name.equals("div") || name.equals("li")
-                        || name.equals("tr") || name.matches("h[1-6]"))) {
+                        || name.equals("tr") || (name.length() == 2 && name.charAt(0) == 'h' && name.charAt(1) >= '1' && name.charAt(1) <= '6'))) {
                     out.append('\n');
                 }
                 i = end + 1;

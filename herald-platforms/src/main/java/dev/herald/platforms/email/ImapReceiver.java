@@ -226,9 +226,11 @@ final class ImapReceiver {
             return true;
         }
         long after;
+        long top = -1;
         if (cursor.get().uidValidity() != uidValidity) {
             log.warn("{} - the UIDVALIDITY of {} changed ({} -> {}): the folder was recreated; reading its unseen mail (a Message-ID seen "
                     + "before is not answered again)", platform, f.getFullName(), cursor.get().uidValidity(), uidValidity);
+            top = lastUid(f);
             batch = new ArrayList<>(Arrays.asList(f.search(new FlagTerm(new Flags(Flags.Flag.SEEN), false))));
             after = 0;
         } else {
@@ -253,6 +255,10 @@ final class ImapReceiver {
             if (!handle(batch.get((int) u[1]), uidValidity, u[0])) {
                 return false;
             }
+        }
+        if (top >= 0 && !stopped) {
+            long handled = uids.isEmpty() ? 0 : uids.getLast()[0];
+            state.advance(new EmailState.Cursor(uidValidity, Math.max(top, handled))); // the new UIDVALIDITY, once
         }
         return true;
     }
@@ -293,13 +299,21 @@ final class ImapReceiver {
                 return true;
             }
             MailReader.Mail mail = (MailReader.Mail) read;
-            state.thread(mail.threadId(), new EmailState.Thread(mail.subject(), mail.references()));
+            if (settings.mayAnswer(mail.from())) {
+                // before the hand-over: the reply (or a pairing prompt, sent inside it) needs the thread's subject and ids;
+                // not for a sender who can only be ignored, so unwanted mail leaves no row behind
+                state.thread(mail.threadId(), new EmailState.Thread(mail.subject(), mail.references()));
+            }
             Admission admission = sink.accept(event(mail, uidValidity, uid));
             if (admission == Admission.REJECTED_STOPPING || admission == Admission.REJECTED_UNAVAILABLE) {
                 log.info("{} - mail UID {} from {} not taken ({}); it stays unread and is offered again", platform, uid, mail.from(), admission);
                 return false;
             }
             m.setFlag(Flags.Flag.SEEN, true);
+            state.advance(next);
+            return true;
+        } catch (jakarta.mail.MessageRemovedException e) {
+            log.info("{} - mail UID {} was deleted from the folder before it was read; skipped", platform, uid);
             state.advance(next);
             return true;
         } catch (RuntimeException e) {

@@ -143,14 +143,18 @@ class EmailConversationTest {
     @Test
     void mailFromAnUnknownSender_isRefused_withoutAReply() throws Exception {
         herald.start();
-        long uid = rig.dovecot.append(mail("mallory@evil.test", "Hi", newId(), "Let me in"));
-        rig.dovecot.append(mail(ALICE, "Hi", newId(), "I am allowed"));
+        String mallorys = newId();
+        String alices = newId();
+        long uid = rig.dovecot.append(mail("mallory@evil.test", "Hi", mallorys, "Let me in"));
+        rig.dovecot.append(mail(ALICE, "Hi", alices, "I am allowed"));
 
         herald.agent.awaitCalls(1, WAIT);
         await().atMost(WAIT).until(() -> rig.smtp.to(ALICE).size() == 1);
         assertThat(herald.agent.messages()).containsExactly("I am allowed");
         await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> rig.smtp.to("mallory@evil.test").isEmpty());
         assertThat(rig.dovecot.flags(uid)).as("handled (refused) once, not offered again").contains("\\Seen");
+        assertThat(herald.storage.platformState().all(EmailAdapter.PLATFORM)).as("unwanted mail leaves no row in the store")
+                .containsKey(EmailState.THREAD + alices).doesNotContainKey(EmailState.THREAD + mallorys);
     }
 
     @Test

@@ -66,7 +66,7 @@ class EmailFuzzTest {
 
     @Test
     void mailReading_neverThrows_andEveryMailItReadsIsWellFormed() {
-        Fuzzer.of("email mime", CORPUS, 4_000).run(input -> {
+        Fuzzer.of("email mime", CORPUS, 3_000).run(input -> {
             // as UTF-8 with the sender believed, as Latin-1 bytes with Authentication-Results required
             for (MailReader.Read read : List.of(MailReader.read(input.getBytes(StandardCharsets.UTF_8), BOT, false),
                     MailReader.read(input.getBytes(StandardCharsets.ISO_8859_1), BOT, true))) {
@@ -81,7 +81,7 @@ class EmailFuzzTest {
 
     @Test
     void quoteStripping_andHtmlText_neverThrow_andKeepOnlyWhatTheSenderWrote() {
-        Fuzzer.of("email quotes", CORPUS, 8_000).run(input -> {
+        Fuzzer.of("email quotes", CORPUS, 6_000).run(input -> {
             String stripped = Quotes.strip(input);
             String read = input.length() > Quotes.MAX_CHARS ? input.substring(0, Quotes.MAX_CHARS) : input;
             Set<String> lines = new HashSet<>(Arrays.stream(read.replace("\r\n", "\n").replace('\r', '\n').split("\n", -1))

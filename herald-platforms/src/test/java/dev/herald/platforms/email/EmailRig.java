@@ -35,7 +35,7 @@ final class EmailRig implements AutoCloseable {
         EmailSettings.Imap imap = new EmailSettings.Imap("127.0.0.1", dovecot.port(), EmailSettings.Security.NONE, Dovecot.USER,
                 Secret.of(Dovecot.PASSWORD), "INBOX");
         EmailSettings.Smtp out = new EmailSettings.Smtp("127.0.0.1", smtp.port(), EmailSettings.Security.NONE, null, Secret.NONE);
-        return tweak.apply(EmailSettings.of(BOT, imap, out));
+        return tweak.apply(EmailSettings.of(BOT, imap, out).withAllowedUsers(List.of(ALICE))); // as the fixture's allowlist
     }
 
     /** Quick reconnection, IDLE refreshed every 2 s, a short connect timeout. */
