@@ -34,19 +34,27 @@ final class Dovecot implements AutoCloseable {
     private final int port;
     private Process process;
 
-    private Dovecot(Path dir, int port) {
+    private final boolean idle;
+
+    private Dovecot(Path dir, int port, boolean idle) {
         this.dir = dir;
         this.port = port;
+        this.idle = idle;
     }
 
     /** Starts a server with the user {@value #USER}; fails (never skips) when Dovecot is not installed. */
     static Dovecot start() throws IOException, InterruptedException {
+        return start(true);
+    }
+
+    /** A server that offers IDLE or, with {@code idle} false, advertises a capability list without it. */
+    static Dovecot start(boolean idle) throws IOException, InterruptedException {
         if (!Files.isExecutable(Path.of(BINARY))) {
             throw new IllegalStateException("email tests need Dovecot (" + BINARY + "): apt-get install dovecot-imapd (bin/test installs it)");
         }
         Path dir = Files.createTempDirectory("herald-dovecot-");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Dovecot d = new Dovecot(dir, freePort());
+        Dovecot d = new Dovecot(dir, freePort(), idle);
         d.configure();
         d.run();
         return d;
@@ -111,7 +119,8 @@ final class Dovecot implements AutoCloseable {
                 service anvil {
                   chroot =
                 }
-                """.formatted(dir, user, group, uid, gid, port));
+                """.formatted(dir, user, group, uid, gid, port)
+                + (idle ? "" : "imap_capability = IMAP4rev1 LITERAL+ UIDPLUS NAMESPACE\n"));
     }
 
     private static String id(String flag) throws IOException, InterruptedException {

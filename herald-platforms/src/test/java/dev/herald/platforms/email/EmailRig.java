@@ -25,7 +25,12 @@ final class EmailRig implements AutoCloseable {
     UnaryOperator<EmailSettings> tweak = s -> s;
 
     EmailRig() throws Exception {
-        dovecot = Dovecot.start();
+        this(true);
+    }
+
+    /** A rig whose Dovecot offers IMAP IDLE, or not. */
+    EmailRig(boolean idle) throws Exception {
+        dovecot = Dovecot.start(idle);
         smtp = new SmtpSink();
         logs.start();
         ((Logger) LoggerFactory.getLogger(ImapReceiver.class)).addAppender(logs);
