@@ -94,6 +94,8 @@ final class FakeMatrix implements AutoCloseable {
     private final AtomicInteger ids = new AtomicInteger();
     final List<Request> requests = new CopyOnWriteArrayList<>();
     final List<String> typing = new CopyOnWriteArrayList<>();
+    /** Requests this fake does not serve (answered 404 M_UNRECOGNIZED), as "METHOD path". */
+    final List<String> unrecognized = new CopyOnWriteArrayList<>();
     /** How many sends answered with the event of an earlier, equal transaction id. */
     final AtomicInteger txnReplays = new AtomicInteger();
     /** How many sends of the bot arrived, replays and refusals included. */
@@ -645,7 +647,10 @@ final class FakeMatrix implements AutoCloseable {
         }
     }
 
-    private static void error(HttpExchange ex, int status, String errcode, String error) throws IOException {
+    private void error(HttpExchange ex, int status, String errcode, String error) throws IOException {
+        if (errcode.equals("M_UNRECOGNIZED")) {
+            unrecognized.add(ex.getRequestMethod() + " " + ex.getRequestURI().getRawPath());
+        }
         LocalJsonServer.reply(ex, status, LocalJsonServer.JSON.createObjectNode().put("errcode", errcode).put("error", error));
     }
 
