@@ -37,7 +37,9 @@ export function signal(name, timeoutMs = 120000) {
 export async function launch() {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    // HERALD_CHROMIUM_ARGS adds flags (space-separated), e.g. a fake microphone playing a WAV file
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      ...(process.env.HERALD_CHROMIUM_ARGS || '').split(' ').filter(Boolean)],
   });
 }
 

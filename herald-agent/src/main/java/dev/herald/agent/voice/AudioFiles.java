@@ -22,22 +22,7 @@ public final class AudioFiles {
 
     /** The audio type the bytes show (OGG, WAV, MP3, MP4/M4A, WebM), else empty: a download's own type is often generic. */
     public static java.util.Optional<String> typeOf(byte[] b) {
-        if (b.length >= 4 && b[0] == 'O' && b[1] == 'g' && b[2] == 'g' && b[3] == 'S') {
-            return java.util.Optional.of("audio/ogg");
-        }
-        if (b.length >= 12 && b[0] == 'R' && b[1] == 'I' && b[2] == 'F' && b[3] == 'F' && b[8] == 'W' && b[9] == 'A' && b[10] == 'V' && b[11] == 'E') {
-            return java.util.Optional.of("audio/wav");
-        }
-        if (b.length >= 3 && (b[0] == 'I' && b[1] == 'D' && b[2] == '3' || (b[0] & 0xff) == 0xff && (b[1] & 0xe0) == 0xe0)) {
-            return java.util.Optional.of("audio/mpeg");
-        }
-        if (b.length >= 8 && b[4] == 'f' && b[5] == 't' && b[6] == 'y' && b[7] == 'p') {
-            return java.util.Optional.of("audio/mp4");
-        }
-        if (b.length >= 4 && (b[0] & 0xff) == 0x1a && (b[1] & 0xff) == 0x45 && (b[2] & 0xff) == 0xdf && (b[3] & 0xff) == 0xa3) {
-            return java.util.Optional.of("audio/webm");
-        }
-        return java.util.Optional.empty();
+        return dev.herald.core.platform.AudioTypes.sniff(b);
     }
 
     /**

@@ -254,31 +254,44 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
     }
 
     /**
-     * {@code POST /chat/api/upload}, the image itself as the body: kept in the media store, answered with its reference
-     * for the next {@code send}'s {@code attachments}. Only PNG, JPEG, GIF and WebP (checked on the bytes), at most
-     * {@link #maxImageBytes} bytes.
+     * {@code POST /chat/api/upload}, the file itself as the body: kept in the media store, answered with its reference
+     * for the next {@code send}'s {@code attachments}. PNG, JPEG, GIF and WebP images (at most {@link #maxImageBytes}
+     * bytes) and voice recordings (OGG, WebM, WAV, MP3, MP4; at most {@value #MAX_AUDIO_BYTES} bytes), checked on the bytes.
      */
     private void upload(Context ctx) throws java.io.IOException {
         byte[] bytes;
         try (java.io.InputStream in = ctx.req().getInputStream()) {
-            bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxImageBytes + 1));
+            bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, Math.max(maxImageBytes, MAX_AUDIO_BYTES) + 1));
         }
-        if (bytes.length > maxImageBytes) {
+        Optional<String> image = dev.herald.core.agent.ImagePart.sniff(bytes);
+        Optional<String> audio = image.isPresent() ? Optional.empty() : dev.herald.core.platform.AudioTypes.sniff(bytes);
+        if (image.isEmpty() && audio.isEmpty() && bytes.length > maxImageBytes) {
+            throw new BadRequest(413, "the upload is over the " + maxImageBytes + "-byte limit for images (model.max_image_bytes); send a smaller one");
+        }
+        if (image.isEmpty() && audio.isEmpty()) {
+            throw new BadRequest(415, "only PNG, JPEG, GIF and WebP images, and voice recordings (OGG, WebM, WAV, MP3, MP4) can be sent");
+        }
+        if (image.isPresent() && bytes.length > maxImageBytes) {
             throw new BadRequest(413, "the image is over the " + maxImageBytes + "-byte limit (model.max_image_bytes); send a smaller one");
         }
-        String type = dev.herald.core.agent.ImagePart.sniff(bytes)
-                .orElseThrow(() -> new BadRequest(415, "only PNG, JPEG, GIF and WebP images can be sent"));
+        if (audio.isPresent() && bytes.length > MAX_AUDIO_BYTES) {
+            throw new BadRequest(413, "the recording is over the " + MAX_AUDIO_BYTES + "-byte limit; send a shorter one");
+        }
         String ref = media.put(bytes);
-        WebJson.write(ctx, 200, Map.of("ref", ref, "type", type, "bytes", bytes.length));
+        WebJson.write(ctx, 200, Map.of("ref", ref, "type", image.orElseGet(audio::get), "kind", image.isPresent() ? "image" : "voice",
+                "bytes", bytes.length));
     }
 
-    /** The images a {@code send} names ({@code attachments: [{ref}]}), each one this store keeps. */
+    /** The largest voice recording the page uploads (about 25 minutes of Opus at 128 kbit/s; OpenAI's transcription limit). */
+    static final long MAX_AUDIO_BYTES = 25L * 1024 * 1024;
+
+    /** The images and voice recordings a {@code send} names ({@code attachments: [{ref}]}), each one this store keeps. */
     private List<MessageEvent.MediaRef> attachments(JsonNode list) {
         if (list == null || list.isNull() || list.isMissingNode()) {
             return List.of();
         }
         if (!list.isArray() || list.size() > MAX_ATTACHMENTS) {
-            throw new BadRequest(400, "attachments must be a list of at most " + MAX_ATTACHMENTS + " uploaded images");
+            throw new BadRequest(400, "attachments must be a list of at most " + MAX_ATTACHMENTS + " uploaded images or recordings");
         }
         List<MessageEvent.MediaRef> refs = new java.util.ArrayList<>();
         for (JsonNode a : list) {
@@ -290,7 +303,13 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
             } catch (java.io.IOException e) {
                 throw new BadRequest(500, "the upload could not be read (" + e.getClass().getSimpleName() + ")");
             }
-            refs.add(new MessageEvent.MediaRef("image", ref, dev.herald.core.agent.ImagePart.sniff(bytes).orElse(null)));
+            Optional<String> image = dev.herald.core.agent.ImagePart.sniff(bytes);
+            if (image.isPresent()) {
+                refs.add(new MessageEvent.MediaRef("image", ref, image.get()));
+            } else {
+                String type = dev.herald.core.platform.AudioTypes.sniff(bytes).orElse("application/octet-stream");
+                refs.add(new MessageEvent.MediaRef("voice", ref, type, null, bytes.length));
+            }
         }
         return refs;
     }

@@ -151,7 +151,8 @@
         pending.querySelector(".state")?.remove();
         place(pending);
       } else {
-        place(bubble("user", row.text, { dataset: { seq: row.seq } }));
+        const files = (row.files || []).map((f) => (f.kind === "voice" ? "🎤 voice note" : "🖼 " + (f.name || "image"))).join(", ");
+        place(bubble("user", row.text || files, { dataset: { seq: row.seq } }));
       }
       return;
     }
@@ -190,6 +191,8 @@
         el("a", { href: f.url, download: f.name || "", class: "file-link" }, "📎 " + (f.name || "file") + size));
       if (/^image\/(png|jpeg|gif|webp)$/.test(f.type || "")) {
         item.append(el("img", { src: f.url, alt: f.name || "image", class: "sent-image", loading: "lazy" }));
+      } else if (/^audio\//.test(f.type || "")) {
+        item.append(el("audio", { src: f.url, controls: true, preload: "metadata", class: "sent-audio" }));
       }
       list.append(item);
     }
@@ -479,7 +482,7 @@
 
   // ---- sending --------------------------------------------------------------------------------
   function pendingBubble(msg) {
-    const shown = msg.text || (msg.attachments ? "[image]" : "");
+    const shown = msg.text || msg.label || (msg.attachments ? "[image]" : "");
     const b = bubble("user", shown, { cls: "pending", dataset: { client: msg.clientId, text: msg.text } });
     $("empty").hidden = true;
     b.append(el("div", { class: "state" }, isConnected ? "sending…" : "queued: sent when Herald is back"));
@@ -507,7 +510,10 @@
     }
     c.updatedAt = new Date().toISOString();
     const msg = { clientId: Herald.randomId("m"), conversation: view.id, text, title: c.title };
-    if (attached.length) msg.attachments = attached.splice(0).map((a) => ({ ref: a.ref }));
+    if (attached.length) {
+      msg.label = attached.map((a) => a.name).join(", ");
+      msg.attachments = attached.splice(0).map((a) => ({ ref: a.ref }));
+    }
     showAttached();
     store.outbox.push(msg);
     save();
@@ -628,6 +634,70 @@
     e.target.value = "";
     showAttached();
   });
+  // ---- voice notes: hold the microphone button to record, release to send -------------------
+  const mic = $("composer-mic");
+  let recording = null;
+  async function startRecording(e) {
+    e.preventDefault();
+    if (recording || !navigator.mediaDevices || !window.MediaRecorder) {
+      if (!window.MediaRecorder) systemLine("This browser cannot record voice notes.", "error");
+      return;
+    }
+    const rec = { chunks: [], started: Date.now(), stopRequested: false };
+    recording = rec;
+    mic.classList.add("recording");
+    mic.setAttribute("aria-pressed", "true");
+    try {
+      rec.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch (err) {
+      recording = null;
+      mic.classList.remove("recording");
+      mic.removeAttribute("aria-pressed");
+      systemLine("The microphone is not available: " + (err && err.message ? err.message : err), "error");
+      return;
+    }
+    rec.recorder = new MediaRecorder(rec.stream);
+    rec.recorder.ondataavailable = (ev) => { if (ev.data && ev.data.size) rec.chunks.push(ev.data); };
+    rec.recorder.onstop = () => finishRecording(rec);
+    rec.recorder.start();
+    if (rec.stopRequested) rec.recorder.stop();
+  }
+  function stopRecording() {
+    const rec = recording;
+    if (!rec) return;
+    recording = null;
+    mic.classList.remove("recording");
+    mic.removeAttribute("aria-pressed");
+    rec.stopRequested = true;
+    if (rec.recorder && rec.recorder.state !== "inactive") rec.recorder.stop();
+  }
+  async function finishRecording(rec) {
+    rec.stream.getTracks().forEach((t) => t.stop());
+    const ms = Date.now() - rec.started;
+    if (ms < 400 || !rec.chunks.length) {
+      systemLine("Hold the microphone button while you speak, then let go to send.", "notice");
+      return;
+    }
+    const blob = new Blob(rec.chunks, { type: rec.recorder.mimeType || "audio/webm" });
+    let res;
+    try {
+      res = await fetch("/chat/api/upload", { method: "POST", credentials: "same-origin", body: blob,
+        headers: { "X-Herald-Csrf": "1", "Content-Type": blob.type, Accept: "application/json" } });
+    } catch (err) {
+      res = null;
+    }
+    const data = res ? await res.json().catch(() => null) : null;
+    if (!(res && res.ok && data && data.ref)) {
+      systemLine("Voice note not sent: " + ((data && data.error) || "Herald cannot be reached"), "error");
+      return;
+    }
+    attached.push({ ref: data.ref, name: "voice note (" + Math.round(ms / 1000) + " s)" });
+    submit("");
+  }
+  mic.addEventListener("pointerdown", startRecording);
+  ["pointerup", "pointercancel", "pointerleave"].forEach((t) => mic.addEventListener(t, stopRecording));
+  mic.addEventListener("contextmenu", (e) => e.preventDefault());
+
   $("cmd-new").addEventListener("click", () => sendCommand("/new"));
   $("cmd-stop").addEventListener("click", () => sendCommand("/stop"));
 
