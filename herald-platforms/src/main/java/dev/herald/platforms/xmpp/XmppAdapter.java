@@ -105,6 +105,11 @@ public final class XmppAdapter implements PlatformAdapter {
         }
     }
 
+    /** True when connected and in every configured room. */
+    boolean ready() {
+        return current != null && rooms.configured().stream().allMatch(rooms::joined);
+    }
+
     // ---- the connection loop --------------------------------------------------------------------
 
     private void run() {
