@@ -8,7 +8,7 @@ import java.util.Locale;
  *
  * @param local    the local part, or "" for a server or a component
  * @param domain   the domain, never empty
- * @param resource the resource (a client's, or a room occupant's nick), or ""
+ * @param resource the resource (a client's, or a room occupant's nick), or ""; never with control characters
  */
 record Jid(String local, String domain, String resource) {
     /** The longest JID Herald reads; RFC 7622 allows 1023 bytes per part, real addresses are far shorter. */
@@ -16,8 +16,8 @@ record Jid(String local, String domain, String resource) {
 
     /** The JID in {@code text}, or null when it is not one (empty domain, empty local part before '@', too long). */
     static Jid parse(String text) {
-        if (text == null || text.isEmpty() || text.length() > MAX) {
-            return null;
+        if (text == null || text.isEmpty() || text.length() > MAX || text.chars().anyMatch(Character::isISOControl)) {
+            return null; // no JID part may hold a control character; such a sender is not trusted
         }
         int slash = text.indexOf('/');
         String bare = slash < 0 ? text : text.substring(0, slash);

@@ -33,7 +33,7 @@ public record XmppSettings(
         String host,
         @Doc("client-to-server port")
         int port,
-        @Doc("starttls (upgrade the plain connection, required), tls (TLS from the first byte, usually port 5223) or none (plain, only to a loopback host)")
+        @Doc("starttls: upgrade the plain connection before the login (required); tls: TLS from the first byte (usually port 5223); none: plain, only to a loopback host")
         Security security,
         @Doc("multi-user chat rooms to join, as bare room JIDs such as lobby@conference.example.org")
         List<String> rooms,
