@@ -70,6 +70,8 @@ public final class XmppAdapter implements PlatformAdapter {
     private final java.util.Set<String> sentIds = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
     private volatile XmppConnection current;
     private volatile InboundSink sink;
+    /** True while a message is held because the store cannot write. */
+    private volatile boolean holding;
 
     /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
     public XmppAdapter(XmppSettings settings, XmppSettings.Timing timing, Clock clock) {
@@ -103,6 +105,11 @@ public final class XmppAdapter implements PlatformAdapter {
         if (!firstAttempt.await(timing.firstAttemptWait(), this::close)) {
             log.warn("xmpp - not connected after {} ms; still connecting in the background", timing.firstAttemptWait().toMillis());
         }
+    }
+
+    /** True while a message is held, unacknowledged, because the store cannot write. */
+    boolean holding() {
+        return holding;
     }
 
     /** True when connected and in every configured room. */
@@ -228,6 +235,14 @@ public final class XmppAdapter implements PlatformAdapter {
 
     /** Hands {@code e} to the gateway, again and again while its store cannot write. */
     private Admission acceptHolding(MessageEvent e) throws InterruptedException {
+        try {
+            return acceptWhenWritable(e);
+        } finally {
+            holding = false;
+        }
+    }
+
+    private Admission acceptWhenWritable(MessageEvent e) throws InterruptedException {
         Backoff wait = null;
         while (true) {
             Admission a;
@@ -247,11 +262,18 @@ public final class XmppAdapter implements PlatformAdapter {
                 return a;
             }
             if (wait == null) {
+                holding = true;
                 wait = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(5));
                 log.info("xmpp - message {} in {} held: the store cannot write now; it is handed over again until it can (unacknowledged "
                         + "meanwhile)", e.messageId(), e.source().chatId());
             }
-            Thread.sleep(wait.next());
+            try {
+                Thread.sleep(wait.next());
+            } catch (InterruptedException stopped) {
+                log.warn("xmpp - message {} in {} was not stored before the adapter closed; it is left unacknowledged, so the server "
+                        + "delivers it again at the next login (one-to-one) or it is lost (room)", e.messageId(), e.source().chatId());
+                throw stopped;
+            }
         }
     }
 
