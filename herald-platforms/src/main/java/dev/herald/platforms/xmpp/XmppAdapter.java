@@ -57,6 +57,7 @@ public final class XmppAdapter implements PlatformAdapter {
     static final String MUC_OWNER_NS = "http://jabber.org/protocol/muc#owner";
 
     private final XmppSettings settings;
+    private final javax.net.ssl.SSLSocketFactory tls;
     private final XmppSettings.Timing timing;
     private final Jid account;
     private final Rooms rooms;
@@ -73,8 +74,14 @@ public final class XmppAdapter implements PlatformAdapter {
     /** True while a message is held because the store cannot write. */
     private volatile boolean holding;
 
-    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
+    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}, trusting the JDK's certificate authorities. */
     public XmppAdapter(XmppSettings settings, XmppSettings.Timing timing, Clock clock) {
+        this(settings, timing, clock, (javax.net.ssl.SSLSocketFactory) javax.net.ssl.SSLSocketFactory.getDefault());
+    }
+
+    /** An adapter whose TLS trusts what {@code tls} trusts (tests: a server certificate of their own). */
+    XmppAdapter(XmppSettings settings, XmppSettings.Timing timing, Clock clock, javax.net.ssl.SSLSocketFactory tls) {
+        this.tls = Objects.requireNonNull(tls, "tls");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.timing = Objects.requireNonNull(timing, "timing");
         this.account = settings.account();
@@ -127,7 +134,7 @@ public final class XmppAdapter implements PlatformAdapter {
             boolean healthy = false;
             XmppConnection c = null;
             try {
-                c = XmppConnection.open(settings, account, timing);
+                c = XmppConnection.open(settings, account, timing, tls);
                 rooms.reset();
                 current = c;
                 c.send("<presence/>");

@@ -75,7 +75,10 @@ final class XmppConnection implements AutoCloseable {
     private volatile long lastReceived = System.nanoTime();
     private volatile boolean busy;
 
-    private XmppConnection() {
+    private final SSLSocketFactory tlsFactory;
+
+    private XmppConnection(SSLSocketFactory tlsFactory) {
+        this.tlsFactory = tlsFactory;
     }
 
     /**
@@ -85,7 +88,12 @@ final class XmppConnection implements AutoCloseable {
      * @throws IOException  when the server cannot be reached or the handshake fails
      */
     static XmppConnection open(XmppSettings settings, Jid account, XmppSettings.Timing timing) throws IOException {
-        XmppConnection c = new XmppConnection();
+        return open(settings, account, timing, (SSLSocketFactory) SSLSocketFactory.getDefault());
+    }
+
+    /** {@link #open(XmppSettings, Jid, XmppSettings.Timing)} trusting the certificates {@code tlsFactory} trusts. */
+    static XmppConnection open(XmppSettings settings, Jid account, XmppSettings.Timing timing, SSLSocketFactory tlsFactory) throws IOException {
+        XmppConnection c = new XmppConnection(tlsFactory);
         try {
             c.handshake(settings, account, timing);
             return c;
@@ -114,7 +122,7 @@ final class XmppConnection implements AutoCloseable {
         raw.setSoTimeout(timeout);
         raw.setTcpNoDelay(true);
         if (settings.security() == XmppSettings.Security.TLS) {
-            socket = tls(raw, account.domain(), settings.port());
+            socket = tls(tlsFactory, raw, account.domain(), settings.port());
         }
         Element features = restart(account.domain());
         if (settings.security() == XmppSettings.Security.STARTTLS) {
@@ -126,7 +134,7 @@ final class XmppConnection implements AutoCloseable {
             if (!answer.is("proceed", TLS_NS)) {
                 throw new IOException("the server refused STARTTLS (" + answer.name() + ")");
             }
-            socket = tls(socket, account.domain(), settings.port());
+            socket = tls(tlsFactory, socket, account.domain(), settings.port());
             features = restart(account.domain());
         }
         login(features, settings, account);
@@ -375,8 +383,7 @@ final class XmppConnection implements AutoCloseable {
                 .filter(n -> !n.equals("text")).findFirst().orElse("unknown condition");
     }
 
-    private static Socket tls(Socket plain, String domain, int port) throws IOException {
-        SSLSocketFactory factory = (SSLSocketFactory) SSLSocketFactory.getDefault();
+    private static Socket tls(SSLSocketFactory factory, Socket plain, String domain, int port) throws IOException {
         SSLSocket s = (SSLSocket) factory.createSocket(plain, domain, port, true);
         SSLParameters p = s.getSSLParameters();
         p.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the XMPP domain (RFC 6120, 13.7.2)

@@ -29,6 +29,14 @@ final class Prosody implements AutoCloseable {
     private Process process;
 
     Prosody() throws IOException {
+        this(false);
+    }
+
+    /**
+     * A server; with {@code tls}, a certificate for {@code localhost} made here ({@link #certificate()}) and STARTTLS
+     * offered (plain connections still allowed).
+     */
+    Prosody(boolean tls) throws IOException {
         dir = Files.createTempDirectory("herald-prosody");
         port = freePort();
         config = dir.resolve("prosody.cfg.lua");
@@ -44,15 +52,40 @@ final class Prosody implements AutoCloseable {
                 c2s_interfaces = { "127.0.0.1" }
                 c2s_ports = { %2$d }
                 s2s_ports = { }
-                modules_enabled = { "roster", "saslauth", "disco", "ping", "presence", "message", "iq", "offline", "smacks", "posix" }
+                modules_enabled = { "roster", "saslauth", "disco", "ping", "presence", "message", "iq", "offline", "smacks", "posix"%4$s }
                 modules_disabled = { "s2s" }
                 c2s_require_encryption = false
                 allow_unencrypted_plain_auth = true
                 authentication = "internal_plain"
                 storage = "internal"
                 VirtualHost "localhost"
+                %3$s
                 Component "conference.localhost" "muc"
-                """.formatted(dir, port), StandardCharsets.UTF_8);
+                """.formatted(dir, port, tls ? "ssl = { certificate = \"" + dir + "/cert.pem\"; key = \"" + dir + "/key.pem\"; }" : "", tls ? ", \"tls\"" : ""),
+                StandardCharsets.UTF_8);
+        if (tls) {
+            run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost", "-addext",
+                    "subjectAltName=DNS:localhost", "-keyout", dir.resolve("key.pem").toString(), "-out", dir.resolve("cert.pem").toString());
+        }
+    }
+
+    /** The server's certificate (PEM), for a client that trusts it. */
+    Path certificate() {
+        return dir.resolve("cert.pem");
+    }
+
+    private void run(String... command) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("openssl.log").toFile()).start();
+        p.getOutputStream().close();
+        try {
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", command) + " failed: " + Files.readString(dir.resolve("openssl.log")));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
     }
 
     /** Creates the account {@code user}@localhost. */

@@ -66,8 +66,7 @@ class XmppRestartTest {
 
         alice = XmppUser.login(prosody, "alice", "alice-pw");
         alice.join(XmppTest.ROOM, "alice");
-        await().atMost(WAIT).until(() -> alice.received.size() >= 0);
-        Thread.sleep(300);
+        Thread.sleep(300); // alice's join reaches the room (and the bot learns her real JID) before she speaks
         alice.sayInRoom(XmppTest.ROOM, "herald, back again?");
         alice.say(XmppTest.BOT, "and here?");
 
@@ -101,8 +100,7 @@ class XmppRestartTest {
         herald.start();
 
         await().atMost(WAIT).during(SETTLE).until(() -> alice.bodiesFrom(XmppTest.BOT).stream().anyMatch(b -> b.startsWith("resumed")));
-        assertThat(alice.bodiesFrom(XmppTest.BOT)).filteredOn(b -> !b.startsWith("⚠") && !b.contains("restart"))
-                .containsExactly("resumed after the crash");
+        assertThat(alice.bodiesFrom(XmppTest.BOT)).containsExactly("resumed after the crash");
         assertThat(herald.agent.calls()).hasSize(1);
     }
 
