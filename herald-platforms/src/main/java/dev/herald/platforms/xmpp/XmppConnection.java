@@ -74,6 +74,8 @@ final class XmppConnection implements AutoCloseable {
     private volatile boolean closed;
     private volatile long lastReceived = System.nanoTime();
     private volatile boolean busy;
+    /** Why the keep-alive gave the connection up, or null. */
+    private volatile String dead;
 
     private final SSLSocketFactory tlsFactory;
 
@@ -245,7 +247,15 @@ final class XmppConnection implements AutoCloseable {
         Thread keepAlive = Thread.ofVirtual().name("xmpp-keepalive").start(() -> keepAlive(pingInterval));
         try {
             while (!closed) {
-                StanzaReader.Item item = in.next();
+                StanzaReader.Item item;
+                try {
+                    item = in.next();
+                } catch (IOException e) {
+                    if (dead != null) {
+                        throw new IOException(dead, e);
+                    }
+                    throw e;
+                }
                 lastReceived = System.nanoTime();
                 switch (item) {
                     case StanzaReader.End end -> {
@@ -299,6 +309,7 @@ final class XmppConnection implements AutoCloseable {
                     continue;
                 }
                 if (idle > 2 * limit) {
+                    dead = "nothing arrived for " + idle / 1_000_000 + " ms, not even the answer to a ping";
                     abort(); // the reader sees the socket close and the loop reconnects
                     return;
                 }
