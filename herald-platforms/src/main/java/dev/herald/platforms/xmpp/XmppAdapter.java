@@ -131,7 +131,7 @@ public final class XmppAdapter implements PlatformAdapter {
         while (!loop.stopping()) {
             report(ConnectionState.CONNECTING, "connecting to " + settings.connectHost(account) + ":" + settings.port());
             String ended;
-            boolean healthy = false;
+            long connectedAt = 0;
             XmppConnection c = null;
             try {
                 c = XmppConnection.open(settings, account, timing, tls);
@@ -141,10 +141,9 @@ public final class XmppAdapter implements PlatformAdapter {
                 for (String room : rooms.configured()) {
                     join(c, room);
                 }
-                healthy = true;
+                connectedAt = System.nanoTime();
                 report(ConnectionState.CONNECTED, "connected as " + c.bound() + (c.streamManagement() ? " with stream management" : "")
                         + ", joining " + rooms.configured().size() + " room(s)");
-                backoff.reset();
                 ended = c.run(this::stanza, timing.pingInterval(), what -> log.warn("xmpp - skipped {} from the server", what));
             } catch (XmppConnection.AuthRejected e) {
                 String message = "xmpp - " + e.getMessage() + "; check platforms.xmpp.jid and platforms.xmpp.password";
@@ -168,9 +167,14 @@ public final class XmppAdapter implements PlatformAdapter {
             if (loop.stopping()) {
                 return;
             }
+            if (connectedAt != 0 && System.nanoTime() - connectedAt > timing.pingInterval().toNanos()) {
+                backoff.reset(); // a connection that held is a success; one dropped at once (a resource conflict) keeps backing off
+            }
+            if (ended.contains("(conflict)")) {
+                ended += " - another client logged in as " + account.bare() + "/" + XmppSettings.RESOURCE + " (a second Herald on this account?)";
+            }
             Duration wait = backoff.next();
-            report(ConnectionState.BACKING_OFF, ended + "; reconnecting in " + wait.toMillis() + " ms (attempt " + backoff.attempts() + ")"
-                   );
+            report(ConnectionState.BACKING_OFF, ended + "; reconnecting in " + wait.toMillis() + " ms (attempt " + backoff.attempts() + ")");
             if (!loop.pause(wait)) {
                 return;
             }

@@ -153,7 +153,7 @@ class XmppFuzzTest {
     @Test
     void aStreamOfMalformedStanzasOverTheWire_neverStopsTheAdapter_andTheNextMessageIsAnswered() throws Exception {
         herald.start();
-        Fuzzer.wire("xmpp wire", CORPUS, 40).run(input -> {
+        Fuzzer.wire("xmpp wire", CORPUS, 25).run(input -> {
             // each input goes to a live connection: after one that broke the stream, the adapter connects again first
             await().atMost(WAIT).until(() -> ((XmppAdapter) herald.current).ready());
             try {
