@@ -48,7 +48,7 @@ class DiscordFilesTest {
         herald.agent.replyWithFiles("Here is the summary.", file("summary.pdf", pdf, "application/pdf", "Q3 summary"));
 
         discord.message("7401", "dm-1", null, "u1", "summarize it");
-        await().atMost(WAIT).until(() -> turnOf("summarize it").state() == TurnState.DELIVERED);
+        await().atMost(WAIT).ignoreExceptions().until(() -> turnOf("summarize it").state() == TurnState.DELIVERED);
 
         List<FakeDiscord.Post> posts = discord.postsTo("dm-1");
         assertThat(posts).extracting(FakeDiscord.Post::content).containsExactly("Here is the summary.", "Q3 summary");
@@ -71,7 +71,7 @@ class DiscordFilesTest {
         herald.agent.replyWithFiles("", new OutboundFile(small.path(), small.name(), small.mimeType(), 11L * 1024 * 1024, null));
 
         discord.message("7402", "dm-1", null, "u1", "send the archive");
-        await().atMost(WAIT).until(() -> turnOf("send the archive").state() == TurnState.DELIVERED);
+        await().atMost(WAIT).ignoreExceptions().until(() -> turnOf("send the archive").state() == TurnState.DELIVERED);
 
         assertThat(discord.uploads).isEmpty();
         assertThat(discord.postsTo("dm-1")).extracting(FakeDiscord.Post::content)
@@ -93,7 +93,7 @@ class DiscordFilesTest {
         herald.crash();
         herald.start();
 
-        await().atMost(WAIT).until(() -> turnOf("send it").state() == TurnState.DELIVERED);
+        await().atMost(WAIT).ignoreExceptions().until(() -> turnOf("send it").state() == TurnState.DELIVERED);
         assertThat(discord.uploads).as("one file in the channel").singleElement().satisfies(u -> assertThat(u.bytes()).isEqualTo(pdf));
         assertThat(discord.postsTo("dm-1")).extracting(FakeDiscord.Post::content).containsExactly("Attached.", "");
         assertThat(discord.nonceReplays).as("the resent upload was answered with the first message").hasValue(1);
