@@ -140,6 +140,9 @@ final class MattermostPosts {
     private String clean(String text) {
         Pattern p = mention;
         String t = (p == null ? text : p.matcher(text).replaceAll("")).strip();
+        if (p != null && p.matcher(text).find()) {
+            t = t.replaceFirst("^[,:;]\\s*", ""); // "@herald, do this" asks "do this"
+        }
         Matcher m = BANG.matcher(t);
         if (m.find() && COMMANDS.contains(m.group(1))) {
             t = "/" + t.substring(m.start(1));
