@@ -209,6 +209,23 @@ final class FakeMattermost implements AutoCloseable {
         return say(user, channel, message, null);
     }
 
+    /** {@code user} uploads a file into {@code channel} (as the client's uploadFile does); returns its id. */
+    String upload(String user, String channel, String name, String mimeType, byte[] bytes) {
+        File f = new File(newId(), channel, name, mimeType, bytes);
+        files.put(f.id(), f);
+        return f.id();
+    }
+
+    /** {@code user} posts {@code message} with uploaded files attached. */
+    ObjectNode sayWithFiles(String user, String channel, String message, String... fileIds) {
+        ObjectNode p = JSON.createObjectNode().put("channel_id", channel).put("message", message);
+        ArrayNode ids = p.putArray("file_ids");
+        for (String id : fileIds) {
+            ids.add(id);
+        }
+        return create(users.get(user), p);
+    }
+
     /** Sends {@code frame} as it is to every authenticated connection of the bot. */
     void raw(String frame) {
         for (Conn c : conns) {
