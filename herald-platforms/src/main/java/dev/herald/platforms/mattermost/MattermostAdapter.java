@@ -90,6 +90,7 @@ public final class MattermostAdapter implements PlatformAdapter, MediaFetcher {
     private volatile InboundSink sink;
     private volatile MattermostApi.Identity identity;
     private volatile String teamId;
+    private final java.util.concurrent.atomic.AtomicBoolean gapCatchUpQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** An adapter for enabled, validated {@code settings}, paced by {@code timing}, keeping its cursors in {@code state}. */
     public MattermostAdapter(MattermostSettings settings, MattermostSettings.Timing timing, Clock clock, PlatformState state) {
@@ -379,9 +380,15 @@ public final class MattermostAdapter implements PlatformAdapter, MediaFetcher {
             submit(() -> handle(p.post(), p.channelType(), p.channelName(), p.channelDisplayName(), p.senderName()));
         }
 
+        /** At most one catch-up for lost events waits at a time: a burst of gaps is one catch-up. */
         @Override
         public void gap(long expected, long got) {
-            submit(() -> catchUp("lost websocket events"));
+            if (gapCatchUpQueued.compareAndSet(false, true)) {
+                submit(() -> {
+                    gapCatchUpQueued.set(false);
+                    catchUp("lost websocket events");
+                });
+            }
         }
 
         @Override

@@ -204,9 +204,11 @@ final class MattermostSocket {
                 default -> -1;
             };
             if (seq >= 0) {
-                if (seq != expected) {
+                if (seq > expected) {
                     log.info("mattermost - websocket events were lost (expected seq {}, got {}); catching up through the API", expected, seq);
                     handler.gap(expected, seq);
+                } else if (seq < expected) {
+                    log.debug("mattermost - websocket seq went back from {} to {}; counting on from there", expected - 1, seq);
                 }
                 expected = seq + 1;
             }
