@@ -500,10 +500,11 @@ final class FakeMattermost implements AutoCloseable {
     }
 
     private User bearer(String header) {
-        if (header == null || !header.startsWith("Bearer ")) {
+        // as the server: the scheme is BEARER or TOKEN in any case (the official client sends "BEARER <token>")
+        if (header == null || !header.toUpperCase(java.util.Locale.ROOT).matches("(BEARER|TOKEN) .*")) {
             return null;
         }
-        String token = header.substring(7);
+        String token = header.substring(header.indexOf(' ') + 1).strip();
         return users.values().stream().filter(u -> u.token().equals(token)).findFirst().orElse(null);
     }
 
