@@ -289,6 +289,9 @@ public final class MattermostAdapter implements PlatformAdapter, MediaFetcher {
      * start ever reads nothing: it marks "now" as where the next catch-up begins, so history is not answered.
      */
     private void catchUp(String why) {
+        if (!cursor.load()) {
+            return;
+        }
         if (!cursor.started()) {
             cursor.begin(clock.millis());
             log.info("mattermost - first connection: posts from now on are answered, earlier ones are not");

@@ -26,16 +26,34 @@ final class PostCursor {
     private final Map<String, Long> cache = new ConcurrentHashMap<>();
     private volatile long latest;
 
+    private volatile boolean loaded;
+
     PostCursor(PlatformState store) {
         this.store = store;
-        Map<String, String> all = store.all(MattermostAdapter.PLATFORM);
-        all.forEach((k, v) -> {
-            if (k.startsWith(CHANNEL)) {
-                parse(v).ifPresent(ms -> cache.put(k.substring(CHANNEL.length()), ms));
-            } else if (k.equals(LATEST)) {
-                parse(v).ifPresent(ms -> latest = ms);
-            }
-        });
+    }
+
+    /**
+     * Reads the stored cursors, once; called before catch-up, so a store that cannot be read when the adapter is built
+     * is read again at the next connection rather than taken for a first start.
+     */
+    boolean load() {
+        if (loaded) {
+            return true;
+        }
+        try {
+            store.all(MattermostAdapter.PLATFORM).forEach((k, v) -> {
+                if (k.startsWith(CHANNEL)) {
+                    parse(v).ifPresent(ms -> cache.merge(k.substring(CHANNEL.length()), ms, Math::max));
+                } else if (k.equals(LATEST)) {
+                    parse(v).ifPresent(ms -> latest = Math.max(latest, ms));
+                }
+            });
+            loaded = true;
+        } catch (RuntimeException e) {
+            log.warn("mattermost - the catch-up cursors cannot be read from the store now ({}); catch-up waits for the next connection",
+                    e.getClass().getSimpleName());
+        }
+        return loaded;
     }
 
     /** Where catch-up of {@code channel} starts: its own cursor, else the latest of all; empty when Herald never read a post. */

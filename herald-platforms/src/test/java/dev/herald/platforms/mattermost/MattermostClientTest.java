@@ -32,6 +32,12 @@ class MattermostClientTest {
         if (!Files.isDirectory(DIR.resolve("node_modules/@mattermost/client"))) {
             throw new AssertionError("@mattermost/client is not installed; run: (cd herald-platforms/src/test/node && npm ci)");
         }
+        Process version = new ProcessBuilder("node", "--experimental-websocket", "-e", "process.exit(typeof WebSocket === 'function' ? 0 : 3)")
+                .redirectErrorStream(true).start();
+        if (!version.waitFor(20, TimeUnit.SECONDS) || version.exitValue() != 0) {
+            throw new AssertionError("the official client's WebSocketClient needs Node.js 20.10 or later (a global WebSocket); node says: "
+                    + new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip());
+        }
         herald.start();
 
         Process p = new ProcessBuilder("node", "--experimental-websocket", "--no-warnings", "mattermost-client.mjs", mm.url(), "alice",

@@ -57,7 +57,7 @@ class MattermostFuzzTest {
         MattermostFrames frames = new MattermostFrames(JSON);
         MattermostPosts posts = new MattermostPosts(mm.settings(), Clock.systemUTC());
         posts.self(FakeMattermost.BOT, "herald");
-        Fuzzer.of("mattermost frame", CORPUS, 20_000).run(input -> {
+        Fuzzer.of("mattermost frame", CORPUS, 10_000).run(input -> {
             if (frames.parse(input) instanceof MattermostFrames.Posted p) {
                 posts.normalise(p.post(), p.channelType(), p.channelName(), p.channelDisplayName(), p.senderName())
                         .ifPresent(MattermostFuzzTest::wellFormed);
