@@ -1,0 +1,33 @@
+package dev.herald.platforms.mattermost;
+
+import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.PlatformContext;
+import dev.herald.core.platform.PlatformPlugin;
+
+/**
+ * Mattermost as a plug-in: {@code platforms.mattermost}, the WebSocket API for new posts and REST v4 for replies, files
+ * and catch-up; its catch-up cursors live in the store's platform state, and it fetches its files itself.
+ */
+public final class MattermostPlugin implements PlatformPlugin<MattermostSettings> {
+    @Override
+    public String type() {
+        return MattermostAdapter.PLATFORM.id();
+    }
+
+    @Override
+    public Class<MattermostSettings> settingsType() {
+        return MattermostSettings.class;
+    }
+
+    @Override
+    public MattermostSettings defaults() {
+        return MattermostSettings.defaults();
+    }
+
+    @Override
+    public PlatformAdapter create(MattermostSettings settings, PlatformContext context) {
+        MattermostAdapter adapter = new MattermostAdapter(settings, MattermostSettings.Timing.defaults(), context.clock(), context.state());
+        context.fetchMediaWith(adapter);
+        return adapter;
+    }
+}
