@@ -111,6 +111,23 @@ class VoiceNotesTest {
     }
 
     @Test
+    void aRealOfflineRecogniser_hearsTheSpokenSentence_andTheModelReadsItsWords() throws Exception {
+        Path grammar = java.nio.file.Files.writeString(tmp.resolve("commands.jsgf"), """
+                #JSGF V1.0;
+                grammar commands;
+                public <command> = (turn on | turn off) the (kitchen | bedroom | garden) (light | lamp | heater);
+                """);
+        whisper.recognising(grammar);
+        telegramFiles.put("AwACAgIAAxk-asr", Speech.oggOpus("turn on the kitchen light", tmp));
+        model.enqueue(Reply.text("Done."));
+
+        agent(endpoint(VoiceSettings.AudioFormat.ORIGINAL)).runTurn(turn("", new MediaRef("voice", "AwACAgIAAxk-asr", "audio/ogg")), null, null);
+
+        assertThat(model.lastRequest().lastUserMessage()).as("pocketsphinx on espeak-ng speech, sent as the OGG/Opus voice note")
+                .matches("\\[voice note, \\d+ s\\] turn on the kitchen light");
+    }
+
+    @Test
     void formatWav_convertsTheVoiceNoteWithFfmpeg_to16kHzMono() throws Exception {
         model.enqueue(Reply.text("ok"));
 

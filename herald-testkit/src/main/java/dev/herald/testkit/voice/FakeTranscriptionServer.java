@@ -32,6 +32,7 @@ public final class FakeTranscriptionServer implements AutoCloseable {
     private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
     private final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
     private volatile String text = "";
+    private volatile java.nio.file.Path grammar;
 
     private FakeTranscriptionServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -57,6 +58,40 @@ public final class FakeTranscriptionServer implements AutoCloseable {
     public FakeTranscriptionServer saying(String transcript) {
         this.text = transcript;
         return this;
+    }
+
+    /**
+     * Every request is answered with what a real offline recogniser hears in its audio: Debian's pocketsphinx (with its
+     * US English model), limited to the sentences of the JSGF {@code grammar}, after ffmpeg made the audio 16 kHz mono
+     * WAV. A real transcription endpoint, for the one test that checks recognition itself.
+     */
+    public FakeTranscriptionServer recognising(java.nio.file.Path grammar) {
+        this.grammar = grammar;
+        return this;
+    }
+
+    private static String recognise(byte[] audio, java.nio.file.Path grammar) throws IOException, InterruptedException {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("herald-asr-");
+        try {
+            java.nio.file.Path in = java.nio.file.Files.write(dir.resolve("in.audio"), audio);
+            java.nio.file.Path wav = dir.resolve("in.wav");
+            run(List.of("ffmpeg", "-loglevel", "error", "-nostdin", "-y", "-i", in.toString(), "-ac", "1", "-ar", "16000", wav.toString()));
+            return run(List.of("pocketsphinx_continuous", "-infile", wav.toString(), "-jsgf", grammar.toString(), "-logfn", "/dev/null")).strip();
+        } finally {
+            try (var files = java.nio.file.Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static String run(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IOException(String.join(" ", cmd) + " failed (exit " + (p.isAlive() ? "timeout" : p.exitValue()) + ")");
+        }
+        return out;
     }
 
     /** The next request is answered {@code status} with {@code body}. */
@@ -90,7 +125,16 @@ public final class FakeTranscriptionServer implements AutoCloseable {
                 reply(ex, a.status(), a.body());
                 return;
             }
-            reply(ex, 200, "{\"text\":\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}");
+            String said = text;
+            if (grammar != null) {
+                try {
+                    said = recognise(r.audio(), grammar);
+                } catch (IOException | InterruptedException e) {
+                    reply(ex, 500, "{\"error\":{\"message\":\"recognition failed: " + e.getMessage().replace("\"", "'") + "\"}}");
+                    return;
+                }
+            }
+            reply(ex, 200, "{\"text\":\"" + said.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}");
         }
     }
 
