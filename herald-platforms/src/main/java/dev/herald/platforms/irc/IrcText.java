@@ -1,7 +1,6 @@
 package dev.herald.platforms.irc;
 
 import dev.herald.platforms.common.ChatMarkdown;
-import dev.herald.platforms.common.MarkdownDialect;
 import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +19,7 @@ import java.util.List;
  * Blank lines are left out (IRC cannot send an empty message); control characters are removed (CR, LF and NUL would end
  * the command, \u0001 would make it a CTCP request, the others are formatting codes) and a tab becomes four spaces.
  */
-final class IrcText implements MarkdownDialect {
+final class IrcText extends dev.herald.platforms.common.PlainDialect {
     private static final ChatMarkdown PLAIN = new ChatMarkdown(new IrcText());
 
     /** The answer as plain IRC text, lines separated by {@code \n}. */
@@ -147,26 +146,6 @@ final class IrcText implements MarkdownDialect {
     // ---- the dialect --------------------------------------------------------------------------
 
     @Override
-    public String text(String raw) {
-        return raw;
-    }
-
-    @Override
-    public String bold(String inner) {
-        return inner;
-    }
-
-    @Override
-    public String italic(String inner) {
-        return inner;
-    }
-
-    @Override
-    public String strike(String inner) {
-        return inner;
-    }
-
-    @Override
     public String code(String raw) {
         return "`" + raw + "`";
     }
@@ -187,11 +166,6 @@ final class IrcText implements MarkdownDialect {
             return ""; // an empty block (a reply split just after a fence opened) shows nothing
         }
         return "```" + language + "\n" + raw + "\n```";
-    }
-
-    @Override
-    public String heading(String inner, int level) {
-        return inner;
     }
 
     @Override

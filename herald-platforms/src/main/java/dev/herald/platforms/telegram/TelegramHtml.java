@@ -14,7 +14,7 @@ import java.util.Locale;
  */
 final class TelegramHtml implements MarkdownDialect {
     private static final ChatMarkdown HTML = new ChatMarkdown(new TelegramHtml());
-    private static final ChatMarkdown PLAIN = new ChatMarkdown(new Plain());
+    private static final ChatMarkdown PLAIN = new ChatMarkdown(new dev.herald.platforms.common.PlainDialect());
 
     /** The answer as Telegram HTML (send with {@code parse_mode: HTML}). */
     static String render(String markdown) {
@@ -95,53 +95,5 @@ final class TelegramHtml implements MarkdownDialect {
 
     static String unescape(String s) {
         return s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&");
-    }
-
-    /** The same reading of the answer with no markup at all. */
-    private static final class Plain implements MarkdownDialect {
-        @Override
-        public String text(String raw) {
-            return raw;
-        }
-
-        @Override
-        public String bold(String inner) {
-            return inner;
-        }
-
-        @Override
-        public String italic(String inner) {
-            return inner;
-        }
-
-        @Override
-        public String strike(String inner) {
-            return inner;
-        }
-
-        @Override
-        public String code(String raw) {
-            return raw;
-        }
-
-        @Override
-        public String link(String inner, String plain, String url) {
-            return url == null || url.isBlank() || plain.strip().equals(url.strip()) ? inner : inner + " (" + url.strip() + ")";
-        }
-
-        @Override
-        public String codeBlock(String raw, String language) {
-            return raw;
-        }
-
-        @Override
-        public String heading(String inner, int level) {
-            return inner;
-        }
-
-        @Override
-        public String quote(String inner) {
-            return "\u2502 " + inner.replace("\n", "\n\u2502 ");
-        }
     }
 }
