@@ -4,6 +4,9 @@ import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.MessageKind;
+import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.turn.TurnState;
 import dev.herald.platforms.GatewayFixture;
 import java.time.Duration;
@@ -116,6 +119,23 @@ class WhatsAppWebhookTest {
         await().atMost(WAIT).until(() -> meta.sentTo(ALICE).size() == 1);
         assertThat(herald.agent.calls()).as("a command, answered inline").isEmpty();
         assertThat(meta.sentTo(ALICE).getFirst().text()).isNotBlank();
+    }
+
+    @Test
+    void anApprovalQuestion_goesOutWithThreeReplyButtons_whoseIdsAreTheCommands() {
+        herald.start();
+
+        var result = herald.current.send(new OutboundMessage(ChatTarget.of(ALICE),
+                "The agent wants to run `rm -rf build`.\nReply /approve, /approve always, or /deny within 5 min.", MessageKind.PROMPT, null, null, 1, 1));
+
+        assertThat(result.success()).isTrue();
+        FakeWhatsApp.Sent prompt = meta.sentTo(ALICE).getFirst();
+        assertThat(prompt.type()).isEqualTo("interactive");
+        assertThat(prompt.body().path("interactive").path("body").path("text").asText()).contains("`rm -rf build`");
+        var buttons = prompt.body().path("interactive").path("action").path("buttons");
+        assertThat(buttons).hasSize(3);
+        assertThat(buttons.findValuesAsText("id")).containsExactly("/approve", "/approve always", "/deny");
+        assertThat(buttons.findValuesAsText("title")).allSatisfy(t -> assertThat(t.length()).isLessThanOrEqualTo(20));
     }
 
     @Test
