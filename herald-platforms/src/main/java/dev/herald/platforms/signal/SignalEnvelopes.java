@@ -186,20 +186,24 @@ final class SignalEnvelopes {
         JsonNode attachments = data.get("attachments");
         if (attachments != null && attachments.isArray()) {
             String chat = groupId != null ? groupId : sender;
+            int unreadable = 0;
             for (JsonNode a : attachments) {
-                if (media.size() == MAX_ATTACHMENTS) {
+                if (media.size() + unreadable == MAX_ATTACHMENTS) {
                     log.warn("signal - message {} has more than {} attachments; the rest are left out", messageId, MAX_ATTACHMENTS);
                     break;
                 }
-                String id = text(a, "id").orElse(null);
+                String id = a.isObject() ? text(a, "id").orElse(null) : null;
                 if (id == null || !ATTACHMENT_ID.matcher(id).matches()) {
-                    log.warn("signal - an attachment of message {} has no id signal-cli would write; left out", messageId);
+                    unreadable++;
                     continue;
                 }
                 String type = text(a, "contentType").filter(t -> t.length() <= 127).orElse(null);
                 String name = text(a, "filename").filter(t -> t.length() <= 255).orElse(null);
                 long size = a.path("size").canConvertToLong() ? a.path("size").asLong() : -1;
                 media.add(new MessageEvent.MediaRef(kind(type), SignalMedia.ref(id, chat), type, name, size));
+            }
+            if (unreadable > 0) {
+                log.warn("signal - {} attachment(s) of message {} have no id signal-cli would write; left out", unreadable, messageId);
             }
         }
         if (text.isEmpty() && media.isEmpty()) {

@@ -72,7 +72,7 @@ final class FakeSignalCli implements AutoCloseable {
     final Map<String, byte[]> attachments = new ConcurrentHashMap<>();
     final AtomicInteger streamsOpened = new AtomicInteger();
     final List<String> lastEventIds = new CopyOnWriteArrayList<>();
-    private final AtomicLong clock = new AtomicLong(1_712_000_000_000L);
+    private final AtomicLong clock = new AtomicLong(1_713_000_000_000L);
     private final List<Client> clients = new CopyOnWriteArrayList<>();
     private final Queue<String> atSignal = new ArrayDeque<>();
     private final ArrayDeque<Event> kept = new ArrayDeque<>();
