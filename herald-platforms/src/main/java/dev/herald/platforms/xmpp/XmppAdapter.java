@@ -62,7 +62,16 @@ public final class XmppAdapter implements PlatformAdapter {
     private final Jid account;
     private final Rooms rooms;
     private final XmppMessages messages;
-    private final Capabilities capabilities;
+    /** Text only until the upload service is discovered; with files once it is. */
+    private final Capabilities textOnly;
+    private volatile Capabilities capabilities;
+    private final XmppFiles files;
+    /** The upload service found at the last connection, or null (none, or not asked yet). */
+    private volatile XmppFiles.Service upload;
+    /** True once the upload service was looked for on the current connection. */
+    private volatile boolean discovered;
+    /** Answers awaited for the {@code <iq>}s Herald sent, by id. */
+    private final Map<String, java.util.concurrent.CompletableFuture<Element>> pendingIq = new ConcurrentHashMap<>();
     private final ConnectionLoop loop;
     private final FirstAttempt firstAttempt = new FirstAttempt();
     /** The correlation id of the turn each chat was last told "composing" for: one chat state per turn. */
@@ -87,10 +96,12 @@ public final class XmppAdapter implements PlatformAdapter {
         this.account = settings.account();
         this.rooms = new Rooms(new java.util.LinkedHashSet<>(settings.rooms().stream().map(r -> Jid.parse(r).bare()).toList()),
                 settings.nick());
-        this.messages = new XmppMessages(PLATFORM, account, rooms, settings.requireMention(), settings.allowAllUsers(), clock);
+        this.files = new XmppFiles(account, settings.connectHost(account), timing.ackTimeout());
+        this.messages = new XmppMessages(PLATFORM, account, rooms, settings.requireMention(), settings.allowAllUsers(), clock, files::ownHost);
         // one connection per account and resource: a second node would take the resource over (conflict)
-        this.capabilities = new Capabilities(true, true, false, false, false, false, false, false, settings.maxMessageLength(),
+        this.textOnly = new Capabilities(true, true, false, false, false, false, false, false, settings.maxMessageLength(),
                 new TextFormat("xep-0393", text -> XmppStyling.render(text).length()), Capabilities.Delivery.SINGLE_CONNECTION);
+        this.capabilities = textOnly;
         this.loop = new ConnectionLoop("xmpp-connection", "xmpp - the connection loop", log, this::gaveUp);
     }
 
@@ -119,9 +130,14 @@ public final class XmppAdapter implements PlatformAdapter {
         return holding;
     }
 
-    /** True when connected and in every configured room. */
+    /** True when connected, in every configured room, and the upload service was looked for. */
     boolean ready() {
-        return current != null && rooms.configured().stream().allMatch(rooms::joined);
+        return current != null && discovered && rooms.configured().stream().allMatch(rooms::joined);
+    }
+
+    /** What fetches the files people send ({@code jabber:x:oob} URLs), from the server's own hosts only. */
+    public dev.herald.core.platform.MediaFetcher fetcher() {
+        return files;
     }
 
     // ---- the connection loop --------------------------------------------------------------------
@@ -136,7 +152,10 @@ public final class XmppAdapter implements PlatformAdapter {
             try {
                 c = XmppConnection.open(settings, account, timing, tls);
                 rooms.reset();
+                discovered = false;
                 current = c;
+                XmppConnection connection = c;
+                Thread.ofVirtual().name("xmpp-disco").start(() -> discover(connection));
                 c.send("<presence/>");
                 for (String room : rooms.configured()) {
                     join(c, room);
@@ -160,6 +179,8 @@ public final class XmppAdapter implements PlatformAdapter {
             } finally {
                 current = null;
                 composing.clear();
+                pendingIq.values().forEach(f -> f.complete(null));
+                pendingIq.clear();
                 if (c != null) {
                     c.close();
                 }
@@ -178,6 +199,43 @@ public final class XmppAdapter implements PlatformAdapter {
             if (!loop.pause(wait)) {
                 return;
             }
+        }
+    }
+
+    /** Looks for the server's upload service (XEP-0363); files are offered while one is known. */
+    private void discover(XmppConnection c) {
+        try {
+            Optional<XmppFiles.Service> found = files.discover(iq -> request(c, iq), account.domain());
+            upload = found.orElse(null);
+            capabilities = found.map(sv -> textOnly.withFiles(sv.maxBytes(), false)).orElse(textOnly);
+            if (found.isPresent()) {
+                log.info("xmpp - files go through the upload service {} (up to {} bytes)", found.get().jid(), found.get().maxBytes());
+            } else {
+                log.info("xmpp - the server offers no HTTP file upload (XEP-0363); files are not sent, the chat gets a line instead");
+            }
+        } catch (IOException e) {
+            log.warn("xmpp - could not look for the upload service: {}", e.getMessage());
+        } catch (InterruptedException e) {
+            return;
+        } finally {
+            discovered = true;
+        }
+    }
+
+    /** Sends {@code iq} on {@code c} with a fresh id; its answer, or null when none came within the ack timeout. */
+    private Element request(XmppConnection c, String iq) throws IOException, InterruptedException {
+        String id = "iq-" + UUID.randomUUID();
+        var answer = new java.util.concurrent.CompletableFuture<Element>();
+        pendingIq.put(id, answer);
+        try {
+            c.send(iq.replaceFirst("^<iq ", "<iq id='" + id + "' "));
+            return answer.get(timing.ackTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException(e.getCause());
+        } finally {
+            pendingIq.remove(id);
         }
     }
 
@@ -344,6 +402,13 @@ public final class XmppAdapter implements PlatformAdapter {
     /** The server's requests get an answer, as RFC 6120 requires: a ping its result, anything else "not supported". */
     private void iq(Element e) {
         String type = e.attr("type");
+        if ("result".equals(type) || "error".equals(type)) {
+            var waiting = e.attr("id") == null ? null : pendingIq.remove(e.attr("id"));
+            if (waiting != null) {
+                waiting.complete(e);
+            }
+            return;
+        }
         if (!"get".equals(type) && !"set".equals(type)) {
             return;
         }
@@ -383,9 +448,58 @@ public final class XmppAdapter implements PlatformAdapter {
         sentIds.add(id);
         trimSentIds();
         composing.remove(m.target().chatId());
-        String stanza = "<message to='" + Xml.attr(to.bare()) + "' type='" + (room ? "groupchat" : "chat") + "' id='" + id + "'><body>"
-                + Xml.text(XmppStyling.render(m.text())) + "</body><origin-id xmlns='" + XmppMessages.SID_NS + "' id='" + id
+        if (m.file() != null) {
+            return sendFile(c, m, to, room, id);
+        }
+        return deliver(c, message(to, room, id, Xml.text(XmppStyling.render(m.text())), ""), id);
+    }
+
+    private static String message(Jid to, boolean room, String id, String escapedBody, String extra) {
+        return "<message to='" + Xml.attr(to.bare()) + "' type='" + (room ? "groupchat" : "chat") + "' id='" + id + "'><body>"
+                + escapedBody + "</body>" + extra + "<origin-id xmlns='" + XmppMessages.SID_NS + "' id='" + id
                 + "'/><active xmlns='" + CHATSTATES_NS + "'/></message>";
+    }
+
+    /**
+     * A file part: a slot from the upload service, the bytes PUT there, then the caption (if any) as its own message and
+     * the GET URL as a message with out-of-band data, which clients show inline. A part sent again (no ack, a crash)
+     * uploads again: at least once.
+     */
+    private SendResult sendFile(XmppConnection c, OutboundMessage m, Jid to, boolean room, String id) {
+        XmppFiles.Service service = upload;
+        var f = m.file();
+        if (service == null) {
+            return SendResult.failed("xmpp - the server offers no HTTP file upload; file " + f.name() + " is not sent", false);
+        }
+        if (f.size() > service.maxBytes()) {
+            return SendResult.failed("xmpp - file " + f.name() + " is larger than the upload service takes (" + service.maxBytes() + " bytes)",
+                    false);
+        }
+        try {
+            byte[] bytes = f.read(service.maxBytes());
+            XmppFiles.Slot slot = files.slot(iq -> request(c, iq), service, f.name(), bytes.length, f.mimeType());
+            files.put(slot, bytes, f.mimeType());
+            String caption = m.text() != null && !m.text().isBlank() ? m.text() : f.caption();
+            if (caption != null && !caption.isBlank()) {
+                SendResult r = deliver(c, message(to, room, id + "-c", Xml.text(XmppStyling.render(caption)), ""), id + "-c");
+                if (!r.success()) {
+                    return r;
+                }
+            }
+            String url = slot.get().toString();
+            return deliver(c, message(to, room, id, Xml.text(url), "<x xmlns='" + XmppFiles.OOB_NS + "'><url>" + Xml.text(url) + "</url></x>"),
+                    id);
+        } catch (XmppFiles.Refused e) {
+            return SendResult.failed("xmpp - " + e.getMessage(), false);
+        } catch (IOException e) {
+            return SendResult.failed("xmpp - sending file " + f.name() + " failed (" + e.getMessage() + "); it is uploaded again", true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return SendResult.failed("xmpp - interrupted while sending a file", true);
+        }
+    }
+
+    private SendResult deliver(XmppConnection c, String stanza, String id) {
         try {
             if (c.sendConfirmed(stanza, timing.ackTimeout())) {
                 return SendResult.sent(id);

@@ -44,6 +44,11 @@ final class XmppConnection implements AutoCloseable {
     static final long MAX_STANZA_CHARS = 512 * 1024;
 
     /** What the connection hands its stanzas to, on the reading thread. */
+    /** Sends an {@code <iq>} (written without an id; one is added) and waits for its answer: null when none came in time. */
+    interface Requester {
+        Element request(String iq) throws IOException, InterruptedException;
+    }
+
     interface Handler {
         /**
          * Handles one {@code message}, {@code presence} or {@code iq}; true when it is done with it (it is then

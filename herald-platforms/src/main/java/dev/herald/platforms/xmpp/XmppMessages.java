@@ -9,6 +9,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,8 +47,16 @@ final class XmppMessages {
     private final Clock clock;
     private final Pattern mention;
     private final Pattern address;
+    private final java.util.function.Predicate<String> ownUpload;
 
     XmppMessages(Platform platform, Jid account, Rooms rooms, boolean requireMention, boolean allowAllUsers, Clock clock) {
+        this(platform, account, rooms, requireMention, allowAllUsers, clock, url -> false);
+    }
+
+    /** With {@code ownUpload} telling a URL of the server's own upload service: a body that is just such a URL is a file. */
+    XmppMessages(Platform platform, Jid account, Rooms rooms, boolean requireMention, boolean allowAllUsers, Clock clock,
+            java.util.function.Predicate<String> ownUpload) {
+        this.ownUpload = ownUpload;
         this.platform = platform;
         this.account = account;
         this.rooms = rooms;
@@ -68,15 +77,26 @@ final class XmppMessages {
             log.debug("xmpp - passed over a {} message from {}", type, from == null ? "(no valid sender)" : from);
             return Optional.empty();
         }
-        if (body.isEmpty()) {
+        List<MessageEvent.MediaRef> media = XmppFiles.oob(message);
+        String text = body.map(Element::text).orElse("");
+        String stripped = text.strip();
+        if (media.isEmpty() && !stripped.isEmpty() && stripped.indexOf(' ') < 0 && stripped.indexOf('\n') < 0 && ownUpload.test(stripped)) {
+            media = XmppFiles.ref(stripped).map(List::of).orElse(List.of()); // a link to the server's own upload service
+        }
+        if (media.stream().anyMatch(r -> r.ref().equals(stripped))) {
+            text = ""; // the body is only the link of the attached file (what clients send with it)
+        }
+        if (body.isEmpty() && media.isEmpty()) {
             return Optional.empty(); // a chat state, a receipt, a subject change: nothing to answer
         }
-        String text = body.get().text();
-        if (text.isBlank()) {
+        if (text.isBlank() && media.isEmpty()) {
             log.info("xmpp - a message from {} has an empty body; skipped", from);
             return Optional.empty();
         }
-        return type.equals("groupchat") ? room(message, from, text) : direct(message, from, text);
+        Optional<MessageEvent> e = type.equals("groupchat") ? room(message, from, text) : direct(message, from, text);
+        List<MessageEvent.MediaRef> files = media;
+        return e.map(m -> files.isEmpty() ? m : new MessageEvent(m.eventId(), m.source(), m.text(), m.messageId(), m.replyToMessageId(),
+                files, m.origin(), m.receivedAt(), m.options()));
     }
 
     private Optional<MessageEvent> direct(Element message, Jid from, String text) {

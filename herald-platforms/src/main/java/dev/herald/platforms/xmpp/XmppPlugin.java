@@ -23,6 +23,8 @@ public final class XmppPlugin implements PlatformPlugin<XmppSettings> {
 
     @Override
     public PlatformAdapter create(XmppSettings settings, PlatformContext context) {
-        return new XmppAdapter(settings, XmppSettings.Timing.defaults(), context.clock());
+        XmppAdapter adapter = new XmppAdapter(settings, XmppSettings.Timing.defaults(), context.clock());
+        context.fetchMediaWith(adapter.fetcher());
+        return adapter;
     }
 }
