@@ -22,9 +22,14 @@ import java.util.stream.Stream;
 final class Prosody implements AutoCloseable {
     static final String DOMAIN = "localhost";
     static final String MUC = "conference.localhost";
+    static final String UPLOAD = "upload.localhost";
+    /** The largest file the upload service takes. */
+    static final int UPLOAD_LIMIT = 256 * 1024;
 
     final Path dir;
     final int port;
+    /** The HTTP port of the upload service ({@code upload.localhost}, mod_http_file_share). */
+    final int httpPort;
     private final Path config;
     private Process process;
 
@@ -39,6 +44,7 @@ final class Prosody implements AutoCloseable {
     Prosody(boolean tls) throws IOException {
         dir = Files.createTempDirectory("herald-prosody");
         port = freePort();
+        httpPort = freePort();
         config = dir.resolve("prosody.cfg.lua");
         Files.createDirectories(dir.resolve("data"));
         Files.writeString(config, """
@@ -51,6 +57,11 @@ final class Prosody implements AutoCloseable {
                 interfaces = { "127.0.0.1" }
                 c2s_interfaces = { "127.0.0.1" }
                 c2s_ports = { %2$d }
+                http_ports = { %5$d }
+                http_interfaces = { "127.0.0.1" }
+                https_ports = { }
+                https_interfaces = { }
+                http_external_url = "http://127.0.0.1:%5$d/"
                 s2s_ports = { }
                 modules_enabled = { "roster", "saslauth", "disco", "ping", "presence", "message", "iq", "offline", "smacks", "posix"%4$s }
                 modules_disabled = { "s2s" }
@@ -61,7 +72,11 @@ final class Prosody implements AutoCloseable {
                 VirtualHost "localhost"
                 %3$s
                 Component "conference.localhost" "muc"
-                """.formatted(dir, port, tls ? "ssl = { certificate = \"" + dir + "/cert.pem\"; key = \"" + dir + "/key.pem\"; }" : "", tls ? ", \"tls\"" : ""),
+                Component "upload.localhost" "http_file_share"
+                http_file_share_size_limit = %6$d
+                http_host = "127.0.0.1"
+                """.formatted(dir, port, tls ? "ssl = { certificate = \"" + dir + "/cert.pem\"; key = \"" + dir + "/key.pem\"; }" : "", tls ? ", \"tls\"" : "",
+                        httpPort, UPLOAD_LIMIT),
                 StandardCharsets.UTF_8);
         if (tls) {
             run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost", "-addext",

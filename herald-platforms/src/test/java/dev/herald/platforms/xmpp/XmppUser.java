@@ -40,8 +40,12 @@ final class XmppUser implements AutoCloseable {
         return new XmppUser(user + "@" + Prosody.DOMAIN, c);
     }
 
+    private final java.util.Map<String, java.util.concurrent.CompletableFuture<Element>> answers = new java.util.concurrent.ConcurrentHashMap<>();
+
     private boolean onStanza(Element e) {
-        if (e.name().equals("message")) {
+        if (e.name().equals("iq") && e.attr("id") != null && answers.containsKey(e.attr("id"))) {
+            answers.get(e.attr("id")).complete(e);
+        } else if (e.name().equals("message")) {
             String body = e.child("body", XmppConnection.CLIENT_NS).map(Element::text).orElse(null);
             boolean composing = e.child("composing", XmppAdapter.CHATSTATES_NS).isPresent();
             received.add(new Received(e.attr("from"), e.attr("type"), e.attr("id"), body, composing, e));
@@ -73,6 +77,40 @@ final class XmppUser implements AutoCloseable {
     /** Joins {@code room} as {@code nick}. */
     void join(String room, String nick) {
         raw("<presence to='" + Xml.attr(room + "/" + nick) + "'><x xmlns='" + XmppAdapter.MUC_NS + "'><history maxstanzas='0'/></x></presence>");
+    }
+
+    /**
+     * Uploads {@code bytes} as {@code name} through the server's upload service (XEP-0363: a slot, then a PUT), as a
+     * client does; returns the GET URL.
+     */
+    String upload(String name, byte[] bytes, String type) throws Exception {
+        String id = "slot-" + UUID.randomUUID();
+        var answer = new java.util.concurrent.CompletableFuture<Element>();
+        answers.put(id, answer);
+        raw("<iq type='get' id='" + id + "' to='" + Prosody.UPLOAD + "'><request xmlns='" + XmppFiles.UPLOAD_NS + "' filename='"
+                + Xml.attr(name) + "' size='" + bytes.length + "' content-type='" + Xml.attr(type) + "'/></iq>");
+        Element slot = answer.get(10, java.util.concurrent.TimeUnit.SECONDS).child("slot", XmppFiles.UPLOAD_NS).orElseThrow();
+        String put = slot.child("put", XmppFiles.UPLOAD_NS).orElseThrow().attr("url");
+        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(put)).header("Content-Type", type)
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofByteArray(bytes));
+        for (Element h : slot.child("put", XmppFiles.UPLOAD_NS).orElseThrow().children("header", XmppFiles.UPLOAD_NS)) {
+            request.header(h.attr("name"), h.text());
+        }
+        try (var http = java.net.http.HttpClient.newHttpClient()) {
+            int status = http.send(request.build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+            if (status != 201 && status != 200) {
+                throw new IllegalStateException("PUT answered " + status);
+            }
+        }
+        return slot.child("get", XmppFiles.UPLOAD_NS).orElseThrow().attr("url");
+    }
+
+    /** Sends {@code url} as a file, the way Conversations does: the URL as the body and as out-of-band data. */
+    String sendFile(String to, String url) {
+        String id = "f-" + UUID.randomUUID();
+        raw("<message to='" + Xml.attr(to) + "' type='chat' id='" + id + "'><body>" + Xml.text(url) + "</body><x xmlns='" + XmppFiles.OOB_NS
+                + "'><url>" + Xml.text(url) + "</url></x></message>");
+        return id;
     }
 
     /** Writes a stanza as it is. */
