@@ -31,45 +31,45 @@ class PluginJarCheckTest {
     @Test
     void aPluginJar_configCheck_bindsAndPrintsItsSection() throws IOException {
         Path home = home();
-        PluginJar.line().writeTo(home.resolve("plugins/line.jar"), userHome.resolve("build"));
+        PluginJar.telnet().writeTo(home.resolve("plugins/telnet.jar"), userHome.resolve("build"));
 
-        CliRun run = check(home, "platforms:\n  line:\n    enabled: true\n    port: 7001\n    allow_all_users: true\n");
+        CliRun run = check(home, "platforms:\n  telnet:\n    enabled: true\n    port: 7001\n    allow_all_users: true\n");
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).contains("  line:\n    enabled: true\n    port: 7001\n    allowed_users: []\n    allow_all_users: true\n");
+        assertThat(run.out()).contains("  telnet:\n    enabled: true\n    port: 7001\n    allowed_users: []\n    allow_all_users: true\n");
     }
 
     @Test
     void aPluginsBadValue_failsTheCheck_byTheRulesOfItsSettingsRecord() throws IOException {
         Path home = home();
-        PluginJar.line().writeTo(home.resolve("plugins/line.jar"), userHome.resolve("build"));
+        PluginJar.telnet().writeTo(home.resolve("plugins/telnet.jar"), userHome.resolve("build"));
 
-        CliRun run = check(home, "platforms:\n  line:\n    enabled: true\n    port: 70000\n");
+        CliRun run = check(home, "platforms:\n  telnet:\n    enabled: true\n    port: 70000\n");
 
         assertThat(run.exit()).isEqualTo(78);
-        assertThat(run.err()).contains("platforms.line.port must be a port from 1 to 65535 when platforms.line.enabled is true, was 70000");
+        assertThat(run.err()).contains("platforms.telnet.port must be a port from 1 to 65535 when platforms.telnet.enabled is true, was 70000");
     }
 
     @Test
     void anUnknownKeyInAPluginsSection_failsTheCheck_namingTheKnownKeys() throws IOException {
         Path home = home();
-        PluginJar.line().writeTo(home.resolve("plugins/line.jar"), userHome.resolve("build"));
+        PluginJar.telnet().writeTo(home.resolve("plugins/telnet.jar"), userHome.resolve("build"));
 
-        CliRun run = check(home, "platforms:\n  line:\n    enabled: true\n    prot: 7001\n");
+        CliRun run = check(home, "platforms:\n  telnet:\n    enabled: true\n    prot: 7001\n");
 
         assertThat(run.exit()).isEqualTo(78);
-        assertThat(run.err()).contains("line 4: unknown key platforms.line.prot; did you mean platforms.line.port?");
+        assertThat(run.err()).contains("line 4: unknown key platforms.telnet.prot; did you mean platforms.telnet.port?");
     }
 
     @Test
     void aSectionForAPlatformNoPluginProvides_isAnUnknownKey() throws IOException {
         Path home = home();
 
-        CliRun run = check(home, "platforms:\n  line:\n    enabled: true\n");
+        CliRun run = check(home, "platforms:\n  telnet:\n    enabled: true\n");
 
         assertThat(run.exit()).isEqualTo(78);
-        assertThat(run.err()).contains("line 2: unknown key platforms.line (known keys under platforms: api_server, telegram, weixin, "
+        assertThat(run.err()).contains("line 2: unknown key platforms.telnet (known keys under platforms: api_server, telegram, weixin, "
                 + "discord, slack, email, irc, matrix, xmpp, mattermost, whatsapp, signal, webhook, webchat)");
     }
 
@@ -88,7 +88,7 @@ class PluginJarCheckTest {
     @Test
     void aJarWithoutAServicesFile_stopsTheCheck_namingIt() throws IOException {
         Path home = home();
-        Path jar = PluginJar.line().services(null).writeTo(home.resolve("plugins/line.jar"), userHome.resolve("build"));
+        Path jar = PluginJar.telnet().services(null).writeTo(home.resolve("plugins/telnet.jar"), userHome.resolve("build"));
 
         CliRun run = check(home, "");
 
@@ -100,46 +100,46 @@ class PluginJarCheckTest {
     @Test
     void aJarNamingAMissingClass_stopsTheCheck_namingItAndTheClass() throws IOException {
         Path home = home();
-        Path jar = PluginJar.line().services("example.line.Missing").writeTo(home.resolve("plugins/line.jar"), userHome.resolve("build"));
+        Path jar = PluginJar.telnet().services("example.telnet.Missing").writeTo(home.resolve("plugins/telnet.jar"), userHome.resolve("build"));
 
         CliRun run = check(home, "");
 
         assertThat(run.exit()).isEqualTo(78);
-        assertThat(run.err()).startsWith("plugins - " + jar + ": its plug-in cannot be loaded").contains("example.line.Missing");
+        assertThat(run.err()).startsWith("plugins - " + jar + ": its plug-in cannot be loaded").contains("example.telnet.Missing");
     }
 
     @Test
     void aPluginWithABuiltInPlatformsType_stopsTheCheck_namingBoth() throws IOException {
         Path home = home();
-        Path jar = PluginJar.line().type("telegram").writeTo(home.resolve("plugins/line.jar"), userHome.resolve("build"));
+        Path jar = PluginJar.telnet().type("telegram").writeTo(home.resolve("plugins/telnet.jar"), userHome.resolve("build"));
 
         CliRun run = check(home, "");
 
         assertThat(run.exit()).isEqualTo(78);
-        assertThat(run.err()).startsWith("plugins - " + jar + ": plug-in example.line.LinePlugin has type telegram, which the plug-in "
+        assertThat(run.err()).startsWith("plugins - " + jar + ": plug-in example.telnet.TelnetPlugin has type telegram, which the plug-in "
                 + "dev.herald.platforms.telegram.TelegramPlugin (built in) has already");
     }
 
     @Test
     void twoJarsWithOneType_stopTheCheck_namingBothJars() throws IOException {
         Path home = home();
-        Path first = PluginJar.line().writeTo(home.resolve("plugins/a-line.jar"), userHome.resolve("build-a"));
-        Path second = PluginJar.line().writeTo(home.resolve("plugins/b-line.jar"), userHome.resolve("build-b"));
+        Path first = PluginJar.telnet().writeTo(home.resolve("plugins/a-telnet.jar"), userHome.resolve("build-a"));
+        Path second = PluginJar.telnet().writeTo(home.resolve("plugins/b-telnet.jar"), userHome.resolve("build-b"));
 
         CliRun run = check(home, "");
 
         assertThat(run.exit()).isEqualTo(78);
-        assertThat(run.err()).startsWith("plugins - " + second + ": plug-in example.line.LinePlugin has type line").contains(first.toString());
+        assertThat(run.err()).startsWith("plugins - " + second + ": plug-in example.telnet.TelnetPlugin has type telnet").contains(first.toString());
     }
 
     @Test
     void aPluginWithAnInvalidType_stopsTheCheck_namingItAndTheRule() throws IOException {
         Path home = home();
-        Path jar = PluginJar.line().type("Line-Chat").writeTo(home.resolve("plugins/line.jar"), userHome.resolve("build"));
+        Path jar = PluginJar.telnet().type("Line-Chat").writeTo(home.resolve("plugins/telnet.jar"), userHome.resolve("build"));
 
         CliRun run = check(home, "");
 
         assertThat(run.exit()).isEqualTo(78);
-        assertThat(run.err()).startsWith("plugins - " + jar + ": plug-in example.line.LinePlugin has type \"Line-Chat\", which is not a platform id");
+        assertThat(run.err()).startsWith("plugins - " + jar + ": plug-in example.telnet.TelnetPlugin has type \"Line-Chat\", which is not a platform id");
     }
 }

@@ -18,22 +18,22 @@ import javax.tools.ToolProvider;
 
 /**
  * Builds a small platform plug-in jar at test time, the way a third party would: three source files compiled against
- * herald-core alone, a services file naming the plug-in, zipped into a jar. The platform ({@code line} by default) is a
+ * herald-core alone, a services file naming the plug-in, zipped into a jar. The platform ({@code telnet} by default) is a
  * loopback TCP server: each connection is one chat, each line a client writes is a message from {@code user-1}, and
  * each reply comes back as one line.
  */
 public final class PluginJar {
     /** The plug-in's class, as its services file names it. */
-    public static final String PLUGIN_CLASS = "example.line.LinePlugin";
+    public static final String PLUGIN_CLASS = "example.telnet.TelnetPlugin";
 
-    private String type = "line";
+    private String type = "telnet";
     private String services = PLUGIN_CLASS;
 
     private PluginJar() {
     }
 
-    /** The loopback {@code line} plug-in. */
-    public static PluginJar line() {
+    /** The loopback {@code telnet} plug-in. */
+    public static PluginJar telnet() {
         return new PluginJar();
     }
 
@@ -51,12 +51,12 @@ public final class PluginJar {
 
     /** Compiles the plug-in in {@code work} and writes it as {@code jar}; returns {@code jar}. */
     public Path writeTo(Path jar, Path work) throws IOException {
-        Path src = Files.createDirectories(work.resolve("src/example/line"));
+        Path src = Files.createDirectories(work.resolve("src/example/telnet"));
         Path classes = Files.createDirectories(work.resolve("classes"));
         List<Path> files = new ArrayList<>();
-        files.add(Files.writeString(src.resolve("LineSettings.java"), SETTINGS));
-        files.add(Files.writeString(src.resolve("LinePlugin.java"), PLUGIN.replace("\"line\"", "\"" + type + "\"")));
-        files.add(Files.writeString(src.resolve("LineAdapter.java"), ADAPTER.replace("\"line\"", "\"" + type + "\"")));
+        files.add(Files.writeString(src.resolve("TelnetSettings.java"), SETTINGS));
+        files.add(Files.writeString(src.resolve("TelnetPlugin.java"), PLUGIN.replace("\"telnet\"", "\"" + type + "\"")));
+        files.add(Files.writeString(src.resolve("TelnetAdapter.java"), ADAPTER.replace("\"telnet\"", "\"" + type + "\"")));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         List<String> args = new ArrayList<>(List.of("--release", "21", "-parameters", "-classpath", heraldCore(), "-d", classes.toString()));
         files.forEach(f -> args.add(f.toString()));
@@ -105,7 +105,7 @@ public final class PluginJar {
     }
 
     private static final String SETTINGS = """
-            package example.line;
+            package example.telnet;
 
             import dev.herald.core.config.ConfigChecks;
             import dev.herald.core.config.Doc;
@@ -115,22 +115,22 @@ public final class PluginJar {
             import dev.herald.core.config.Validated;
             import java.util.List;
 
-            /** platforms.line: a loopback line server. */
-            public record LineSettings(
-                    @Doc("listen for line clients") boolean enabled,
+            /** platforms.telnet: a loopback line server. */
+            public record TelnetSettings(
+                    @Doc("listen for telnet clients") boolean enabled,
                     @Doc("loopback port to listen on; required when enabled") int port,
                     @Doc("user ids allowed to talk to the agent") List<String> allowedUsers,
                     @Doc("let anyone who connects talk to the agent") boolean allowAllUsers,
                     @Doc("user ids that may also use /restart and /sethome") List<String> admins,
                     HomeChannelConfig homeChannel,
                     @Doc("what an unknown user's message gets") UnauthorizedDm unauthorizedDm) implements PlatformAccess, Validated {
-                public LineSettings {
+                public TelnetSettings {
                     allowedUsers = PlatformAccess.ids(allowedUsers);
                     admins = PlatformAccess.ids(admins);
                 }
 
-                public static LineSettings defaults() {
-                    return new LineSettings(false, 0, List.of(), false, List.of(), HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
+                public static TelnetSettings defaults() {
+                    return new TelnetSettings(false, 0, List.of(), false, List.of(), HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
                 }
 
                 @Override
@@ -143,37 +143,37 @@ public final class PluginJar {
             """;
 
     private static final String PLUGIN = """
-            package example.line;
+            package example.telnet;
 
             import dev.herald.core.platform.PlatformAdapter;
             import dev.herald.core.platform.PlatformContext;
             import dev.herald.core.platform.PlatformPlugin;
 
-            public final class LinePlugin implements PlatformPlugin<LineSettings> {
+            public final class TelnetPlugin implements PlatformPlugin<TelnetSettings> {
                 @Override
                 public String type() {
-                    return "line";
+                    return "telnet";
                 }
 
                 @Override
-                public Class<LineSettings> settingsType() {
-                    return LineSettings.class;
+                public Class<TelnetSettings> settingsType() {
+                    return TelnetSettings.class;
                 }
 
                 @Override
-                public LineSettings defaults() {
-                    return LineSettings.defaults();
+                public TelnetSettings defaults() {
+                    return TelnetSettings.defaults();
                 }
 
                 @Override
-                public PlatformAdapter create(LineSettings settings, PlatformContext context) {
-                    return new LineAdapter(context.platform(), settings.port(), context.clock());
+                public PlatformAdapter create(TelnetSettings settings, PlatformContext context) {
+                    return new TelnetAdapter(context.platform(), settings.port(), context.clock());
                 }
             }
             """;
 
     private static final String ADAPTER = """
-            package example.line;
+            package example.telnet;
 
             import dev.herald.core.platform.Capabilities;
             import dev.herald.core.platform.ConnectionState;
@@ -199,7 +199,7 @@ public final class PluginJar {
             import java.util.concurrent.atomic.AtomicLong;
 
             /** Each loopback connection is one chat; each line in is a message, each reply a line out. */
-            public final class LineAdapter implements PlatformAdapter {
+            public final class TelnetAdapter implements PlatformAdapter {
                 private final Platform platform;
                 private final int port;
                 private final Clock clock;
@@ -207,9 +207,9 @@ public final class PluginJar {
                 private final AtomicLong ids = new AtomicLong();
                 private volatile ServerSocket server;
 
-                LineAdapter(Platform platform, int port, Clock clock) {
-                    if (!platform.id().equals("line")) {
-                        throw new IllegalArgumentException("not the line platform: " + platform);
+                TelnetAdapter(Platform platform, int port, Clock clock) {
+                    if (!platform.id().equals("telnet")) {
+                        throw new IllegalArgumentException("not the telnet platform: " + platform);
                     }
                     this.platform = platform;
                     this.port = port;
@@ -230,14 +230,14 @@ public final class PluginJar {
                 public void start(InboundSink sink) throws IOException {
                     server = new ServerSocket(port, 50, InetAddress.getLoopbackAddress());
                     sink.connectionChanged(platform, ConnectionState.CONNECTED, "listening on port " + port);
-                    Thread.ofVirtual().name("line-accept").start(() -> acceptAll(sink));
+                    Thread.ofVirtual().name("telnet-accept").start(() -> acceptAll(sink));
                 }
 
                 private void acceptAll(InboundSink sink) {
                     while (!server.isClosed()) {
                         try {
                             Socket s = server.accept();
-                            Thread.ofVirtual().name("line-chat").start(() -> serve(s, sink));
+                            Thread.ofVirtual().name("telnet-chat").start(() -> serve(s, sink));
                         } catch (IOException e) {
                             return;
                         }
@@ -263,7 +263,7 @@ public final class PluginJar {
                 public SendResult send(OutboundMessage message) {
                     PrintWriter out = chats.get(message.target().chatId());
                     if (out == null) {
-                        return SendResult.failed("line - chat " + message.target().chatId() + " is not connected", true);
+                        return SendResult.failed("telnet - chat " + message.target().chatId() + " is not connected", true);
                     }
                     out.println(message.text().replace('\\n', ' '));
                     return SendResult.sent("r" + ids.incrementAndGet());

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A platform plug-in jar dropped into {@code $HERALD_HOME/plugins/}, built by the test from source: the real
- * {@code herald run} loads it (the start-up log names it and its jar), binds {@code platforms.line} into its settings
+ * {@code herald run} loads it (the start-up log names it and its jar), binds {@code platforms.telnet} into its settings
  * record, and a message written to its loopback socket reaches the agent and its answer comes back on the socket. A jar
  * that is not one stops {@code herald run} with exit 78 naming it.
  */
@@ -55,10 +55,10 @@ class PluginJarIT {
     @Test
     void aPluginJarInThePluginsFolder_isLoadedAtStart_andCarriesAMessageToTheAgentAndItsAnswerBack() throws Exception {
         Path home = dir.resolve("home");
-        Path jar = PluginJar.line().writeTo(home.resolve("plugins/line.jar"), dir.resolve("build"));
+        Path jar = PluginJar.telnet().writeTo(home.resolve("plugins/telnet.jar"), dir.resolve("build"));
         int port = freePort();
         herald = HeraldProcess.configure(home, model.baseUrl().toString(), "drain_timeout_seconds: 1", null);
-        herald.rewriteConfig("platforms:\n", "platforms:\n  line:\n    enabled: true\n    port: " + port + "\n    allow_all_users: true\n");
+        herald.rewriteConfig("platforms:\n", "platforms:\n  telnet:\n    enabled: true\n    port: " + port + "\n    allow_all_users: true\n");
         herald.start(false, Map.of()).awaitReady();
         model.enqueue(Reply.text("pong from the agent"));
 
@@ -73,8 +73,8 @@ class PluginJarIT {
 
         assertThat(answer).isEqualTo("pong from the agent");
         assertThat(model.lastRequest().body()).contains("ping through a plug-in");
-        assertThat(herald.output()).contains("plugins - platforms: telegram, weixin, discord, slack, email, irc, matrix, xmpp, mattermost, whatsapp, signal (built in); line (from " + jar + ")")
-                .contains("runtime - line enabled");
+        assertThat(herald.output()).contains("plugins - platforms: telegram, weixin, discord, slack, email, irc, matrix, xmpp, mattermost, whatsapp, signal (built in); telnet (from " + jar + ")")
+                .contains("runtime - telnet enabled");
     }
 
     @Test
