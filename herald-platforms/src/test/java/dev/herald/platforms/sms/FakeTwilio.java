@@ -73,6 +73,9 @@ final class FakeTwilio implements AutoCloseable {
     /** Media downloads: the path asked for and whether credentials came with it. */
     final List<String> mediaRequests = new CopyOnWriteArrayList<>();
     final AtomicInteger messageCalls = new AtomicInteger();
+    /** The Messages call (1-based) that answers {@link #failCode} instead of going out; 0 = none. */
+    volatile int failAtCall;
+    volatile int failCode = 500;
     /** Delay before an accepted message is answered (the message counts as sent at once). */
     volatile Duration answerDelay = Duration.ZERO;
     volatile String retryAfter = "1";
@@ -298,7 +301,7 @@ final class FakeTwilio implements AutoCloseable {
     }
 
     private void messages(HttpExchange x, String account) throws IOException {
-        messageCalls.incrementAndGet();
+        int call = messageCalls.incrementAndGet();
         String type = x.getRequestHeaders().getFirst("Content-Type");
         Map<String, List<String>> form = decode(new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
         String to = first(form, "To");
@@ -321,7 +324,7 @@ final class FakeTwilio implements AutoCloseable {
             error(x, 400, 21617, "The concatenated message body exceeds the 1600 character limit.");
             return;
         }
-        Integer code = errors.poll();
+        Integer code = call == failAtCall ? Integer.valueOf(failCode) : errors.poll();
         if (code != null) {
             refused.add(new Refused(to, body, code));
             switch (code) {
