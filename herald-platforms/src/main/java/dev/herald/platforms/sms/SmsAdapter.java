@@ -77,7 +77,7 @@ public final class SmsAdapter implements PlatformAdapter, MediaFetcher {
         this.state = Objects.requireNonNull(state, "state");
         Objects.requireNonNull(timing, "timing");
         this.api = new TwilioApi(settings, timing);
-        this.webhook = new SmsWebhook(settings, api::mediaRef, this::receive);
+        this.webhook = new SmsWebhook(settings, clock, api::mediaRef, this::receive);
         this.files = new SmsFileLinks(settings.authTokenValue(), clock, timing.fileLinkLife(), () -> sink, MAX_FILE_BYTES);
         Capabilities text = new Capabilities(true, false, false, false, false, false, false, false, MAX_MESSAGE * MAX_MESSAGES_PER_PART,
                 new TextFormat("plain", t -> SmsText.render(t).length()), Capabilities.Delivery.ANY_NODE);

@@ -45,12 +45,15 @@ final class SmsWebhook {
     private final String accountSid;
     private final Function<String, Optional<String>> mediaRef;
     private final Function<Inbound, InboundHttp.Response> receiver;
+    private final java.time.Clock clock;
 
     /**
      * @param mediaRef the media reference a {@code MediaUrlN} names when it is on Twilio's API host ({@link TwilioApi#mediaRef})
      * @param receiver what the adapter makes of one signed message (the response)
      */
-    SmsWebhook(SmsSettings settings, Function<String, Optional<String>> mediaRef, Function<Inbound, InboundHttp.Response> receiver) {
+    SmsWebhook(SmsSettings settings, java.time.Clock clock, Function<String, Optional<String>> mediaRef,
+            Function<Inbound, InboundHttp.Response> receiver) {
+        this.clock = clock;
         this.signature = new TwilioSignature(settings.authTokenValue());
         this.publicBase = settings.publicBase().orElse(null);
         this.accountSid = settings.accountSid();
@@ -91,7 +94,7 @@ final class SmsWebhook {
                             ? "; behind a proxy set platforms.sms.public_url to the URL Twilio calls" : "");
             return InboundHttp.Response.text(403, "bad signature");
         }
-        Read read = read(form, accountSid, mediaRef, Instant.now());
+        Read read = read(form, accountSid, mediaRef, clock.instant());
         read.notes().forEach(n -> log.info("sms - {}", n));
         if (read.inbound() == null) {
             log.info("sms - webhook: skipped {}", read.skipped());

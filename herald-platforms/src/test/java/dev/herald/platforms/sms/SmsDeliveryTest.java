@@ -4,12 +4,14 @@ import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.herald.core.CrashPoints;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
 import dev.herald.platforms.GatewayFixture;
 import dev.herald.testkit.agent.ScriptedAgent;
+import dev.herald.testkit.gateway.Invariant;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -139,5 +141,27 @@ class SmsDeliveryTest {
         await().atMost(WAIT).during(Duration.ofMillis(300)).until(() -> twilio.sentTo(ALICE).size() == 1);
         assertThat(twilio.sentTo(ALICE).getFirst().body()).isEqualTo("resumed after the crash");
         assertThat(herald.agent.calls()).hasSize(1);
+    }
+
+    @Test
+    void aCrashBetweenSendAndAnswer_sendsTheAnswerOnceMore_afterTheRestart() {
+        twilio.answerDelay = Duration.ofMillis(150);
+        herald.skipCheck(Invariant.ONE_FINAL_REPLY_PER_TURN, "the Messages API has no idempotency key: the answer, in doubt after the crash, "
+                + "reaches the phone twice by design (at least once)");
+        herald.start();
+        herald.agent.reply("the answer");
+
+        try (CrashPoints.Injection crash = CrashPoints.failAt(CrashPoints.AFTER_SEND, 1)) {
+            twilio.text(FakeTwilio.sms(ALICE, FakeTwilio.sid(36), "question"));
+            await().atMost(WAIT).until(crash::fired);
+        }
+        assertThat(onlyTurn("question")).extracting(TurnRecord::state, TurnRecord::sendingPart).containsExactly(TurnState.AWAITING_DELIVERY, 1);
+        herald.crash();
+        herald.start();
+
+        await().atMost(WAIT).until(() -> onlyTurn("question").state() == TurnState.DELIVERED);
+        assertThat(twilio.sentTo(ALICE)).extracting(FakeTwilio.Sent::body).as("at least once: the message in doubt went out again")
+                .containsExactly("the answer", "the answer");
+        assertThat(herald.agent.calls()).as("delivered from the record, not generated again").isEmpty();
     }
 }
