@@ -243,8 +243,18 @@ final class FakeTwilio implements AutoCloseable {
         return sent.stream().filter(s -> s.to().equals(to)).toList();
     }
 
+    /** The user of each authenticated API call (the account SID or the API key's SID). */
+    final List<String> authUsers = new CopyOnWriteArrayList<>();
+
     private boolean authorized(HttpExchange x) {
         String h = x.getRequestHeaders().getFirst("Authorization");
+        if (h != null && h.startsWith("Basic ")) {
+            try {
+                authUsers.add(new String(Base64.getDecoder().decode(h.substring(6)), StandardCharsets.UTF_8).replaceFirst(":.*", ""));
+            } catch (IllegalArgumentException e) {
+                authUsers.add("?");
+            }
+        }
         return ("Basic " + b64(ACCOUNT_SID + ":" + AUTH_TOKEN)).equals(h) || ("Basic " + b64(KEY_SID + ":" + KEY_SECRET)).equals(h);
     }
 
