@@ -171,7 +171,8 @@ public final class Wiring implements AutoCloseable {
                 log.warn("runtime - platforms.webchat is enabled but platforms.api_server is not; the web chat, /admin and /metrics "
                         + "are served on the API server's port, so they are off");
             }
-            ChatPlatforms.add(config.platforms(), home, clock, platforms, storage.platformState(), fetchers, api.enabled() ? web : Optional.empty());
+            ChatPlatforms.add(config.platforms(), home, clock, platforms, storage.platformState(), fetchers, api.enabled() ? web : Optional.empty(),
+                    metrics.registry());
             // the log delivery of scheduled jobs; only the scheduler writes there, so nothing else is asked of it
             platforms.trusted(new SchedulePlatform());
             if (config.platforms().webhook().enabled()) {
