@@ -141,7 +141,7 @@ public final class Wiring implements AutoCloseable {
                         config.voice().speech().voice(), config.voice().speech().format().wire());
             }
             Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, fetchers::of, storage.modelChoices(),
-                    config.voice()), metrics);
+                    config.voice(), storage.chatPreferences()), metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
@@ -194,6 +194,7 @@ public final class Wiring implements AutoCloseable {
                     .cluster(cluster(config.cluster(), predecessor))
                     .homeChannels(new FileHomeChannelStore(home.resolve("home_channels.json")))
                     .command(new ScheduleCommand(schedules))
+                    .command(new dev.herald.agent.voice.VoiceCommand(storage.chatPreferences(), config.voice().speech().enabled()))
                     .storedOptions(new JobTurnOptions(storage.schedules()))
                     // on a handover new connections reach the new process
                     .onHandover(() -> server.ifPresent(WebServer::stopAccepting)))
