@@ -229,18 +229,29 @@ final class VoiceNotes {
         return ("voice".equals(ref.kind()) ? "voice" : "audio") + ext;
     }
 
-    private static Path keptFile(MediaRef ref, Path workspace) {
+    static Path keptFile(MediaRef ref, Path workspace) {
         return workspace.resolve(InboundFiles.INBOX).resolve(".voice-" + InboundFiles.id(ref) + ".txt");
     }
 
     private static Optional<String> kept(MediaRef ref, ToolContext context) {
-        Path f = keptFile(ref, context.workspace());
+        return kept(ref, context.workspace());
+    }
+
+    /** The transcript kept for {@code ref} in {@code workspace} ({@code [voice note, 4 s] words}), if there is one. */
+    static Optional<String> kept(MediaRef ref, Path workspace) {
+        Path f = keptFile(ref, workspace);
         try {
-            return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) ? Optional.of(Files.readString(f, StandardCharsets.UTF_8)) : Optional.empty();
-        } catch (IOException e) {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || Files.size(f) > MAX_KEPT_BYTES) {
+                return Optional.empty();
+            }
+            return Optional.of(Files.readString(f, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
+
+    /** The largest kept transcript read back (a voice note of the longest length allowed says far less). */
+    private static final long MAX_KEPT_BYTES = 256 * 1024;
 
     private static void keep(MediaRef ref, ToolContext context, String line) {
         try {
