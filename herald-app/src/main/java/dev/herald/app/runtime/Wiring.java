@@ -140,7 +140,9 @@ public final class Wiring implements AutoCloseable {
                         config.voice().speech().baseUrl().replaceAll("//[^/@]*@", "//"), config.voice().speech().model(),
                         config.voice().speech().voice(), config.voice().speech().format().wire());
             }
-            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, fetchers::of, storage.modelChoices(),
+            MediaStore media = MediaStore.in(home.resolve("media"));
+            KeptVoiceNotes keptVoice = new KeptVoiceNotes(media, fetchers, config.voice().transcription());
+            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, keptVoice::fetchers, storage.modelChoices(),
                     config.voice(), storage.chatPreferences()), metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
@@ -152,7 +154,6 @@ public final class Wiring implements AutoCloseable {
             String key = api.key().reveal().orElse(null);
             ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), key,
                     api.maxBodyBytes(), api.requestTimeout(), "herald").withMaxImageBytes(config.model().maxImageBytes());
-            MediaStore media = MediaStore.in(home.resolve("media"));
             if (api.enabled() || config.platforms().webhook().enabled()) {
                 web = Optional.of(new WebServer(s.listen().withClientLimits(api.headerTimeout(), api.maxConnectionsPerAddress())));
             }
@@ -195,6 +196,7 @@ public final class Wiring implements AutoCloseable {
                     .cluster(cluster(config.cluster(), predecessor))
                     .homeChannels(new FileHomeChannelStore(home.resolve("home_channels.json")))
                     .command(new ScheduleCommand(schedules))
+                    .mediaKeeper(config.voice().transcription().enabled() ? keptVoice : dev.herald.core.platform.MediaKeeper.NONE)
                     .command(new dev.herald.agent.voice.VoiceCommand(storage.chatPreferences(), config.voice().speech().enabled()))
                     .storedOptions(new JobTurnOptions(storage.schedules()))
                     // on a handover new connections reach the new process

@@ -143,6 +143,40 @@ class TelegramVoiceTest {
     }
 
     @Test
+    void aVoiceNote_isKeptBeforeTelegramIsAnswered_soItIsHeardEvenAfterTelegramDroppedIt() throws Exception {
+        byte[] note = Speech.oggOpus("Remind me to water the plants.", tmp);
+        fake.hostFile("AwACAgIAAxkBAAIBkeep", note);
+        java.util.Map<String, byte[]> kept = new java.util.concurrent.ConcurrentHashMap<>();
+        dev.herald.core.platform.MediaKeeper keeper = (platform, ref) -> {
+            try {
+                byte[] bytes = ((MediaFetcher) h.current).fetch(ref, 1 << 20).bytes();
+                kept.put("kept:" + ref.ref(), bytes);
+                fake.dropFile(ref.ref()); // Telegram forgets it before the turn runs
+                return Optional.of(new dev.herald.core.platform.MessageEvent.MediaRef(ref.kind(), "kept:" + ref.ref(), ref.mimeType(),
+                        ref.name(), bytes.length));
+            } catch (java.io.IOException e) {
+                return Optional.empty();
+            }
+        };
+        java.util.function.Function<String, Optional<MediaFetcher>> fetchers = p -> Optional.of((ref, max) -> kept.containsKey(ref.ref())
+                ? new MediaFetcher.Fetched(kept.get(ref.ref()), ref.mimeType()) : ((MediaFetcher) h.current).fetch(ref, max));
+        dev.herald.agent.tool.ToolSettings none = dev.herald.agent.tool.ToolSettings.defaults(tmp.resolve("workspaces")).withTools(java.util.List.of());
+        h.agentOverride(new ModelAgent(client, AgentSettings.DEFAULT, new ToolRegistry(none, java.util.List.of(), java.util.List.of()), fetchers,
+                new VoiceSettings(transcription(), VoiceSettings.Speech.defaults())));
+        h.with(b -> b.mediaKeeper(keeper));
+        model.enqueue(Reply.text("Noted: the plants."));
+        h.start();
+
+        voiceNote("AwACAgIAAxkBAAIBkeep", note);
+        await().atMost(WAIT).until(() -> h.turns(TurnState.DELIVERED).size() == 1);
+
+        assertThat(texts()).containsExactly("Noted: the plants.");
+        assertThat(whisper.requests()).singleElement().satisfies(r -> assertThat(r.audio()).as("the kept bytes").isEqualTo(note));
+        assertThat(h.turns(TurnState.DELIVERED).getFirst().attachments()).singleElement()
+                .satisfies(a -> assertThat(a.ref()).as("the stored message names the kept note").isEqualTo("kept:AwACAgIAAxkBAAIBkeep"));
+    }
+
+    @Test
     void voiceCommand_withoutSpeechConfigured_saysWhatIsMissing() {
         h.agentOverride(agent(transcription()));
         h.with(b -> b.command(new VoiceCommand(preferences, false)));
