@@ -23,7 +23,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
@@ -160,8 +159,8 @@ public final class LineAdapter implements PlatformAdapter, MediaFetcher {
             }
             if (a.status() == 409) {
                 log.info("line - push to {} with retry key {} was accepted by LINE before ({}); not sent again", m.target().chatId(), retryKey,
-                        a.describe());
-                return SendResult.sent(a.requestId().orElse(null));
+                        a.message());
+                return SendResult.sent(sentId(a)); // LINE names the messages of the accepted request
             }
             if (a.status() == 400) {
                 log.warn("line - LINE refused {} to {}: {}", what, m.target().chatId(), a.describe());
@@ -306,10 +305,6 @@ public final class LineAdapter implements PlatformAdapter, MediaFetcher {
             log.warn("line - file {} for LINE's image fetcher cannot be read: {}", ref, e.getMessage());
             return InboundHttp.Response.text(404, "no such file");
         }
-    }
-
-    Duration replyWindow() {
-        return Duration.ofSeconds(settings.replyWindowSeconds());
     }
 
     @Override

@@ -81,6 +81,7 @@ final class FakeLine implements AutoCloseable {
 
     private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
     private final Map<String, String> acceptedKeys = new ConcurrentHashMap<>();
+    private final Map<String, JsonNode> acceptedSent = new ConcurrentHashMap<>();
     private final Set<String> usedTokens = ConcurrentHashMap.newKeySet();
     private final AtomicLong ids = new AtomicLong(461230966842064000L);
     private final LocalJsonServer api;
@@ -313,7 +314,9 @@ final class FakeLine implements AutoCloseable {
                 if (acceptedKeys.containsKey(key)) {
                     x.getResponseHeaders().add("x-line-accepted-request-id", acceptedKeys.get(key));
                     refused.add(new Refused(path, 409, "The retry key is already accepted"));
-                    error(x, path, 409, "The retry key is already accepted", null);
+                    ObjectNode answer = LocalJsonServer.JSON.createObjectNode().put("message", "The retry key is already accepted");
+                    answer.set("sentMessages", acceptedSent.get(key));
+                    LocalJsonServer.reply(x, 409, answer);
                     return;
                 }
             }
@@ -355,6 +358,7 @@ final class FakeLine implements AutoCloseable {
         }
         if (key != null) {
             acceptedKeys.put(key, requestId);
+            acceptedSent.put(key, sent);
         }
         if (!answerDelay.isZero()) {
             try {
