@@ -142,7 +142,8 @@ public final class LineAdapter implements PlatformAdapter, MediaFetcher {
                 if (a.ok()) {
                     return SendResult.sent(sentId(a));
                 }
-                if (a.status() != 400) {
+                boolean tokenRefused = a.status() == 400 && a.message() != null && a.message().toLowerCase(java.util.Locale.ROOT).contains("reply token");
+                if (!tokenRefused) {
                     log.warn("line - {} with the reply token: {}", what, a.describe());
                     return api.failure(what + " with the reply token", a); // the token is spent: a retry pushes
                 }
