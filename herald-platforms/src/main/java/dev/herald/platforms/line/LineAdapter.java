@@ -254,8 +254,12 @@ public final class LineAdapter implements PlatformAdapter, MediaFetcher {
         if (in.replyToken() != null && settings.replyWindowSeconds() > 0
                 && clock.instant().isBefore(in.at().plusSeconds(settings.replyWindowSeconds()))) {
             try {
-                state.put(PLATFORM, Map.of(REPLY_KEY + in.event().source().chatId(),
-                        in.event().messageId() + " " + in.replyToken() + " " + in.at().toEpochMilli()));
+                String key = REPLY_KEY + in.event().source().chatId();
+                String[] known = state.get(PLATFORM, key).orElse("").split(" ");
+                boolean newer = known.length != 3 || !known[2].matches("[0-9]{1,15}") || Long.parseLong(known[2]) < in.at().toEpochMilli();
+                if (newer && !known[0].equals(in.event().messageId())) { // a redelivery neither revives a used token nor displaces a later one
+                    state.put(PLATFORM, Map.of(key, in.event().messageId() + " " + in.replyToken() + " " + in.at().toEpochMilli()));
+                }
             } catch (RuntimeException e) {
                 log.debug("line - could not keep the reply token of {} ({}); its answer is pushed", in.event().messageId(), e.toString());
             }
