@@ -185,9 +185,11 @@ final class FakeLine implements AutoCloseable {
         return e;
     }
 
-    /** A text message event from {@code user} in group {@code group}; {@code mentions} are {@code self}, {@code all} or a user id. */
+    /** A text message event from {@code user} in group {@code group} (a room when it starts with R); {@code mentions} are {@code self}, {@code all} or a user id. */
     ObjectNode groupText(String group, String user, String eventId, String text, String... mentions) {
-        ObjectNode source = LocalJsonServer.JSON.createObjectNode().put("type", "group").put("groupId", group).put("userId", user);
+        boolean room = group.startsWith("R");
+        ObjectNode source = LocalJsonServer.JSON.createObjectNode().put("type", room ? "room" : "group").put(room ? "roomId" : "groupId", group)
+                .put("userId", user);
         ObjectNode e = event("message", eventId, source);
         ObjectNode m = e.putObject("message").put("type", "text").put("id", Long.toString(ids.incrementAndGet())).put("text", text);
         if (mentions.length > 0) {

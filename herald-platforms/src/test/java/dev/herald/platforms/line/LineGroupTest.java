@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LineGroupTest {
     static final String ALICE = LineWebhookTest.ALICE;
     static final String GROUP = "C" + "4f".repeat(16);
+    static final String ROOM = "R" + "7d".repeat(16);
 
     final FakeLine line = new FakeLine();
     @RegisterExtension
@@ -52,17 +53,22 @@ class LineGroupTest {
     }
 
     @Test
-    void theGroup_andTheSamePersonsOneToOneChat_areTwoSessions() {
+    void theGroup_aRoom_andTheSamePersonsOneToOneChat_areThreeSessions() {
         herald.start();
 
         line.post(FakeLine.body(line.groupText(GROUP, ALICE, "01HZX2A1000000000000000005", "@Herald in the group", "self")));
         await().atMost(WAIT).until(() -> herald.turns(TurnState.DELIVERED).size() == 1);
         line.post(FakeLine.body(line.text(ALICE, "01HZX2A1000000000000000006", "in private")));
         await().atMost(WAIT).until(() -> herald.turns(TurnState.DELIVERED).size() == 2);
+        line.post(FakeLine.body(line.groupText(ROOM, ALICE, "01HZX2A1000000000000000008", "room talk")));
+        line.post(FakeLine.body(line.groupText(ROOM, ALICE, "01HZX2A1000000000000000009", "@Herald in the room", "self")));
+        await().atMost(WAIT).until(() -> herald.turns(TurnState.DELIVERED).size() == 3);
 
-        assertThat(SessionKey.of(turnOf("in the group").source())).isNotEqualTo(SessionKey.of(turnOf("in private").source()));
+        assertThat(java.util.stream.Stream.of("in the group", "in private", "in the room").map(t -> SessionKey.of(turnOf(t).source())).distinct())
+                .hasSize(3);
         assertThat(line.chatWith(GROUP)).extracting(FakeLine.Delivered::text).containsExactly("echo: in the group");
         assertThat(line.chatWith(ALICE)).extracting(FakeLine.Delivered::text).containsExactly("echo: in private");
+        assertThat(line.chatWith(ROOM)).extracting(FakeLine.Delivered::text).as("a room is gated like a group").containsExactly("echo: in the room");
     }
 
     @Test
