@@ -63,7 +63,7 @@ class LineFuzzTest {
     @Test
     void theParser_neverThrows_andEveryEventItMakesIsWellFormed() {
         LineEvents events = new LineEvents(LineAdapter.PLATFORM, true);
-        Fuzzer.of("line webhook", CORPUS, 4_000).run(input -> {
+        Fuzzer.of("line webhook", CORPUS, 2_500).run(input -> {
             var parsed = events.parse(input.getBytes(StandardCharsets.UTF_8), Instant.now());
             parsed.messages().forEach(in -> wellFormed(in.event()));
         }, t -> t instanceof IOException);
@@ -72,7 +72,7 @@ class LineFuzzTest {
     @Test
     void theRoute_answersSignedGarbage200AndWronglySignedGarbage401_andStillAnswersTheNextGoodMessage() {
         herald.start();
-        Fuzzer.wire("line webhook wire", CORPUS, 150).run(body -> {
+        Fuzzer.wire("line webhook wire", CORPUS, 100).run(body -> {
             assertThat(line.post(body, FakeLine.signature("another-secret", body))).as("a wrong signature").isEqualTo(401);
             assertThat(line.post(body)).as("a signed body is read, or skipped with a log line").isIn(200, 413);
         }, t -> false);
