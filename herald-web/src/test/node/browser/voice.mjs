@@ -1,6 +1,6 @@
 // A voice note from the web chat on a phone (WebChatVoiceTest): Chromium's fake microphone plays a WAV of real speech;
 // the user holds the microphone button, lets go, and the recording is sent; the answer comes as text and as a spoken
-// voice note the page plays.
+// voice note the page plays; under the user's voice note, the page shows what Herald heard.
 import { BASE_URL, step, run, check, screenshot } from './lib.mjs';
 
 await run(async (newPage) => {
@@ -19,6 +19,9 @@ await run(async (newPage) => {
 
   await page.waitForSelector('.msg.user >> text=voice note');
   await page.waitForSelector('.msg.assistant:not(.draft) >> text=Sure, I will water them.', { timeout: 60000 });
+  // under the voice note: what Herald heard
+  await page.waitForSelector('.msg.user .heard', { timeout: 60000 });
+  step('heard', { text: await page.$eval('.msg.user .heard', (n) => n.textContent) });
   await page.waitForSelector('.msg.assistant .sent-file audio.sent-audio', { timeout: 60000 });
   const played = await page.$eval('.msg.assistant .sent-file audio.sent-audio', async (audio) => {
     if (audio.readyState < 1) await new Promise((r) => audio.addEventListener('loadedmetadata', r, { once: true }));

@@ -113,6 +113,12 @@ public final class ModelAgent implements Agent {
         this(client, settings, tools, fetchers, new Approvals(), new VoiceNotes(voice, fetchers));
     }
 
+    /** Like the one above, with the chats' own choices ({@code /voice}) read from {@code preferences}. */
+    public ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
+            dev.herald.agent.voice.VoiceSettings voice, dev.herald.core.session.ChatPreferences preferences) {
+        this(client, settings, tools, fetchers, new Approvals(), new VoiceNotes(voice, fetchers, preferences));
+    }
+
     /** Several agents (one per model profile) share one "approve always" memory. */
     ModelAgent(ModelClient client, AgentSettings settings, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
             Approvals approvals) {
@@ -292,7 +298,7 @@ public final class ModelAgent implements Agent {
         }
         String reply = text + imageNotice(turn);
         try {
-            voice.speak(turn.request.attachments(), reply, turn.toolContext, turn::sendFile); // before the answer's record, which lists it
+            voice.speak(turn.request.sessionKey(), turn.request.attachments(), reply, turn.toolContext, turn::sendFile); // before the answer's record, which lists it
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -62,7 +62,13 @@ public final class ProfileAgent implements Agent {
     /** @param voiceSettings where voice notes are transcribed and answers to them spoken ({@code voice:}; off while unset) */
     public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
             ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings voiceSettings) {
-        VoiceNotes voice = new VoiceNotes(voiceSettings, fetchers);
+        this(profiles, tools, fetchers, choices, voiceSettings, dev.herald.core.session.ChatPreferences.inMemory());
+    }
+
+    /** @param preferences the chats' own choices, such as {@code /voice} */
+    public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
+            ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings voiceSettings, dev.herald.core.session.ChatPreferences preferences) {
+        VoiceNotes voice = new VoiceNotes(voiceSettings, fetchers, preferences);
         if (profiles.isEmpty()) {
             throw new IllegalArgumentException("at least one model profile is needed");
         }

@@ -49,8 +49,15 @@ final class VoiceNotes {
     private final VoiceSettings.Speech speech;
     private final Speaker speaker;
     private final Function<String, Optional<MediaFetcher>> fetchers;
+    private final dev.herald.core.session.ChatPreferences preferences;
 
     VoiceNotes(VoiceSettings voice, Function<String, Optional<MediaFetcher>> fetchers) {
+        this(voice, fetchers, dev.herald.core.session.ChatPreferences.inMemory());
+    }
+
+    /** @param preferences the chats' {@code /voice} choices ({@link dev.herald.agent.voice.VoiceMode}) */
+    VoiceNotes(VoiceSettings voice, Function<String, Optional<MediaFetcher>> fetchers, dev.herald.core.session.ChatPreferences preferences) {
+        this.preferences = java.util.Objects.requireNonNull(preferences, "preferences");
         this.settings = voice.transcription();
         this.transcriber = settings.enabled() ? new Transcriber(settings) : null;
         this.speech = voice.speech();
@@ -65,13 +72,19 @@ final class VoiceNotes {
 
     /**
      * When the user spoke (the turn's message carried a voice note or audio) and {@code voice.speech} is set, the answer
-     * is spoken too: its readable part ({@link Speaker#spoken}) synthesized, written into the workspace
+     * is spoken too, unless the chat chose {@code /voice off}; with {@code /voice tts} every answer is. Spoken means its readable part ({@link Speaker#spoken}) synthesized, written into the workspace
      * ({@value #SPOKEN}/), and sent after the text as a file of the reply (a voice note where the chat has them). A
      * failure is logged and the text goes alone.
      */
-    void speak(List<MediaRef> heard, String answer, ToolContext context, java.util.function.Consumer<dev.herald.core.platform.OutboundFile> send)
-            throws InterruptedException {
-        if (speaker == null || answer == null || answer.isBlank() || heard.stream().noneMatch(a -> AudioFiles.isAudio(a.kind(), a.mimeType()))) {
+    void speak(String sessionKey, List<MediaRef> heard, String answer, ToolContext context,
+            java.util.function.Consumer<dev.herald.core.platform.OutboundFile> send) throws InterruptedException {
+        if (speaker == null || answer == null || answer.isBlank()) {
+            return;
+        }
+        dev.herald.agent.voice.VoiceMode mode = sessionKey == null ? dev.herald.agent.voice.VoiceMode.ON
+                : dev.herald.agent.voice.VoiceMode.of(preferences, new dev.herald.core.session.SessionKey(sessionKey));
+        boolean spoke = heard.stream().anyMatch(a -> AudioFiles.isAudio(a.kind(), a.mimeType()));
+        if (mode == dev.herald.agent.voice.VoiceMode.OFF || (mode == dev.herald.agent.voice.VoiceMode.ON && !spoke)) {
             return;
         }
         String text = Speaker.spoken(answer, speech.maxCharacters());
@@ -166,6 +179,12 @@ final class VoiceNotes {
         try {
             MediaFetcher.Fetched audio = fetcher.get().fetch(ref, settings.maxBytes());
             OptionalDouble seconds = AudioFiles.seconds(audio.bytes());
+            if (seconds.isPresent() && seconds.getAsDouble() > settings.maxSeconds()) {
+                log.info("voice - a {} from {} is {} s long, over voice.transcription.max_seconds ({}); not transcribed", what, platformId,
+                        Math.round(seconds.getAsDouble()), dev.herald.core.config.ConfigChecks.number(settings.maxSeconds()));
+                return "[" + what + ", " + Math.round(seconds.getAsDouble()) + " s: not transcribed, it is longer than "
+                        + dev.herald.core.config.ConfigChecks.number(settings.maxSeconds()) + " s (voice.transcription.max_seconds); tell the user to send a shorter one]";
+            }
             byte[] sent = audio.bytes();
             String type = AudioFiles.typeOf(audio.bytes()).orElse(ref.mimeType() != null ? ref.mimeType()
                     : audio.mimeType() != null ? audio.mimeType() : "application/octet-stream");
@@ -210,18 +229,29 @@ final class VoiceNotes {
         return ("voice".equals(ref.kind()) ? "voice" : "audio") + ext;
     }
 
-    private static Path keptFile(MediaRef ref, Path workspace) {
+    static Path keptFile(MediaRef ref, Path workspace) {
         return workspace.resolve(InboundFiles.INBOX).resolve(".voice-" + InboundFiles.id(ref) + ".txt");
     }
 
     private static Optional<String> kept(MediaRef ref, ToolContext context) {
-        Path f = keptFile(ref, context.workspace());
+        return kept(ref, context.workspace());
+    }
+
+    /** The transcript kept for {@code ref} in {@code workspace} ({@code [voice note, 4 s] words}), if there is one. */
+    static Optional<String> kept(MediaRef ref, Path workspace) {
+        Path f = keptFile(ref, workspace);
         try {
-            return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) ? Optional.of(Files.readString(f, StandardCharsets.UTF_8)) : Optional.empty();
-        } catch (IOException e) {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || Files.size(f) > MAX_KEPT_BYTES) {
+                return Optional.empty();
+            }
+            return Optional.of(Files.readString(f, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
+
+    /** The largest kept transcript read back (a voice note of the longest length allowed says far less). */
+    private static final long MAX_KEPT_BYTES = 256 * 1024;
 
     private static void keep(MediaRef ref, ToolContext context, String line) {
         try {

@@ -111,6 +111,21 @@ class VoiceNotesTest {
     }
 
     @Test
+    void aVoiceNoteLongerThanMaxSeconds_isNotSent_andTheModelKnowsWhy() throws Exception {
+        model.enqueue(Reply.text("That one is too long for me; could you split it?"));
+        VoiceSettings.Transcription e = endpoint(VoiceSettings.AudioFormat.ORIGINAL);
+        VoiceSettings.Transcription oneSecond = new VoiceSettings.Transcription(e.baseUrl(), e.apiKey(), e.model(), e.language(), e.format(),
+                e.timeoutSeconds(), e.maxBytes(), 1);
+
+        TurnOutcome outcome = agent(oneSecond).runTurn(turn("", voice("AwACAgIAAxk-long")), null, null);
+
+        assertThat(outcome.replyText()).isEqualTo("That one is too long for me; could you split it?");
+        assertThat(whisper.requests()).as("the audio never left Herald").isEmpty();
+        assertThat(model.lastRequest().lastUserMessage()).isEqualTo("[voice note, " + Math.round(spokenSeconds)
+                + " s: not transcribed, it is longer than 1 s (voice.transcription.max_seconds); tell the user to send a shorter one]");
+    }
+
+    @Test
     void aRealOfflineRecogniser_hearsTheSpokenSentence_andTheModelReadsItsWords() throws Exception {
         Path grammar = java.nio.file.Files.writeString(tmp.resolve("commands.jsgf"), """
                 #JSGF V1.0;

@@ -3,6 +3,9 @@ package dev.herald.web;
 import dev.herald.core.platform.InboundHttp;
 import dev.herald.core.platform.Platform;
 import io.javalin.http.Context;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * A platform plug-in's webhook routes on the API server's listener ({@link InboundHttp}): {@code /platforms/<type>/...},
  * no API key (the platform's signature is the caller's authentication), bodies capped at
  * {@link InboundHttp#MAX_BODY_BYTES} (413), a handler's failure answered 500 without its text and logged with the
- * platform's name.
+ * platform's name. Every answer is counted in {@code herald_platform_webhooks_total{platform,status}}, so refused calls
+ * (401/403/413) show in {@code /metrics} whichever plug-in refused them.
  */
 public final class PlatformRoutes implements InboundHttp {
     private static final Logger log = LoggerFactory.getLogger(PlatformRoutes.class);
@@ -24,10 +28,18 @@ public final class PlatformRoutes implements InboundHttp {
 
     private final Platform platform;
     private final WebServer server;
+    private final MeterRegistry registry;
 
+    /** Routes whose answers are counted in a registry of their own (tests, fakes). */
     public PlatformRoutes(Platform platform, WebServer server) {
+        this(platform, server, new SimpleMeterRegistry());
+    }
+
+    /** @param registry where each answer is counted by platform and status */
+    public PlatformRoutes(Platform platform, WebServer server, MeterRegistry registry) {
         this.platform = Objects.requireNonNull(platform, "platform");
         this.server = Objects.requireNonNull(server, "server");
+        this.registry = Objects.requireNonNull(registry, "registry");
     }
 
     @Override
@@ -78,7 +90,9 @@ public final class PlatformRoutes implements InboundHttp {
         respond(ctx, response == null ? Response.ok() : response);
     }
 
-    private static void respond(Context ctx, Response r) {
+    private void respond(Context ctx, Response r) {
+        Counter.builder("herald.platform.webhooks").description("calls to the platforms' webhook routes by platform and answer status")
+                .tag("platform", platform.id()).tag("status", Integer.toString(r.status())).register(registry).increment();
         ctx.status(r.status());
         ctx.header("Cache-Control", "no-store");
         ctx.header("X-Content-Type-Options", "nosniff");

@@ -37,9 +37,10 @@ public final class TranscriptView {
     /**
      * A file a user message carried, as its sender's platform described it, or one an answer sent; {@code size} is -1
      * when unknown; {@code url} is the web chat's download link of a file an answer sent ({@value #FILES_PATH}{@code
-     * <turn>/<index>}), else null.
+     * <turn>/<index>}), else null; {@code heard} is what a voice note was transcribed as ({@code [voice note, 4 s]
+     * words}), null when it was not (yet) or the file is no voice note.
      */
-    public record File(String kind, String name, String type, long size, String url) {
+    public record File(String kind, String name, String type, long size, String url, String heard) {
     }
 
     /** Where the web chat serves the files answers sent. */
@@ -65,17 +66,31 @@ public final class TranscriptView {
      * {@code continuedAt}: the rows the compression copied in (written at that instant) are {@code carried}.
      */
     public static List<Row> rows(List<TranscriptRow> transcript, long afterSeq, int limit, int maxToolText, Instant continuedAt) {
+        return rows(transcript, afterSeq, limit, maxToolText, continuedAt, ref -> null);
+    }
+
+    /**
+     * As {@link #rows(List, long, int, int, Instant)}, with what each voice note of a user row was heard as
+     * ({@code heard}: the transcript, or null).
+     */
+    public static List<Row> rows(List<TranscriptRow> transcript, long afterSeq, int limit, int maxToolText, Instant continuedAt,
+            java.util.function.Function<dev.herald.core.platform.MessageEvent.MediaRef, String> heard) {
         List<Row> out = new ArrayList<>();
         for (TranscriptRow r : transcript) {
             if (r.seq() > afterSeq) {
                 boolean carried = continuedAt != null && r.timestamp() != null && !r.timestamp().isAfter(continuedAt);
-                out.add(row(r, maxToolText, carried));
+                out.add(row(r, maxToolText, carried, heard));
             }
         }
         return out.size() <= limit ? out : List.copyOf(out.subList(out.size() - limit, out.size()));
     }
 
     static Row row(TranscriptRow r, int maxToolText, boolean carried) {
+        return row(r, maxToolText, carried, ref -> null);
+    }
+
+    static Row row(TranscriptRow r, int maxToolText, boolean carried,
+            java.util.function.Function<dev.herald.core.platform.MessageEvent.MediaRef, String> heard) {
         String text = r.content() == null ? "" : r.content();
         List<Tool> tools = new ArrayList<>();
         for (ToolCall c : r.toolCalls()) {
@@ -90,10 +105,16 @@ public final class TranscriptView {
             outcome = ToolState.ofResult(text).wire();
             text = shorten(text, maxToolText);
         }
+        boolean user = role.equals("user");
         List<File> files = r.attachments().stream().map(a -> new File(a.kind(), a.name(), a.mimeType(), a.size(),
-                dev.herald.core.platform.OutboundFile.parseReplyRef(a.ref()).map(t -> FILES_PATH + t[0] + "/" + t[1]).orElse(null))).toList();
+                dev.herald.core.platform.OutboundFile.parseReplyRef(a.ref()).map(t -> FILES_PATH + t[0] + "/" + t[1]).orElse(null),
+                user && isAudio(a) ? heard.apply(a) : null)).toList();
         return new Row(r.seq(), role, text, tools, r.toolCallId(), r.toolName(), r.timestamp() == null ? null : r.timestamp().toString(),
                 note, event, outcome, carried && !note, files);
+    }
+
+    private static boolean isAudio(dev.herald.core.platform.MessageEvent.MediaRef a) {
+        return "voice".equals(a.kind()) || "audio".equals(a.kind()) || (a.mimeType() != null && a.mimeType().startsWith("audio/"));
     }
 
     static String shorten(String text, int max) {

@@ -86,6 +86,27 @@ class PlatformRoutesTest {
     }
 
     @Test
+    void everyAnswer_isCountedByPlatformAndStatus_soRefusedCallsShowInMetrics() throws Exception {
+        io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+                io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+        PlatformRoutes routes = new PlatformRoutes(Platform.of("line"), web, registry);
+        routes.route("POST", "events", r -> r.header("X-Line-Signature").orElse("").equals("good") ? InboundHttp.Response.ok()
+                : InboundHttp.Response.text(401, "bad signature"));
+        web.start();
+        String url = web.baseUrl() + "/platforms/line/events";
+
+        send(HttpRequest.newBuilder(URI.create(url)).header("X-Line-Signature", "good").POST(HttpRequest.BodyPublishers.ofString("{}")));
+        send(HttpRequest.newBuilder(URI.create(url)).header("X-Line-Signature", "forged").POST(HttpRequest.BodyPublishers.ofString("{}")));
+        send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString("{}")));
+        send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofByteArray(new byte[InboundHttp.MAX_BODY_BYTES + 1])));
+
+        assertThat(registry.scrape())
+                .contains("herald_platform_webhooks_total{platform=\"line\",status=\"200\"} 1.0")
+                .contains("herald_platform_webhooks_total{platform=\"line\",status=\"401\"} 2.0")
+                .contains("herald_platform_webhooks_total{platform=\"line\",status=\"413\"} 1.0");
+    }
+
+    @Test
     void aPathOutsideThePlatformsFolder_orAnOddMethod_isRefusedWhenTheRouteIsAsked() {
         PlatformRoutes routes = new PlatformRoutes(Platform.of("line"), web);
         assertThatThrownBy(() -> routes.route("POST", "../admin", r -> null)).isInstanceOf(IllegalArgumentException.class);

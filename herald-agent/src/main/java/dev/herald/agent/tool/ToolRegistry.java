@@ -110,13 +110,17 @@ public final class ToolRegistry {
     /** The context of one turn's tool calls: its scope, workspace and interrupt. */
     public ToolContext context(TurnRequest request, Interrupt interrupt) {
         String scope = scopeOf(request);
-        return new ToolContext(request.sessionId(), scope, request.platformId(), settings.workspaceRoot().resolve(directoryName(scope)),
-                interrupt);
+        return new ToolContext(request.sessionId(), scope, request.platformId(), workspaceOf(settings.workspaceRoot(), scope), interrupt);
     }
 
     /** The key per-session state is kept under: the lane's key, else (stateless turns) the session id. */
     public static String scopeOf(TurnRequest request) {
         return request.sessionKey() != null && !request.sessionKey().isBlank() ? request.sessionKey() : request.sessionId();
+    }
+
+    /** The workspace of {@code scope} (a lane's key, or a stateless turn's session id) under {@code root}. */
+    public static java.nio.file.Path workspaceOf(java.nio.file.Path root, String scope) {
+        return root.resolve(directoryName(scope));
     }
 
     /** A file-system-safe, collision-free directory name for a scope: readable part plus a short hash. */

@@ -135,7 +135,18 @@ public record VoiceSettings(
             @Doc("seconds one transcription may take before it is tried again (three attempts in all)")
             double timeoutSeconds,
             @Doc("the largest audio file sent, in bytes; a longer voice note is not transcribed and the model says so")
-            long maxBytes) implements Validated {
+            long maxBytes,
+            @Doc("the longest voice note transcribed, in seconds (as measured in the audio: OGG/Opus, WAV, MP3); a longer one is "
+                    + "not sent and the model says so")
+            double maxSeconds) implements Validated {
+        /** The longest voice note transcribed by default: ten minutes. */
+        public static final double DEFAULT_MAX_SECONDS = 600;
+
+        /** With the default cap on a voice note's length ({@value #DEFAULT_MAX_SECONDS} s). */
+        public Transcription(String baseUrl, Secret apiKey, String model, String language, AudioFormat format, double timeoutSeconds,
+                long maxBytes) {
+            this(baseUrl, apiKey, model, language, format, timeoutSeconds, maxBytes, DEFAULT_MAX_SECONDS);
+        }
 
         public Transcription {
             baseUrl = baseUrl == null || baseUrl.isBlank() ? null : baseUrl.strip().replaceAll("/+$", "");
@@ -146,7 +157,7 @@ public record VoiceSettings(
         }
 
         public static Transcription defaults() {
-            return new Transcription(null, Secret.NONE, "whisper-1", null, AudioFormat.ORIGINAL, 120, DEFAULT_MAX_BYTES);
+            return new Transcription(null, Secret.NONE, "whisper-1", null, AudioFormat.ORIGINAL, 120, DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS);
         }
 
         /** True when voice notes are transcribed. */
@@ -166,6 +177,8 @@ public record VoiceSettings(
             check.require(Double.isFinite(timeoutSeconds) && timeoutSeconds >= 1 && timeoutSeconds <= 3600, "timeout_seconds",
                     "must be 1 to 3,600 seconds, was " + ConfigChecks.number(timeoutSeconds));
             check.require(maxBytes >= 1024 && maxBytes <= 1024L * 1024 * 1024, "max_bytes", "must be 1 KiB to 1 GiB, was " + maxBytes);
+            check.require(Double.isFinite(maxSeconds) && maxSeconds >= 1 && maxSeconds <= 86_400, "max_seconds",
+                    "must be 1 to 86,400 seconds, was " + ConfigChecks.number(maxSeconds));
         }
     }
 

@@ -29,12 +29,15 @@ final class ChatPlatforms {
      * @throws ConfigException when a plug-in refuses its settings
      */
     static void add(PlatformsConfig config, Path home, Clock clock, PlatformSet set, PlatformState state, MediaFetchers fetchers) {
-        add(config, home, clock, set, state, fetchers, java.util.Optional.empty());
+        add(config, home, clock, set, state, fetchers, java.util.Optional.empty(), new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     }
 
-    /** @param web the API server's listener, where plug-ins serve their webhooks ({@code /platforms/<type>/}); empty when off */
+    /**
+     * @param web      the API server's listener, where plug-ins serve their webhooks ({@code /platforms/<type>/}); empty when off
+     * @param registry where the webhook routes count their answers
+     */
     static void add(PlatformsConfig config, Path home, Clock clock, PlatformSet set, PlatformState state, MediaFetchers fetchers,
-            java.util.Optional<dev.herald.web.WebServer> web) {
+            java.util.Optional<dev.herald.web.WebServer> web, io.micrometer.core.instrument.MeterRegistry registry) {
         for (PluginSection section : config.chat().values()) {
             PlatformAccess access = section.access();
             if (!access.enabled()) {
@@ -44,7 +47,7 @@ final class ChatPlatforms {
             PlatformAdapter adapter;
             try {
                 adapter = section.create(new PlatformContext(platform, clock, home, state, fetchers,
-                        web.map(w -> (dev.herald.core.platform.InboundHttp) new dev.herald.web.PlatformRoutes(platform, w)).orElse(null)));
+                        web.map(w -> (dev.herald.core.platform.InboundHttp) new dev.herald.web.PlatformRoutes(platform, w, registry)).orElse(null)));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("config - platforms." + platform + ": " + e.getMessage(), e);
             }

@@ -140,8 +140,10 @@ public final class Wiring implements AutoCloseable {
                         config.voice().speech().baseUrl().replaceAll("//[^/@]*@", "//"), config.voice().speech().model(),
                         config.voice().speech().voice(), config.voice().speech().format().wire());
             }
-            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, fetchers::of, storage.modelChoices(),
-                    config.voice()), metrics);
+            MediaStore media = MediaStore.in(home.resolve("media"));
+            KeptVoiceNotes keptVoice = new KeptVoiceNotes(media, fetchers, config.voice().transcription());
+            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, keptVoice::fetchers, storage.modelChoices(),
+                    config.voice(), storage.chatPreferences()), metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
@@ -152,7 +154,6 @@ public final class Wiring implements AutoCloseable {
             String key = api.key().reveal().orElse(null);
             ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), key,
                     api.maxBodyBytes(), api.requestTimeout(), "herald").withMaxImageBytes(config.model().maxImageBytes());
-            MediaStore media = MediaStore.in(home.resolve("media"));
             if (api.enabled() || config.platforms().webhook().enabled()) {
                 web = Optional.of(new WebServer(s.listen().withClientLimits(api.headerTimeout(), api.maxConnectionsPerAddress())));
             }
@@ -164,6 +165,7 @@ public final class Wiring implements AutoCloseable {
                 WebUi webUi = WebUi.create(web.orElseThrow(), key, SessionRevocations.persistedIn(home.resolve("web/logged_out_sessions")),
                         storage, settings.keyPolicy(), metrics, clock, config.platforms().webchat().enabled());
                 webUi.chatPlatform().ifPresent(chat -> chat.useMediaStore(media, config.model().maxImageBytes()));
+                webUi.chatPlatform().ifPresent(chat -> chat.showHeard(new dev.herald.agent.HeardVoiceNotes(config.agent().workspaceRoot())::of));
                 webUi.chatPlatform().ifPresent(chat -> fetchers.register(chat.platform(), chat));
                 webUi.chatPlatform().ifPresent(platforms::trusted);
                 ui = Optional.of(webUi);
@@ -171,7 +173,8 @@ public final class Wiring implements AutoCloseable {
                 log.warn("runtime - platforms.webchat is enabled but platforms.api_server is not; the web chat, /admin and /metrics "
                         + "are served on the API server's port, so they are off");
             }
-            ChatPlatforms.add(config.platforms(), home, clock, platforms, storage.platformState(), fetchers, api.enabled() ? web : Optional.empty());
+            ChatPlatforms.add(config.platforms(), home, clock, platforms, storage.platformState(), fetchers, api.enabled() ? web : Optional.empty(),
+                    metrics.registry());
             // the log delivery of scheduled jobs; only the scheduler writes there, so nothing else is asked of it
             platforms.trusted(new SchedulePlatform());
             if (config.platforms().webhook().enabled()) {
@@ -193,6 +196,8 @@ public final class Wiring implements AutoCloseable {
                     .cluster(cluster(config.cluster(), predecessor))
                     .homeChannels(new FileHomeChannelStore(home.resolve("home_channels.json")))
                     .command(new ScheduleCommand(schedules))
+                    .mediaKeeper(config.voice().transcription().enabled() ? keptVoice : dev.herald.core.platform.MediaKeeper.NONE)
+                    .command(new dev.herald.agent.voice.VoiceCommand(storage.chatPreferences(), config.voice().speech().enabled()))
                     .storedOptions(new JobTurnOptions(storage.schedules()))
                     // on a handover new connections reach the new process
                     .onHandover(() -> server.ifPresent(WebServer::stopAccepting)))

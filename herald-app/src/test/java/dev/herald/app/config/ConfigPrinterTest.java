@@ -22,7 +22,7 @@ class ConfigPrinterTest {
                 .endsWith("store:\n  path: " + home.resolve("herald.db") + "\n  url: (not set)\n  user: (not set)\n  password: (not set)\n  outage_wait_seconds: 60\n  low_space_warning_mb: 512"
                         + "\nlogging:\n  format: text\nschedules:\n  time_zone: (not set)\n  jobs: {}\ncluster:\n  enabled: false\n  node_id: (not set)\n  lease_seconds: 15"
                         + "\nvoice:\n  transcription:\n    base_url: (not set)\n    api_key: (not set)\n    model: whisper-1\n"
-                        + "    language: (not set)\n    format: original\n    timeout_seconds: 120\n    max_bytes: 26214400\n"
+                        + "    language: (not set)\n    format: original\n    timeout_seconds: 120\n    max_bytes: 26214400\n    max_seconds: 600\n"
                         + "  speech:\n    base_url: (not set)\n    api_key: (not set)\n    model: tts-1\n    voice: alloy\n    format: opus\n"
                         + "    max_characters: 1500\n    timeout_seconds: 60");
     }

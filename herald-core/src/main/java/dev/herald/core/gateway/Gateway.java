@@ -150,7 +150,7 @@ public final class Gateway implements InboundSink, GatewayControl {
                 membership.id(), settings.stuckLoopThreshold());
         this.commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
         this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting, platforms,
-                storage::health, options);
+                storage::health, options, b.mediaKeeper);
         this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics, membership);
         Pickup pickup = new Pickup(turns, lanes, driver, platforms, clock);
         this.platformLeases = new PlatformLeases(membership, platforms, this::startAdapter);
@@ -192,6 +192,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private final List<CommandExtension> commands = new java.util.ArrayList<>();
         private HomeChannelStore homeChannels = HomeChannelStore.inMemory();
         private Optional<StoredTurnOptions> storedOptions = Optional.empty();
+        private dev.herald.core.platform.MediaKeeper mediaKeeper = dev.herald.core.platform.MediaKeeper.NONE;
         private Consumer<SessionSource> restartHandler = s -> log.warn("gateway - restart requested but no restart handler is installed");
         private Consumer<Instant> cleanStopMarker = at -> {
         };
@@ -227,6 +228,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         /** The node this gateway is (default: the only one). */
         public Builder cluster(ClusterSettings cluster) {
             this.cluster = java.util.Objects.requireNonNull(cluster, "cluster");
+            return this;
+        }
+
+        /** Keeps the bytes of the attachments {@code keeper} chooses (voice notes) before their message is stored. */
+        public Builder mediaKeeper(dev.herald.core.platform.MediaKeeper keeper) {
+            this.mediaKeeper = java.util.Objects.requireNonNull(keeper, "keeper");
             return this;
         }
 

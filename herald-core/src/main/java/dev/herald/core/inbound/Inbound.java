@@ -42,10 +42,20 @@ public final class Inbound {
     private final PlatformRegistry platforms;
     private final Supplier<StoreHealth> store;
     private final TurnOptionsLookup options;
+    private final dev.herald.core.platform.MediaKeeper keeper;
 
 public Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox outbox, Commands commands, Turns turns, StartupGate gate,
             LaneDriver driver, BooleanSupplier accepting, PlatformRegistry platforms, Supplier<StoreHealth> store,
             TurnOptionsLookup options) {
+        this(keyPolicy, authorizer, outbox, commands, turns, gate, driver, accepting, platforms, store, options,
+                dev.herald.core.platform.MediaKeeper.NONE);
+    }
+
+    /** @param keeper keeps the bytes of the attachments it chooses (voice notes) before a message is stored */
+    public Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox outbox, Commands commands, Turns turns, StartupGate gate,
+            LaneDriver driver, BooleanSupplier accepting, PlatformRegistry platforms, Supplier<StoreHealth> store,
+            TurnOptionsLookup options, dev.herald.core.platform.MediaKeeper keeper) {
+        this.keeper = java.util.Objects.requireNonNull(keeper, "keeper");
         this.platforms = platforms;
         this.options = options;
         this.store = store;
@@ -104,6 +114,9 @@ public Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox out
             log.debug("{} - message {} not taken: the store cannot write ({})", event.source().platform(), event.messageId(),
                     store.get().reason());
             return Admission.REJECTED_UNAVAILABLE;
+        }
+        if (!event.media().isEmpty() && !event.internal()) {
+            event = keeper.keepAll(event); // before the store, so before the platform is answered
         }
         Optional<TurnRecord> turn;
         try {

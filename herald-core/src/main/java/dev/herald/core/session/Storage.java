@@ -33,6 +33,14 @@ public interface Storage extends AutoCloseable {
     }
 
     /**
+     * What each chat chose for itself with a command ({@code /voice}, ...). Stores without the table keep them in memory,
+     * per store instance.
+     */
+    default ChatPreferences chatPreferences() {
+        return InMemoryChoices.preferencesOf(this);
+    }
+
+    /**
      * Whether the store can write now, as its calls found out (a full disk, an unreachable database); a store that never
      * finds out is always writable.
      */
@@ -54,8 +62,15 @@ public interface Storage extends AutoCloseable {
         private InMemoryChoices() {
         }
 
+        private static final java.util.Map<Storage, ChatPreferences> PREFERENCES =
+                java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
         static ModelChoiceStore of(Storage storage) {
             return BY_STORE.computeIfAbsent(storage, s -> ModelChoiceStore.inMemory());
+        }
+
+        static ChatPreferences preferencesOf(Storage storage) {
+            return PREFERENCES.computeIfAbsent(storage, s -> ChatPreferences.inMemory());
         }
     }
 }

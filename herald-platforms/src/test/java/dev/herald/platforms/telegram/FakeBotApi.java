@@ -107,6 +107,11 @@ final class FakeBotApi implements AutoCloseable {
         hosted.put(fileId, bytes);
     }
 
+    /** Forgets the file {@code fileId}, as Telegram does with one it no longer keeps: getFile and the download answer 400/404. */
+    void dropFile(String fileId) {
+        hosted.remove(fileId);
+    }
+
     /** Every file the bot sent, in order. */
     List<Upload> uploads() {
         return List.copyOf(uploads);

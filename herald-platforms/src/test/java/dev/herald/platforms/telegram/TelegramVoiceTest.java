@@ -10,9 +10,11 @@ import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.agent.voice.AudioFiles;
+import dev.herald.agent.voice.VoiceCommand;
 import dev.herald.agent.voice.VoiceSettings;
 import dev.herald.core.config.Secret;
 import dev.herald.core.platform.MediaFetcher;
+import dev.herald.core.session.ChatPreferences;
 import dev.herald.core.turn.TurnState;
 import dev.herald.platforms.GatewayFixture;
 import dev.herald.testkit.model.FakeModelServer;
@@ -64,7 +66,126 @@ class TelegramVoiceTest {
         java.util.function.Function<String, Optional<MediaFetcher>> fetchers = p -> p.equals("telegram") && h.current instanceof MediaFetcher f
                 ? Optional.of(f) : Optional.empty();
         dev.herald.agent.tool.ToolSettings none = dev.herald.agent.tool.ToolSettings.defaults(tmp.resolve("workspaces")).withTools(java.util.List.of());
-        return new ModelAgent(client, AgentSettings.DEFAULT, new ToolRegistry(none, java.util.List.of(), java.util.List.of()), fetchers, voice);
+        return new ModelAgent(client, AgentSettings.DEFAULT, new ToolRegistry(none, java.util.List.of(), java.util.List.of()), fetchers, voice,
+                preferences);
+    }
+
+    /** The chats' /voice choices, in the store of the gateway running now. */
+    private final ChatPreferences preferences = new ChatPreferences() {
+        @Override
+        public Optional<String> get(dev.herald.core.session.SessionKey key, String name) {
+            return h.storage.chatPreferences().get(key, name);
+        }
+
+        @Override
+        public void set(dev.herald.core.session.SessionKey key, String name, String value) {
+            h.storage.chatPreferences().set(key, name, value);
+        }
+    };
+
+    private VoiceSettings.Transcription transcription() {
+        return new VoiceSettings.Transcription(whisper.baseUrl().toString(), Secret.NONE, "whisper-1", null, VoiceSettings.AudioFormat.ORIGINAL,
+                30, VoiceSettings.DEFAULT_MAX_BYTES);
+    }
+
+    private void voiceNote(String fileId, byte[] note) {
+        fake.hostFile(fileId, note);
+        fake.userSays(USER, "", m -> {
+            m.remove("text");
+            m.putObject("voice").put("file_id", fileId).put("file_unique_id", "u-" + fileId).put("duration", 2)
+                    .put("mime_type", "audio/ogg").put("file_size", note.length);
+        });
+    }
+
+    private java.util.List<String> texts() {
+        return fake.calls("sendMessage").stream().map(c -> c.body().path("text").asText()).toList();
+    }
+
+    @Test
+    void voiceCommand_tts_speaksTypedAnswersToo_off_keepsEvenAnswersToVoiceNotesText_andTheChoiceOutlivesARestart() throws Exception {
+        byte[] note = Speech.oggOpus("What time is it?", tmp);
+        model.enqueue(Reply.text("Typed, and spoken."));
+        model.enqueue(Reply.text("Heard you; text only."));
+        try (dev.herald.testkit.voice.FakeSpeechServer tts = dev.herald.testkit.voice.FakeSpeechServer.start(tmp)) {
+            VoiceSettings.Speech speech = new VoiceSettings.Speech(tts.baseUrl().toString(), Secret.NONE, "tts-1", "alloy",
+                    VoiceSettings.SpeechFormat.OPUS, 1500, 30);
+            h.agentOverride(agent(new VoiceSettings(transcription(), speech)));
+            h.with(b -> b.command(new VoiceCommand(preferences, true)));
+            h.start();
+
+            fake.userSays(USER, "/voice");
+            await().atMost(WAIT).until(() -> texts().size() == 1);
+            assertThat(texts().getLast()).startsWith("Voice in this chat: on (answers to voice notes are spoken too)");
+            fake.userSays(USER, "/voice tts");
+            await().atMost(WAIT).until(() -> texts().size() == 2);
+            assertThat(texts().getLast()).isEqualTo("Voice in this chat: tts (every answer is spoken too).");
+
+            h.crash();
+            h.start();
+            fake.userSays(USER, "what is new?");
+            await().atMost(WAIT).until(() -> fake.uploads().size() == 1);
+            assertThat(texts().getLast()).isEqualTo("Typed, and spoken.");
+            assertThat(fake.uploads().getFirst().method()).as("a typed message, answered as a voice note too").isEqualTo("sendVoice");
+
+            fake.userSays(USER, "/voice off");
+            await().atMost(WAIT).until(() -> texts().size() == 4);
+            assertThat(texts().getLast()).isEqualTo("Voice in this chat: off (answers are text only).");
+            voiceNote("AwACAgIAAxkBAAIBoff", note);
+            await().atMost(WAIT).until(() -> texts().size() == 5);
+            assertThat(texts().getLast()).isEqualTo("Heard you; text only.");
+            await().during(java.time.Duration.ofMillis(300)).atMost(WAIT).until(() -> fake.uploads().size() == 1);
+            assertThat(tts.requests()).as("nothing synthesized for the text-only answer").hasSize(1);
+
+            fake.userSays(USER, "/voice loud");
+            await().atMost(WAIT).until(() -> texts().size() == 6);
+            assertThat(texts().getLast()).startsWith("Unknown voice mode 'loud'");
+        }
+    }
+
+    @Test
+    void aVoiceNote_isKeptBeforeTelegramIsAnswered_soItIsHeardEvenAfterTelegramDroppedIt() throws Exception {
+        byte[] note = Speech.oggOpus("Remind me to water the plants.", tmp);
+        fake.hostFile("AwACAgIAAxkBAAIBkeep", note);
+        java.util.Map<String, byte[]> kept = new java.util.concurrent.ConcurrentHashMap<>();
+        dev.herald.core.platform.MediaKeeper keeper = (platform, ref) -> {
+            try {
+                byte[] bytes = ((MediaFetcher) h.current).fetch(ref, 1 << 20).bytes();
+                kept.put("kept:" + ref.ref(), bytes);
+                fake.dropFile(ref.ref()); // Telegram forgets it before the turn runs
+                return Optional.of(new dev.herald.core.platform.MessageEvent.MediaRef(ref.kind(), "kept:" + ref.ref(), ref.mimeType(),
+                        ref.name(), bytes.length));
+            } catch (java.io.IOException e) {
+                return Optional.empty();
+            }
+        };
+        java.util.function.Function<String, Optional<MediaFetcher>> fetchers = p -> Optional.of((ref, max) -> kept.containsKey(ref.ref())
+                ? new MediaFetcher.Fetched(kept.get(ref.ref()), ref.mimeType()) : ((MediaFetcher) h.current).fetch(ref, max));
+        dev.herald.agent.tool.ToolSettings none = dev.herald.agent.tool.ToolSettings.defaults(tmp.resolve("workspaces")).withTools(java.util.List.of());
+        h.agentOverride(new ModelAgent(client, AgentSettings.DEFAULT, new ToolRegistry(none, java.util.List.of(), java.util.List.of()), fetchers,
+                new VoiceSettings(transcription(), VoiceSettings.Speech.defaults())));
+        h.with(b -> b.mediaKeeper(keeper));
+        model.enqueue(Reply.text("Noted: the plants."));
+        h.start();
+
+        voiceNote("AwACAgIAAxkBAAIBkeep", note);
+        await().atMost(WAIT).until(() -> h.turns(TurnState.DELIVERED).size() == 1);
+
+        assertThat(texts()).containsExactly("Noted: the plants.");
+        assertThat(whisper.requests()).singleElement().satisfies(r -> assertThat(r.audio()).as("the kept bytes").isEqualTo(note));
+        assertThat(h.turns(TurnState.DELIVERED).getFirst().attachments()).singleElement()
+                .satisfies(a -> assertThat(a.ref()).as("the stored message names the kept note").isEqualTo("kept:AwACAgIAAxkBAAIBkeep"));
+    }
+
+    @Test
+    void voiceCommand_withoutSpeechConfigured_saysWhatIsMissing() {
+        h.agentOverride(agent(transcription()));
+        h.with(b -> b.command(new VoiceCommand(preferences, false)));
+        h.start();
+
+        fake.userSays(USER, "/voice tts");
+        await().atMost(WAIT).until(() -> texts().size() == 1);
+        assertThat(texts().getFirst()).contains("voice.speech").contains("ask the operator");
+        assertThat(model.requests()).as("a command, never a turn").isEmpty();
     }
 
     @Test

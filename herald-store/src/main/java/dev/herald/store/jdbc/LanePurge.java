@@ -56,6 +56,7 @@ final class LanePurge {
         }
         c.update("DELETE FROM sessions WHERE session_key = ?", key.value());
         c.update("DELETE FROM session_models WHERE session_key = ?", key.value());
+        c.update("DELETE FROM chat_preferences WHERE session_key = ?", key.value());
         long turns = c.update("DELETE FROM turns WHERE session_key = ? AND state IN (" + FINISHED + ")", key.value());
         c.update("UPDATE transcript_sessions SET parent_id = NULL WHERE parent_id IN (" + OF_LANE + ")", key.value());
         long messages = c.update("DELETE FROM messages WHERE session_id IN (" + OF_LANE + ")", key.value());

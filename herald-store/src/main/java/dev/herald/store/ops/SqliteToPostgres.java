@@ -48,6 +48,7 @@ public final class SqliteToPostgres {
         TABLES.put("messages", "session_id, seq");
         TABLES.put("turns", "id");
         TABLES.put("session_models", "session_key");
+        TABLES.put("chat_preferences", "session_key, name");
         TABLES.put("schedule_jobs", "id");
         TABLES.put("schedule_runs", "job_id, scheduled_at");
         TABLES.put("platform_state", "platform, name"); // Weixin's cursor and reply tokens (nodes and leases are not copied)

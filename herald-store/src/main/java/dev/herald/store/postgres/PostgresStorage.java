@@ -9,6 +9,7 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
+import dev.herald.store.jdbc.JdbcChatPreferences;
 import dev.herald.store.jdbc.JdbcModelChoices;
 import dev.herald.store.jdbc.JdbcNodeStore;
 import dev.herald.store.jdbc.JdbcScheduleStore;
@@ -69,6 +70,7 @@ public final class PostgresStorage implements Storage {
     private final JdbcTranscriptStore<PgConn> transcripts;
     private final JdbcTurnStore<PgConn> turns;
     private final JdbcModelChoices<PgConn> modelChoices;
+    private final JdbcChatPreferences<PgConn> chatPreferences;
     private final JdbcNodeStore<PgConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<PgConn> platformState;
     private final JdbcScheduleStore<PgConn> schedules;
@@ -82,6 +84,7 @@ public final class PostgresStorage implements Storage {
         this.transcripts = new JdbcTranscriptStore<>(pool, DIALECT, histories);
         this.turns = new JdbcTurnStore<>(pool, DIALECT, clock, histories);
         this.modelChoices = new JdbcModelChoices<>(pool, clock);
+        this.chatPreferences = new JdbcChatPreferences<>(pool, clock);
         this.nodes = new JdbcNodeStore<>(pool, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(pool, clock);
         this.schedules = new JdbcScheduleStore<>(pool);
@@ -159,6 +162,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public ModelChoiceStore modelChoices() {
         return modelChoices;
+    }
+
+    @Override
+    public dev.herald.core.session.ChatPreferences chatPreferences() {
+        return chatPreferences;
     }
 
     @Override

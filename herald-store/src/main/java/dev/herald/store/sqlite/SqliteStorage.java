@@ -7,6 +7,7 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.TranscriptStore;
 import dev.herald.core.turn.TurnStore;
+import dev.herald.store.jdbc.JdbcChatPreferences;
 import dev.herald.store.jdbc.JdbcModelChoices;
 import dev.herald.store.jdbc.JdbcNodeStore;
 import dev.herald.store.jdbc.JdbcScheduleStore;
@@ -89,6 +90,7 @@ public final class SqliteStorage implements Storage {
     private final JdbcTranscriptStore<SqlConn> transcripts;
     private final JdbcTurnStore<SqlConn> turns;
     private final JdbcModelChoices<SqlConn> modelChoices;
+    private final JdbcChatPreferences<SqlConn> chatPreferences;
     private final JdbcNodeStore<SqlConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<SqlConn> platformState;
     private final JdbcScheduleStore<SqlConn> schedules;
@@ -108,6 +110,7 @@ public final class SqliteStorage implements Storage {
         this.transcripts = new JdbcTranscriptStore<>(tx, DIALECT, histories);
         this.turns = new JdbcTurnStore<>(tx, DIALECT, clock, histories);
         this.modelChoices = new JdbcModelChoices<>(tx, clock);
+        this.chatPreferences = new JdbcChatPreferences<>(tx, clock);
         this.nodes = new JdbcNodeStore<>(tx, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(tx, clock);
         this.schedules = new JdbcScheduleStore<>(tx);
@@ -262,6 +265,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public ModelChoiceStore modelChoices() {
         return modelChoices;
+    }
+
+    @Override
+    public dev.herald.core.session.ChatPreferences chatPreferences() {
+        return chatPreferences;
     }
 
     @Override

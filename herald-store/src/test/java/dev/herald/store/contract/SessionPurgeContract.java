@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * "untouched" are about the database, not about what the store chooses to return.
  */
 public abstract class SessionPurgeContract extends StorageContract {
-    private static final List<String> TABLES = List.of("sessions", "transcript_sessions", "messages", "turns", "session_models");
+    private static final List<String> TABLES = List.of("sessions", "transcript_sessions", "messages", "turns", "session_models", "chat_preferences");
 
     /** A plain connection to the database under test, beside the store. */
     protected abstract Connection rawConnection() throws SQLException;
@@ -47,6 +47,7 @@ public abstract class SessionPurgeContract extends StorageContract {
         reopen();
         assertThat(sessions().find(purged.key())).isEmpty();
         assertThat(storage.modelChoices().chosen(purged.key())).isEmpty();
+        assertThat(storage.chatPreferences().get(purged.key(), "voice")).isEmpty();
         assertThat(sessions().search(SessionQuery.all(50))).extracting(SessionEntry::key).containsExactly(keyOf(dm("2")));
         for (String id : purgedIds) {
             assertThat(transcripts().session(id)).isEmpty();
@@ -175,6 +176,7 @@ public abstract class SessionPurgeContract extends StorageContract {
         transcripts().append(reset.sessionId(), TranscriptRow.assistant("yes " + chatId, clock.instant()));
         transcripts().append(reset.sessionId(), TranscriptRow.assistant("and more " + chatId, clock.instant()));
         storage.modelChoices().choose(lane.key(), "profile-" + chatId);
+        storage.chatPreferences().set(lane.key(), "voice", "tts-" + chatId);
         clock.advance(Duration.ofSeconds(1));
         return sessions().find(lane.key()).orElseThrow();
     }

@@ -573,4 +573,27 @@ public abstract class SessionStoreContract extends StorageContract {
         assertThat(storage.modelChoices().chosen(alice)).isEmpty();
         assertThat(storage.modelChoices().chosen(bob)).contains("fast");
     }
+
+    @Test
+    void chatPreferences_setThenReopened_areKeptPerLaneAndName_andClearedBackToTheDefault() {
+        SessionKey alice = keyOf(dm("alice"));
+        SessionKey bob = keyOf(dm("bob"));
+        assertThat(storage.chatPreferences().get(alice, "voice")).isEmpty();
+
+        storage.chatPreferences().set(alice, "voice", "on");
+        storage.chatPreferences().set(alice, "voice", "tts");
+        storage.chatPreferences().set(alice, "footer", "on");
+        storage.chatPreferences().set(bob, "voice", "off");
+        reopen();
+
+        assertThat(storage.chatPreferences().get(alice, "voice")).contains("tts");
+        assertThat(storage.chatPreferences().get(alice, "footer")).contains("on");
+        assertThat(storage.chatPreferences().get(bob, "voice")).contains("off");
+        storage.chatPreferences().set(alice, "voice", null);
+        assertThat(storage.chatPreferences().get(alice, "voice")).isEmpty();
+        assertThat(storage.chatPreferences().get(alice, "footer")).contains("on");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> storage.chatPreferences().set(bob, "voice", "x".repeat(201)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(storage.chatPreferences().get(bob, "voice")).as("a refused value changes nothing").contains("off");
+    }
 }

@@ -33,6 +33,8 @@ class SqliteToPostgresTest {
             SessionEntry bob = Conversation.write(s, "bob", "bob asks", "bob is answered", clock);
             s.sessions().suspend(bob.key(), dev.herald.core.session.SuspendReason.OPERATOR);
             s.modelChoices().choose(bob.key(), "fast");
+            s.chatPreferences().set(bob.key(), "voice", "tts");
+            s.chatPreferences().set(bob.key(), "footer", "on");
             s.platformState().put(dev.herald.core.platform.Platform.of("weixin"), java.util.Map.of("cursor", "c-9"));
         }
         return db;
@@ -49,7 +51,7 @@ class SqliteToPostgresTest {
                 SqliteToPostgres.TableCount::target).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("transcript_sessions", 2L, 2L), org.assertj.core.groups.Tuple.tuple("sessions", 2L, 2L),
                 org.assertj.core.groups.Tuple.tuple("messages", 8L, 8L), org.assertj.core.groups.Tuple.tuple("turns", 2L, 2L),
-                org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L),
+                org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L), org.assertj.core.groups.Tuple.tuple("chat_preferences", 2L, 2L),
                 org.assertj.core.groups.Tuple.tuple("schedule_jobs", 0L, 0L), org.assertj.core.groups.Tuple.tuple("schedule_runs", 0L, 0L),
                 org.assertj.core.groups.Tuple.tuple("platform_state", 1L, 1L));
         try (SqliteStorage from = SqliteStorage.open(db, clock); PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
@@ -58,6 +60,7 @@ class SqliteToPostgresTest {
                 assertThat(copied.sessionId()).isEqualTo(lane.sessionId());
                 assertThat(copied.suspended()).isEqualTo(lane.suspended());
                 assertThat(to.modelChoices().chosen(lane.key())).isEqualTo(from.modelChoices().chosen(lane.key()));
+                assertThat(to.chatPreferences().get(lane.key(), "voice")).isEqualTo(from.chatPreferences().get(lane.key(), "voice"));
                 assertThat(to.transcripts().load(lane.sessionId())).isEqualTo(from.transcripts().load(lane.sessionId()));
             }
             assertThat(to.platformState().get(dev.herald.core.platform.Platform.of("weixin"), "cursor")).contains("c-9");

@@ -124,6 +124,17 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         server.add(Routes.of(PLATFORM.id(), this::register));
     }
 
+    /** What voice notes were heard as, by the conversation's key and the note; none until {@link #showHeard} is called. */
+    private volatile java.util.function.BiFunction<String, MessageEvent.MediaRef, Optional<String>> heard = (k, r) -> Optional.empty();
+
+    /**
+     * Shows under each voice note what it was heard as ({@code voice.transcription}), looked up by the conversation's key
+     * and the note (the agent keeps each transcript in the conversation's workspace).
+     */
+    public void showHeard(java.util.function.BiFunction<String, MessageEvent.MediaRef, Optional<String>> lookup) {
+        this.heard = Objects.requireNonNull(lookup, "lookup");
+    }
+
     @Override
     public Platform platform() {
         return PLATFORM;
@@ -409,8 +420,9 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         String continues = session.map(TranscriptSession::parentSessionId).orElse(null);
         out.put("sessionId", sessionId);
         out.put("continues", continues);
+        var heardIn = heard;
         out.put("rows", TranscriptView.rows(storage.transcripts().load(sessionId), after, MAX_ROWS, MAX_TOOL_TEXT,
-                continues == null ? null : session.get().startedAt()));
+                continues == null ? null : session.get().startedAt(), ref -> heardIn.apply(key.value(), ref).orElse(null)));
         out.put("running", running(key));
         out.put("resumePending", entry.get().resumePending());
         WebJson.write(ctx, 200, out);

@@ -81,6 +81,25 @@
     return node;
   }
 
+  /**
+   * Under a voice note: what Herald heard ("🎤 4 s · words"), once it was transcribed. A note stored before its
+   * transcript is remembered, and read again when the answer arrives (see sync).
+   */
+  function showHeard(node, row) {
+    const audio = (row.files || []).filter((f) => f.kind === "voice" || f.kind === "audio");
+    if (!audio.length) return;
+    const heard = audio.map((f) => f.heard).filter(Boolean);
+    if (!heard.length) {
+      view.heardMissing = Math.min(view.heardMissing || Infinity, row.seq);
+      return;
+    }
+    node.querySelector(".heard")?.remove();
+    node.append(el("div", { class: "heard", title: "What Herald heard" }, heard.map((h) => {
+      const m = /^\[(?:voice note|audio)(?:, (\d+) s)?\] ?([\s\S]*)$/.exec(h);
+      return "🎤 " + (m ? (m[1] ? m[1] + " s · " : "") + m[2] : h);
+    }).join("\n")));
+  }
+
   /** A stored answer: rendered, with Copy and (on the newest answer) Regenerate. */
   function answerBubble(text, seq) {
     const b = bubble("assistant", text, { dataset: { seq } });
@@ -150,9 +169,12 @@
         pending.dataset.seq = row.seq;
         pending.querySelector(".state")?.remove();
         place(pending);
+        showHeard(pending, row);
       } else {
         const files = (row.files || []).map((f) => (f.kind === "voice" ? "🎤 voice note" : "🖼 " + (f.name || "image"))).join(", ");
-        place(bubble("user", row.text || files, { dataset: { seq: row.seq } }));
+        const b = bubble("user", row.text || files, { dataset: { seq: row.seq } });
+        place(b);
+        showHeard(b, row);
       }
       return;
     }
@@ -258,6 +280,18 @@
             if (!(v.continuing && (row.carried || row.event === "summary"))) renderRow(row);
             v.lastSeq = row.seq;
           }
+        }
+        if (v.heardMissing && data.rows.some((r) => r.role === "assistant" && r.seq > v.heardMissing)) {
+          // a voice note was stored before it was transcribed: its answer is here, so its transcript is too
+          const from = v.heardMissing - 1;
+          v.heardMissing = null;
+          const again = await api("/chat/api/transcript?c=" + encodeURIComponent(v.id) + "&after=" + from);
+          if (v !== view || !again.ok) break;
+          for (const row of again.data.rows) {
+            const node = row.role === "user" && messages.querySelector('.msg.user[data-seq="' + row.seq + '"]');
+            if (node && !node.querySelector(".heard")) showHeard(node, row);
+          }
+          v.heardMissing = null;
         }
         setWorking(data.running && v.drafts.size === 0);
         scrollDown();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.agent.AgentSettings;
+import dev.herald.agent.HeardVoiceNotes;
 import dev.herald.agent.ModelAgent;
 import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A voice note from the web chat on a phone, in Chromium: its fake microphone plays real speech (espeak-ng), the user
  * holds the microphone button and lets go, the page uploads the recording (WebM/Opus from MediaRecorder) and sends it;
  * the agent has it transcribed and the model reads what was said; the answer comes back as text and as a spoken
- * OGG/Opus voice note that the page plays.
+ * OGG/Opus voice note that the page plays, and under the user's voice note the page shows what was heard.
  */
 class WebChatVoiceTest {
     static final Duration STEP = Duration.ofSeconds(90);
@@ -62,11 +63,15 @@ class WebChatVoiceTest {
             ModelAgent agent = new ModelAgent(client, AgentSettings.DEFAULT, new ToolRegistry(none, List.of(), List.of()), fetchers, voice);
             try (WebUiFixture fx = WebUiFixture.start(dir.resolve("home"), agent)) {
                 chat.set(fx.ui.chat());
+                fx.ui.chat().showHeard(new HeardVoiceNotes(dir.resolve("workspaces"))::of);
                 Map<String, String> env = new HashMap<>(WebChatBrowserTest.env(fx));
                 env.put("HERALD_CHROMIUM_ARGS", "--use-fake-ui-for-media-stream --use-fake-device-for-media-stream "
                         + "--use-file-for-fake-audio-capture=" + wav + " --autoplay-policy=no-user-gesture-required");
                 try (BrowserScript page = BrowserScript.start(WebChatBrowserTest.NODE_DIR, "browser/voice.mjs", env)) {
                     page.awaitStep("recorded", STEP);
+                    JsonNode heard = page.awaitStep("heard", STEP);
+                    assertThat(heard.path("text").asText()).as("under the voice note, what Herald heard")
+                            .matches("🎤 (\\d+ s · )?please water the plants on the balcony"); // WebM carries no length Herald reads
                     JsonNode played = page.awaitStep("played", STEP);
                     page.awaitDone(STEP);
 
