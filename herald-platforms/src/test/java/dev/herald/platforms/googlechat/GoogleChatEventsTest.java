@@ -2,6 +2,7 @@ package dev.herald.platforms.googlechat;
 
 import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.herald.core.platform.ChatTarget;
@@ -119,6 +120,52 @@ class GoogleChatEventsTest {
         assertThat(herald.agent.calls()).as("a command, answered inline").isEmpty();
         assertThat(chat.createdIn(SPACE).get(1).thread()).isEqualTo("spaces/" + SPACE + "/threads/thrC");
         await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> chat.createdIn(SPACE).size() == 2);
+    }
+
+    @Test
+    void withTheEndpointUrlAsAudience_onlyAGoogleIdTokenForGoogleChatsAccount_passes() {
+        String url = "https://herald.example.com/platforms/google_chat/events";
+        chat.settings = GoogleChatSettings.of(url, chat.baseUrl() + "/jwks", chat.keyFile.toString(), chat.baseUrl() + "/token", chat.baseUrl());
+        herald.start();
+        String event = FakeGoogleChat.dm(DM, ALICE, "idt1.x", "hello").toString();
+        var idToken = chat.claims().issuer("https://accounts.google.com").audience(url).claim("email", FakeGoogleChat.ISSUER)
+                .claim("email_verified", true);
+
+        assertThat(chat.post(event, "Bearer " + FakeGoogleChat.sign(chat.claims().build(), chat.chatKey)).statusCode())
+                .as("a project-number token").isEqualTo(401);
+        assertThat(chat.post(event, "Bearer " + FakeGoogleChat.sign(idToken.claim("email", "someone@example.com").build(), chat.chatKey))
+                .statusCode()).as("an ID token of another account").isEqualTo(401);
+        assertThat(chat.post(event, "Bearer " + FakeGoogleChat.sign(idToken.claim("email", FakeGoogleChat.ISSUER).claim("email_verified", false)
+                .build(), chat.chatKey)).statusCode()).as("an unverified email").isEqualTo(401);
+        assertThat(herald.turns()).isEmpty();
+        assertThat(chat.post(event, "Bearer " + FakeGoogleChat.sign(idToken.claim("email_verified", true).build(), chat.chatKey)).statusCode())
+                .isEqualTo(200);
+        await().atMost(WAIT).until(() -> chat.createdIn(DM).size() == 1);
+    }
+
+    @Test
+    void aRefusedServiceAccount_stopsTheStart_andAKeyFileThatIsNoKey_isRefusedNamingTheKey() throws Exception {
+        java.nio.file.Path other = java.nio.file.Files.createTempFile("herald-gchat-other", ".json");
+        try {
+            var key = new com.nimbusds.jose.jwk.gen.RSAKeyGenerator(2048).generate();
+            String pem = "-----BEGIN PRIVATE KEY-----\n" + java.util.Base64.getMimeEncoder().encodeToString(key.toPrivateKey().getEncoded())
+                    + "\n-----END PRIVATE KEY-----\n";
+            java.nio.file.Files.writeString(other, dev.herald.platforms.LocalJsonServer.JSON.createObjectNode().put("type", "service_account")
+                    .put("client_email", FakeGoogleChat.CLIENT_EMAIL).put("private_key", pem).toString());
+            var settings = GoogleChatSettings.of(FakeGoogleChat.PROJECT_NUMBER, chat.baseUrl() + "/jwks", other.toString(), chat.baseUrl() + "/token",
+                    chat.baseUrl());
+            GoogleChatAdapter adapter = new GoogleChatAdapter(settings, FakeGoogleChat.timing(), java.time.Clock.systemUTC());
+            assertThatThrownBy(() -> adapter.start(new dev.herald.platforms.RecordingSink())).hasMessageContaining("invalid_grant")
+                    .hasMessageContaining("check platforms.google_chat.service_account_file");
+            adapter.close();
+
+            java.nio.file.Files.writeString(other, "{\"type\":\"authorized_user\",\"refresh_token\":\"1//secret-refresh\"}");
+            assertThatThrownBy(() -> new GoogleChatAdapter(settings, FakeGoogleChat.timing(), java.time.Clock.systemUTC()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("platforms.google_chat.service_account_file")
+                    .hasMessageContaining("is not a service account key").hasMessageNotContaining("secret-refresh");
+        } finally {
+            java.nio.file.Files.deleteIfExists(other);
+        }
     }
 
     @Test

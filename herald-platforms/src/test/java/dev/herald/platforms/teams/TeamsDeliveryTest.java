@@ -4,18 +4,27 @@ import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.herald.core.CrashPoints;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.OutboundMessage;
+import dev.herald.core.turn.TurnState;
 import dev.herald.platforms.GatewayFixture;
+import dev.herald.platforms.RecordingSink;
 import dev.herald.testkit.agent.ScriptedAgent;
+import dev.herald.testkit.gateway.Invariant;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Restarts and outages through Teams: an activity is stored before the Connector gets its 200 (else 503, and the
  * redelivery is answered once); a turn cut off by a crash is resumed once by the next process, which still knows the
- * conversation's serviceUrl from the store and replies to the same activity.
+ * conversation's serviceUrl from the store and replies to the same activity; a reply whose answer was lost to a crash
+ * goes out once more (at least once); refused app credentials stop the start.
  */
 class TeamsDeliveryTest {
     static final String ALICE = TeamsWebhookTest.ALICE;
@@ -57,6 +66,38 @@ class TeamsDeliveryTest {
         assertThat(teams.messages().getFirst().text()).isEqualTo("resumed after the crash");
         assertThat(teams.messages().getFirst().replyTo()).as("still a reply to the activity").isEqualTo("1700000000201");
         assertThat(herald.agent.calls()).hasSize(1);
+    }
+
+    @Test
+    void aCrashBetweenSendAndAnswer_sendsTheReplyOnceMore_afterTheRestart() {
+        teams.answerDelay = Duration.ofMillis(150);
+        herald.skipCheck(Invariant.ONE_FINAL_REPLY_PER_TURN, "the Connector has no idempotency key: the reply, in doubt after the crash, "
+                + "reaches the chat twice by design (at least once)");
+        herald.start();
+        herald.agent.reply("the answer");
+
+        try (CrashPoints.Injection crash = CrashPoints.failAt(CrashPoints.AFTER_SEND, 1)) {
+            teams.post(teams.personal(ALICE, "1700000000202", "question").toString());
+            await().atMost(WAIT).until(crash::fired);
+        }
+        herald.crash();
+        herald.start();
+
+        await().atMost(WAIT).until(() -> herald.turns().stream().anyMatch(t -> t.text().equals("question") && t.state() == TurnState.DELIVERED));
+        assertThat(teams.messages()).extracting(FakeTeams.Posted::text).as("at least once: the part in doubt went out again")
+                .containsExactly("the answer", "the answer");
+        assertThat(herald.agent.calls()).as("delivered from the record, not generated again").isEmpty();
+    }
+
+    @Test
+    void refusedCredentials_stopTheStart_namingTheKeys_neverThePassword() {
+        TeamsSettings wrong = TeamsSettings.of(FakeTeams.APP_ID, "not-the-password", teams.baseUrl() + "/token", teams.baseUrl() + "/openid",
+                List.of(teams.baseUrl()));
+        TeamsAdapter adapter = new TeamsAdapter(wrong, FakeTeams.timing(), Clock.systemUTC(), herald.storage.platformState());
+
+        assertThatThrownBy(() -> adapter.start(new RecordingSink())).hasMessageContaining("invalid_client")
+                .hasMessageContaining("check platforms.teams.app_id and platforms.teams.app_password").hasMessageNotContaining("not-the-password");
+        adapter.close();
     }
 
     @Test
