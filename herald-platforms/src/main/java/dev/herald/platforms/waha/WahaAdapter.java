@@ -197,7 +197,7 @@ public final class WahaAdapter implements PlatformAdapter, MediaFetcher {
             return;
         }
         String detail = "WAHA session " + settings.session() + " " + found + ": " + advice(found);
-        log.warn("waha - {}; replies wait until it is WORKING", detail);
+        log.warn("waha - {}; {}", detail, found.equals(UNREACHABLE) ? "sends are tried and retried" : "replies wait until it is WORKING");
         if (s != null) {
             s.connectionChanged(PLATFORM, ConnectionState.BACKING_OFF, detail);
         }
