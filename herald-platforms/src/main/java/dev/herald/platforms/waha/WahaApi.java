@@ -186,8 +186,10 @@ final class WahaApi {
         return s == null || s.isBlank() ? null : clip(s, 256);
     }
 
+    private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile("\\p{Cntrl}");
+
     static String clip(String s, int max) {
-        String clean = s.replaceAll("\\p{Cntrl}", " ");
+        String clean = CONTROL.matcher(s).replaceAll(" ");
         return clean.length() > max ? clean.substring(0, max) : clean;
     }
 
