@@ -39,7 +39,7 @@ public record WahaSettings(
         Secret hmacKey,
         @Doc("in groups, only messages that @mention the number (or answer its message) start a turn; direct messages always do")
         boolean requireMention,
-        @Doc("phone numbers, digits only (e.g. 4915112345678), or <id>@lid, allowed to talk to the agent; \"*\" = everyone")
+        @Doc("phone numbers, digits only (e.g. 4915112345678), or a hidden id such as 123456789@lid, allowed to talk to the agent; \"*\" = everyone")
         List<String> allowedUsers,
         @Doc("let anyone who writes to the number talk to the agent")
         boolean allowAllUsers,
