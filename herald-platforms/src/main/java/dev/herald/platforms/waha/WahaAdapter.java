@@ -268,10 +268,16 @@ public final class WahaAdapter implements PlatformAdapter, MediaFetcher {
         }
         try {
             WahaApi.Answer a = api.call(method, body);
+            if (a.status() == 422) {
+                // WAHA's 422 is "the session is not ready" or "not in this tier/engine" (WAHA Core sends no files): the status tells which
+                String now = poll();
+                return WORKING.equals(now)
+                        ? SendResult.failed("waha - " + what + ": WAHA cannot (" + a.describe() + ")" + (m.file() != null
+                                ? "; sending files needs WAHA Plus" : ""), false)
+                        : SendResult.failed("waha - " + what + ": WAHA session " + settings.session() + " is " + now + " (" + advice(now)
+                                + "); the reply waits", true);
+            }
             if (!a.ok()) {
-                if (a.status() == 422) {
-                    Thread.ofVirtual().start(this::poll); // WAHA: the session is not ready; learn its status now
-                }
                 return api.failure(what, a);
             }
             if (m.isLastPart() && typing.remove(chat) != null) {

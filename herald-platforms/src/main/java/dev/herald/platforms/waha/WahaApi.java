@@ -155,7 +155,7 @@ final class WahaApi {
         return http.describe(e);
     }
 
-    /** What a refused send means: 401/403 the key (for good), 429 a wait, 422 the session not ready and 5xx WAHA (retried), else for good. */
+    /** What a refused send means: 401/403 the key (for good), 429 a wait, 5xx and timeouts retried, else (400, 404, 501, ...) for good. */
     SendResult failure(String what, Answer a) {
         int s = a.status();
         if (s == 429) {
@@ -165,7 +165,7 @@ final class WahaApi {
         if (s == 401 || s == 403) {
             return SendResult.failed("waha - " + what + ": WAHA refused the API key (" + a.describe() + "); check platforms.waha.api_key", false);
         }
-        boolean transient_ = s >= 500 || s == 422 || s == 408 || s == 409;
+        boolean transient_ = s >= 500 && s != 501 || s == 408;
         return SendResult.failed("waha - " + what + ": " + http.redact(a.describe()), transient_);
     }
 

@@ -65,6 +65,8 @@ final class FakeWaha implements AutoCloseable {
     final Map<String, Object[]> files = new ConcurrentHashMap<>();
     final AtomicInteger sessionPolls = new AtomicInteger();
     volatile String status = "WORKING";
+    /** False: WAHA Core, which answers sendImage and sendFile with 422 (files are a WAHA Plus feature). */
+    volatile boolean plus = true;
     /** Delay before a send is answered (the message is sent at once). */
     volatile Duration answerDelay = Duration.ZERO;
 
@@ -287,6 +289,12 @@ final class FakeWaha implements AutoCloseable {
             return;
         }
         boolean file = method.equals("sendImage") || method.equals("sendFile");
+        if (file && !plus) {
+            LocalJsonServer.reply(x, 422, LocalJsonServer.JSON.createObjectNode().put("message",
+                    "The feature is available only in Plus version for 'WEBJS' engine. Check this out: https://waha.devlike.pro/")
+                    .put("error", "Unprocessable Entity").put("statusCode", 422));
+            return;
+        }
         if (method.equals("sendText") && !body.path("text").isTextual()
                 || file && !(body.path("file").path("data").isTextual() || body.path("file").path("url").isTextual())) {
             LocalJsonServer.reply(x, 400, LocalJsonServer.JSON.createObjectNode().put("message", "text or file is required"));

@@ -47,7 +47,7 @@ class WahaFuzzTest {
     @Test
     void theParser_neverThrows_andEveryEventItMakesIsWellFormed() {
         WahaEvents events = new WahaEvents(WahaAdapter.PLATFORM, FakeWaha.SESSION, true);
-        Fuzzer.of("waha webhook", corpus, 10_000).run(input -> {
+        Fuzzer.of("waha webhook", corpus, 5_000).run(input -> {
             var parsed = events.parse(input.getBytes(StandardCharsets.UTF_8), Instant.now(), WahaEvents.Me.UNKNOWN);
             parsed.messages().forEach(in -> wellFormed(in.event()));
         }, t -> t instanceof IOException);
@@ -56,7 +56,7 @@ class WahaFuzzTest {
     @Test
     void theRoute_answersWronglySignedBodies401AndSignedOnesWithoutError_andStillAnswersTheNextGoodMessage() {
         herald.start();
-        Fuzzer.wire("waha webhook wire", corpus, 300).run(body -> {
+        Fuzzer.wire("waha webhook wire", corpus, 200).run(body -> {
             assertThat(waha.post(body, "0".repeat(128), "sha512")).as("a wrong signature").isEqualTo(401);
             assertThat(waha.post(body)).as("a signed body is read, skipped with a log line, or refused as stale").isIn(200, 403, 413);
         }, t -> false);

@@ -146,6 +146,24 @@ class WahaMediaTest {
         assertThat(png.path("caption").asText()).as("the caption, in WhatsApp's formatting").isEqualTo("the *chart*");
     }
 
+    @Test
+    void onWahaCore_aFileFailsForGood_namingWahaPlus_andIsNotRetried() throws Exception {
+        waha.plus = false;
+        herald.start();
+        var message = new dev.herald.core.platform.OutboundMessage(dev.herald.core.platform.ChatTarget.of(CHAT), "the chart",
+                dev.herald.core.platform.MessageKind.REPLY, null, null, 1, 1, null, file("chart.png", PNG, "image/png", null));
+
+        var result = herald.current.send(message);
+
+        assertThat(result.success()).isFalse();
+        assertThat(result.retryable()).as("the session works: trying again would not help").isFalse();
+        assertThat(result.error()).contains("available only in Plus").contains("needs WAHA Plus").doesNotContain(FakeWaha.API_KEY);
+        waha.status = "STARTING";
+        var waiting = herald.current.send(message);
+        assertThat(waiting.retryable()).as("a 422 while the session is not working: the reply waits").isTrue();
+        assertThat(waiting.error()).contains("STARTING");
+    }
+
     private OutboundFile file(String name, byte[] bytes, String type, String caption) throws Exception {
         Path p = tmp.resolve(name);
         Files.write(p, bytes);
