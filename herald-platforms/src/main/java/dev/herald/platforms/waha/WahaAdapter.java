@@ -134,6 +134,11 @@ public final class WahaAdapter implements PlatformAdapter, MediaFetcher {
     public void start(InboundSink inboundSink) {
         Objects.requireNonNull(inboundSink, "sink");
         inboundSink.connectionChanged(PLATFORM, ConnectionState.CONNECTING, "reading WAHA session " + settings.session());
+        String host = settings.baseUri().getHost() == null ? "" : settings.baseUri().getHost();
+        if ("http".equalsIgnoreCase(settings.baseUri().getScheme()) && !host.equals("localhost") && !host.startsWith("127.") && !host.equals("[::1]")) {
+            log.warn("waha - platforms.waha.url is plain http to {}: the API key and the messages cross the network unencrypted; keep WAHA "
+                    + "on a private network (e.g. the same Docker network) or put https in front of it", host);
+        }
         sink = inboundSink;
         if (KEY_REFUSED.equals(poll())) {
             sink = null;
@@ -180,13 +185,19 @@ public final class WahaAdapter implements PlatformAdapter, MediaFetcher {
         return found;
     }
 
-    /** Notes {@code found}; a change is one log line and the connection state the admin page shows. */
-    private synchronized void apply(String found) {
-        if (found.equals(status)) {
-            return;
+    /**
+     * Notes {@code found}; a change is one log line and the connection state the admin page shows (reported outside the
+     * lock, so a gateway that sends from inside its own callback cannot deadlock with a poll).
+     */
+    private void apply(String found) {
+        String before;
+        synchronized (this) {
+            if (found.equals(status)) {
+                return;
+            }
+            before = status;
+            status = found;
         }
-        String before = status;
-        status = found;
         InboundSink s = sink;
         if (found.equals(WORKING)) {
             String detail = "WAHA session " + settings.session() + " WORKING" + (me.id() == null ? "" : " as " + me.id().replace("@c.us", ""));
