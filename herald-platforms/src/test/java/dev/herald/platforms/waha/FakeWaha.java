@@ -99,9 +99,16 @@ final class FakeWaha implements AutoCloseable {
     }
 
     static WahaSettings.Timing timing() {
-        return new WahaSettings.Timing(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofMillis(150), Duration.ofSeconds(20),
+        return timing(Duration.ofMillis(150));
+    }
+
+    static WahaSettings.Timing timing(Duration statusInterval) {
+        return new WahaSettings.Timing(Duration.ofSeconds(3), Duration.ofSeconds(10), statusInterval, Duration.ofSeconds(20),
                 Duration.ofMillis(300), Duration.ofMinutes(10));
     }
+
+    /** How often the adapters this fake makes poll the session's status. */
+    volatile Duration statusInterval = Duration.ofMillis(150);
 
     private synchronized WahaAdapter adapter(Clock clock, dev.herald.core.platform.PlatformState state) {
         if (web != null) {
@@ -111,7 +118,7 @@ final class FakeWaha implements AutoCloseable {
         MediaFetchers f = new MediaFetchers();
         PlatformContext context = new PlatformContext(WahaAdapter.PLATFORM, clock, Path.of(System.getProperty("java.io.tmpdir")), state, f,
                 new PlatformRoutes(WahaAdapter.PLATFORM, w));
-        WahaAdapter adapter = WahaPlugin.create(settings, timing(), context);
+        WahaAdapter adapter = WahaPlugin.create(settings, timing(statusInterval), context);
         w.start();
         web = w;
         webhook = w.baseUrl() + "/platforms/waha/webhook";

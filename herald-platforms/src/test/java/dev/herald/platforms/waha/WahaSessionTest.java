@@ -79,6 +79,22 @@ class WahaSessionTest {
     }
 
     @Test
+    void aSessionStatusEvent_isShownAtOnce_withoutWaitingForThePoll() {
+        waha.statusInterval = Duration.ofHours(1);
+        herald.start();
+        int polls = waha.sessionPolls.get();
+
+        assertThat(waha.post(FakeWaha.event("session.status", dev.herald.platforms.LocalJsonServer.JSON.createObjectNode().put("status", "FAILED"),
+                java.time.Instant.now()))).isEqualTo(200);
+        assertThat(connection().state()).isEqualTo(ConnectionState.BACKING_OFF);
+        assertThat(connection().detail()).contains("FAILED");
+        assertThat(waha.post(FakeWaha.event("session.status", dev.herald.platforms.LocalJsonServer.JSON.createObjectNode().put("status", "WORKING"),
+                java.time.Instant.now()))).isEqualTo(200);
+        assertThat(connection().state()).isEqualTo(ConnectionState.CONNECTED);
+        assertThat(waha.sessionPolls.get()).as("no poll in between").isEqualTo(polls);
+    }
+
+    @Test
     void aRefusedApiKey_stopsTheStart_namingTheKey_butNotItsValue() {
         var settings = WahaSettings.of(waha.url(), FakeWaha.SESSION, "a-wrong-api-key-1234", FakeWaha.HMAC_KEY);
         var sink = new RecordingSink();
