@@ -14,6 +14,7 @@ import dev.herald.core.platform.OutboundFile;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
+import dev.herald.core.platform.PlatformState;
 import dev.herald.core.platform.SendResult;
 import dev.herald.core.platform.TextFormat;
 import dev.herald.core.session.StoreException;
@@ -52,14 +53,19 @@ public final class WeComAdapter implements PlatformAdapter, MediaFetcher {
     /** A template card's sub-title text; a longer approval question goes as text (typed /approve still works). */
     static final int MAX_CARD_TEXT = 1000;
 
+    private static final int RECENT_PRESSES = 64;
+    private static final String PRESSES_KEY = "recent_button_presses";
+
     private final WeComSettings settings;
+    private final PlatformState state;
     private final WeComApi api;
     private final WeComCallback callback;
     private final Capabilities capabilities;
     private volatile InboundSink sink;
 
-    WeComAdapter(WeComSettings settings, WeComSettings.Timing timing, Clock clock) {
+    WeComAdapter(WeComSettings settings, WeComSettings.Timing timing, Clock clock, PlatformState state) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.state = Objects.requireNonNull(state, "state");
         this.api = new WeComApi(settings, timing, clock);
         WeComCrypto crypto = new WeComCrypto(settings.tokenValue(), settings.encodingAesKeyValue(), settings.corpId());
         this.callback = new WeComCallback(crypto, new WeComEvents(PLATFORM, settings.agentId()), clock, timing.timestampWindow(), this::receive);
@@ -222,19 +228,46 @@ public final class WeComAdapter implements PlatformAdapter, MediaFetcher {
         return new Fetched(f.bytes(), ref.mimeType() != null ? ref.mimeType() : f.mimeType());
     }
 
+    /**
+     * Hands one message to the gateway. A button press is a command, which the gateway answers inline without storing it,
+     * so its dedupe key (WeCom: FromUserName + CreateTime for events) is kept here, in the store's platform state (the
+     * last {@value #RECENT_PRESSES} presses): WeCom's retry of a press is dropped, on any node and after a restart.
+     */
     private Admission receive(MessageEvent event) {
         InboundSink s = sink;
         if (s == null) {
             return Admission.REJECTED_STOPPING;
         }
+        boolean press = event.messageId().startsWith(WeComEvents.CARD_PREFIX);
         try {
-            return s.accept(event);
+            if (press && recentPresses().contains(event.messageId())) {
+                log.info("wecom - button press {} was delivered before; dropped", event.messageId());
+                return Admission.DUPLICATE;
+            }
+            Admission a = s.accept(event);
+            if (press && a != Admission.REJECTED_STOPPING && a != Admission.REJECTED_UNAVAILABLE) {
+                notePress(event.messageId());
+            }
+            return a;
         } catch (RuntimeException e) {
             if (!StoreException.isOutage(e)) {
                 log.warn("wecom - the gateway failed to take message {}; answered 503 so that WeCom delivers it again", event.messageId(), e);
             }
             return Admission.REJECTED_UNAVAILABLE;
         }
+    }
+
+    private java.util.List<String> recentPresses() {
+        return state.get(PLATFORM, PRESSES_KEY).map(v -> java.util.List.of(v.split(" "))).orElse(java.util.List.of());
+    }
+
+    private synchronized void notePress(String id) {
+        java.util.List<String> ids = new java.util.ArrayList<>(recentPresses());
+        ids.add(id);
+        while (ids.size() > RECENT_PRESSES) {
+            ids.removeFirst();
+        }
+        state.put(PLATFORM, java.util.Map.of(PRESSES_KEY, String.join(" ", ids)));
     }
 
     @Override

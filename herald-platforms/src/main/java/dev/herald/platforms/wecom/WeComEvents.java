@@ -22,6 +22,8 @@ final class WeComEvents {
     /** Approval button keys and the commands they stand for. */
     static final Map<String, String> BUTTONS = Map.of("herald_approve", "/approve", "herald_approve_always", "/approve always",
             "herald_deny", "/deny");
+    /** The start of a button press's dedupe key. */
+    static final String CARD_PREFIX = "card:";
     private static final Pattern USER_ID = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.@:=+/-]{1,256}");
     private static final int MAX_TEXT = 65_536;
@@ -69,7 +71,7 @@ final class WeComEvents {
                 }
                 text = BUTTONS.get(key);
                 // WeCom: events have no MsgId; dedupe by FromUserName + CreateTime (and the button)
-                msgId = created.matches("[0-9]{1,12}") ? "card:" + from + ":" + created + ":" + key : "";
+                msgId = created.matches("[0-9]{1,12}") ? CARD_PREFIX + from + ":" + created + ":" + key : "";
             }
             default -> {
                 return skip("a message of type " + clip(type) + ", which Herald does not read");

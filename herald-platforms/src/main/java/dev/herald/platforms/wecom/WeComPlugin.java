@@ -32,7 +32,7 @@ public final class WeComPlugin implements PlatformPlugin<WeComSettings> {
 
     /** The adapter with {@code timing} (tests shorten it), its callback served and its media fetcher registered. */
     static WeComAdapter create(WeComSettings settings, WeComSettings.Timing timing, PlatformContext context) {
-        WeComAdapter adapter = new WeComAdapter(settings, timing, context.clock());
+        WeComAdapter adapter = new WeComAdapter(settings, timing, context.clock(), context.state());
         adapter.serveOn(context.http());
         context.fetchMediaWith(adapter);
         return adapter;

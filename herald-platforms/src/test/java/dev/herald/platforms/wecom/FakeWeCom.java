@@ -282,6 +282,9 @@ final class FakeWeCom implements AutoCloseable {
                 LocalJsonServer.reply(x, 200, err(0, "ok").put("access_token", t).put("expires_in", 7200));
                 return;
             }
+            if (path.equals("/cgi-bin/message/send")) {
+                sendCalls.incrementAndGet();
+            }
             String t = q.getOrDefault("access_token", "");
             if (!valid.contains(t)) {
                 int code = expired.contains(t) ? 42001 : 40014;
@@ -298,7 +301,6 @@ final class FakeWeCom implements AutoCloseable {
     }
 
     private void send(HttpExchange x) throws IOException {
-        sendCalls.incrementAndGet();
         JsonNode b = LocalJsonServer.JSON.readTree(x.getRequestBody());
         if (b.path("agentid").asLong() != AGENT_ID || b.path("touser").asText("").isEmpty()) {
             LocalJsonServer.reply(x, 200, err(40056, "invalid agentid"));
