@@ -5,6 +5,7 @@ import dev.herald.core.platform.EventIds;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionSource;
+import dev.herald.platforms.common.PlatformIds;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,7 @@ final class WeComEvents {
     Read read(Map<String, String> m, Instant now) {
         String from = m.getOrDefault("FromUserName", "");
         String type = m.getOrDefault("MsgType", "");
-        if (!USER_ID.matcher(from).matches()) {
+        if (!USER_ID.matcher(from).matches() || PlatformIds.clean(from) == null) {
             return skip("a " + clip(type) + " message without a usable FromUserName");
         }
         String agent = m.getOrDefault("AgentID", "");
