@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * answered, only passed over. With a {@code reply_topic} they do not come back at all.
  *
  * <p>No message is missed or answered twice: the id of the last message Herald was done with is kept in the store's
- * platform state, and the stream is opened with {@code since=<that id>} after a drop and after a restart; the store
- * drops a message id it already holds. One connection per topic ({@link Capabilities.Delivery#SINGLE_CONNECTION}): one
+ * platform state, and the stream is opened with {@code since=<that id>} after a drop and after a restart (before the
+ * very first message, with {@code since=<the time reading began>}); the store drops a message id it already holds. One connection per topic ({@link Capabilities.Delivery#SINGLE_CONNECTION}): one
  * node reads, every node publishes.
  */
 public final class NtfyAdapter implements PlatformAdapter, MediaFetcher {
@@ -69,14 +69,19 @@ public final class NtfyAdapter implements PlatformAdapter, MediaFetcher {
     }));
     private volatile InboundSink sink;
     private volatile String since;
+    /** Until a message was done: the time (epoch seconds) reading began, so a reconnect misses nothing published since. */
+    private volatile String startedAt;
+    private final Clock clock;
 
     NtfyAdapter(NtfySettings settings, NtfySettings.Timing timing, Clock clock, PlatformState state) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.timing = Objects.requireNonNull(timing, "timing");
         this.state = Objects.requireNonNull(state, "state");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.api = new NtfyApi(settings, timing);
         this.events = new NtfyEvents(PLATFORM, settings.topic(), settings.ownTag(), published::contains);
-        this.stream = new NtfyStream(settings.baseUri(), settings.topic(), timing, settings.authorization(), new Lines(clock), () -> since);
+        this.stream = new NtfyStream(settings.baseUri(), settings.topic(), timing, settings.authorization(), new Lines(clock),
+                () -> since != null ? since : startedAt);
         boolean md = settings.markdown();
         this.capabilities = new Capabilities(true, false, false, false, false, false, true, false, MAX_TEXT_BYTES,
                 new TextFormat(md ? "markdown" : "plain", text -> render(text, md).getBytes(StandardCharsets.UTF_8).length),
@@ -106,6 +111,7 @@ public final class NtfyAdapter implements PlatformAdapter, MediaFetcher {
         } catch (RuntimeException e) {
             log.warn("ntfy - the stored stream position could not be read ({}); reading new messages only", e.toString());
         }
+        startedAt = Long.toString(clock.instant().getEpochSecond() - 1);
         log.info("ntfy - subscribing to {} ({})", settings.topic(), since == null ? "new messages" : "since message " + since);
         sink.connectionChanged(PLATFORM, ConnectionState.CONNECTING, "subscribing to " + settings.topic());
         stream.start();

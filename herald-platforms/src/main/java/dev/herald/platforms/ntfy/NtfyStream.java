@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each line goes to the {@link Handler}, one at a time, in order. The stream is opened with {@code since=<id>}, the id
  * of the last message the handler was done with, so ntfy sends what came after it from its cache (12 hours on ntfy.sh)
- * and nothing twice; without one (the very first start) it sends only new messages. A handler that cannot take a
+ * and nothing twice; before the first message, with {@code since=<unix time>} when reading began. A handler that cannot take a
  * message now ({@link Outcome#AGAIN}: the store cannot write) has the stream closed and opened again after a pause,
  * from the same id, so the message comes again. A line over {@value #MAX_LINE} bytes is skipped with a log line.
  */

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A local stand-in for an ntfy server, written for these tests from ntfy's documentation: {@code GET /<topic>/json}
- * (the newline-delimited JSON stream: an {@code open} event, the cached messages after {@code since=<id>}, then new
+ * (the newline-delimited JSON stream: an {@code open} event, the cached messages after {@code since=<id>} or from
+ * {@code since=<unix time>} on (all of them for an unknown id, as ntfy does), then new
  * messages as they are published and a {@code keepalive} when nothing happens), {@code POST /<topic>} (publish: the body
  * is the message; {@code Title}, {@code Priority}, {@code Tags}, {@code Markdown} headers; RFC 2047 encoded words
  * decoded), {@code PUT /<topic>} (a file, with {@code Filename} and {@code Message}; served at {@code /file/<id>}), and
@@ -277,8 +278,9 @@ final class FakeNtfy implements AutoCloseable {
                         at = i;
                     }
                 }
+                long time = at < 0 && since.matches("[0-9]{1,12}") ? Long.parseLong(since) : Long.MIN_VALUE;
                 for (int i = at + 1; i < cache.size(); i++) {
-                    if (cache.get(i).topic().equals(topic)) {
+                    if (cache.get(i).topic().equals(topic) && cache.get(i).json().path("time").asLong() >= time) {
                         backlog.add(cache.get(i).json().toString());
                     }
                 }
