@@ -98,8 +98,8 @@ final class NtfyStream {
                 return;
             }
             if (problem.startsWith(REFUSED)) {
-                log.error("ntfy - {}; not reading the topic until Herald restarts", problem);
-                handler.connection(ConnectionState.STOPPED, problem);
+                log.error("ntfy - the stream was {}; not reading the topic until Herald restarts", problem);
+                handler.connection(ConnectionState.STOPPED, "ntfy - the stream was " + problem);
                 return;
             }
             java.time.Duration wait = backoff.next();

@@ -54,7 +54,8 @@ final class WeComCallback {
 
     /** The URL check: the decrypted echostr as text when signed with the token and for this CorpID. */
     InboundHttp.Response verify(InboundHttp.Request r) {
-        String echo = r.query().getOrDefault("echostr", "");
+        // Base64 in a query: a '+' WeCom did not percent-encode arrives decoded as a space
+        String echo = r.query().getOrDefault("echostr", "").replace(' ', '+');
         try {
             checkSigned(r, echo);
             byte[] plain = crypto.decrypt(echo);

@@ -130,4 +130,17 @@ class NtfyStreamTest {
         assertThat(r.retryable()).isFalse();
         assertThat(r.error()).contains("HTTP 401").contains("platforms.ntfy.token").doesNotContain("s3cret-pass");
     }
+
+    @Test
+    void aRefusedToken_stopsTheStart_namingTheKey_butNotTheToken() {
+        ntfy.settings = NtfySettings.of(ntfy.baseUrl(), TOPIC, "tk_wrong0token0value");
+        NtfyAdapter adapter = new NtfyAdapter(ntfy.settings, FakeNtfy.timing(), java.time.Clock.systemUTC(), herald.storage.platformState());
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> adapter.start(new dev.herald.platforms.RecordingSink()))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("HTTP 401").hasMessageContaining("platforms.ntfy.token")
+                    .hasMessageNotContaining("tk_wrong0token0value");
+        } finally {
+            adapter.close();
+        }
+    }
 }
