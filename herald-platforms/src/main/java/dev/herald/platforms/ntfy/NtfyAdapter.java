@@ -6,6 +6,7 @@ import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundFile;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
@@ -31,6 +32,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One ntfy topic as a chat ({@code ntfy}): the topic's JSON stream ({@link NtfyStream}, read by {@link NtfyEvents}) brings
  * what people publish, and Herald answers by publishing ({@link NtfyApi}) to the topic or to {@code reply_topic}.
+ *
+ * <p>Approval questions on an open topic (no credentials configured) carry Approve / Always / Deny action buttons, whose
+ * press publishes the command to the topic; on a protected topic the app could not publish without the credentials in
+ * the message, so there the commands are typed.
  *
  * <p>Its own messages: every publish carries {@code own_tag} (default {@code robot}, which ntfy's apps show as 🤖), and
  * the ids ntfy answered for them are remembered; a message of the stream with that tag or one of those ids is never
@@ -83,7 +88,7 @@ public final class NtfyAdapter implements PlatformAdapter, MediaFetcher {
         this.stream = new NtfyStream(settings.baseUri(), settings.topic(), timing, settings.authorization(), new Lines(clock),
                 () -> since != null ? since : startedAt);
         boolean md = settings.markdown();
-        this.capabilities = new Capabilities(true, false, false, false, false, false, true, false, MAX_TEXT_BYTES,
+        this.capabilities = new Capabilities(true, false, false, false, false, settings.authorization().isEmpty(), true, false, MAX_TEXT_BYTES,
                 new TextFormat(md ? "markdown" : "plain", text -> render(text, md).getBytes(StandardCharsets.UTF_8).length),
                 Capabilities.Delivery.SINGLE_CONNECTION, MAX_FILE_BYTES);
     }
@@ -141,7 +146,8 @@ public final class NtfyAdapter implements PlatformAdapter, MediaFetcher {
                 a = api.upload(topic, f.name(), f.mimeType(), bytes, render(m.text(), false));
             } else {
                 String text = render(m.text(), settings.markdown());
-                a = api.publish(topic, text.isBlank() ? "…" : text, settings.markdown());
+                boolean buttons = m.kind() == MessageKind.PROMPT && m.text().contains("/approve") && settings.authorization().isEmpty();
+                a = api.publish(topic, text.isBlank() ? "…" : text, settings.markdown(), buttons ? api.approvalActions(settings.topic()) : null);
             }
             if (!a.ok()) {
                 return api.failure(f != null ? "publishing the file " + f.name() : "publishing a message", a);

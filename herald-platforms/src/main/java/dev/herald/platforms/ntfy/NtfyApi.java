@@ -63,10 +63,25 @@ final class NtfyApi {
         return h;
     }
 
-    /** {@code POST <base>/<topic>} with {@code text}. */
-    Answer publish(String topic, String text, boolean markdown) throws IOException {
-        return answer(http.send(url(topic), "POST", "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8), headers(markdown),
+    /** {@code POST <base>/<topic>} with {@code text}, and {@code actions} (ntfy's simple format) when not null. */
+    Answer publish(String topic, String text, boolean markdown, String actions) throws IOException {
+        Map<String, String> h = headers(markdown);
+        if (actions != null) {
+            h.put("Actions", actions);
+        }
+        return answer(http.send(url(topic), "POST", "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8), h,
                 timing.requestTimeout()));
+    }
+
+    /**
+     * Approve, Always and Deny as ntfy {@code http} actions: a press makes the app publish the command to {@code topic},
+     * where Herald reads it like a typed one. The app sends the action's request without the person's login, so this
+     * only works on a topic anyone may publish to (no credentials configured).
+     */
+    String approvalActions(String topic) {
+        String u = url(topic);
+        return "http, Approve, " + u + ", method=POST, body=/approve, clear=true; http, Always, " + u
+                + ", method=POST, body=/approve always, clear=true; http, Deny, " + u + ", method=POST, body=/deny, clear=true";
     }
 
     /** {@code PUT <base>/<topic>} with a file's bytes, its name and its caption. */

@@ -56,7 +56,7 @@ final class FakeNtfy implements AutoCloseable {
         }
 
         boolean byHerald() {
-            return headers.containsKey("authorization") && !headers.containsKey("x-test-user");
+            return !headers.containsKey("x-test-user");
         }
     }
 

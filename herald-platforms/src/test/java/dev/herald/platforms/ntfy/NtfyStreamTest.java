@@ -143,4 +143,31 @@ class NtfyStreamTest {
             adapter.close();
         }
     }
+
+    @Test
+    void onAnOpenTopic_anApprovalQuestion_hasThreeActionButtons_thatPublishTheCommand_andOnAProtectedOneNone() {
+        ntfy.token = null;
+        ntfy.settings = NtfySettings.of(ntfy.baseUrl(), TOPIC, null);
+        herald.start();
+        String question = "The agent wants to run `rm -rf build`.\nReply /approve, /approve always, or /deny within 5 min.";
+
+        assertThat(herald.current.send(new OutboundMessage(ChatTarget.of(TOPIC), question, dev.herald.core.platform.MessageKind.PROMPT, null,
+                null, 1, 1)).success()).isTrue();
+
+        FakeNtfy.Message prompt = ntfy.cache.stream().filter(m -> m.text().contains("rm -rf build")).findFirst().orElseThrow();
+        String url = ntfy.baseUrl() + "/" + TOPIC;
+        assertThat(prompt.headers().get("actions")).isEqualTo("http, Approve, " + url + ", method=POST, body=/approve, clear=true; http, Always, "
+                + url + ", method=POST, body=/approve always, clear=true; http, Deny, " + url + ", method=POST, body=/deny, clear=true");
+        ntfy.userPublishes(TOPIC, "/deny", null); // what the app publishes when Deny is pressed
+        await().atMost(WAIT).until(() -> ntfy.cache.stream().anyMatch(m -> m.text().equals("Nothing is waiting for approval.")));
+        assertThat(herald.agent.calls()).as("a command, answered inline").isEmpty();
+
+        NtfyAdapter prot = new NtfyAdapter(NtfySettings.of(ntfy.baseUrl(), TOPIC, "tk_x"), FakeNtfy.timing(), java.time.Clock.systemUTC(),
+                herald.storage.platformState());
+        assertThat(prot.capabilities().buttons()).isFalse();
+        assertThat(prot.send(new OutboundMessage(ChatTarget.of(TOPIC), question, dev.herald.core.platform.MessageKind.PROMPT, null, null, 1, 1))
+                .success()).isTrue();
+        assertThat(ntfy.cache.getLast().headers()).doesNotContainKey("actions");
+        prot.close();
+    }
 }
