@@ -55,6 +55,14 @@ public final class Commands {
             "/sethome - make this chat the home channel for gateway notices (admins only)",
             "/help - this list");
 
+    /**
+     * Every name the gateway answers itself, aliases included (commands added with {@link #add} come on top): what a
+     * platform whose clients keep {@code /} for themselves (Slack's and Mattermost's {@code !status}) reads as a command.
+     */
+    public static final java.util.Set<String> NAMES = java.util.Set.of("new", "reset", "title", "sessions", "resume", "retry", "undo",
+            "whoami", "stop", "status", "queue", "q", "restart", "approve", "deny", "compress", "model", "models", "sethome", "set-home",
+            "help", "commands", "start");
+
     private final Storage storage;
     private final Turns turns;
     private final SessionLanes lanes;
