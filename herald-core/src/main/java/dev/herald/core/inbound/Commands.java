@@ -50,6 +50,7 @@ public final class Commands {
             "/approve [always] or /deny - answer a tool approval question",
             "/compress - summarize the conversation so far to free context",
             "/model [name] - list the models, or switch this chat's",
+            "/usage - model tokens of the last answer, this conversation and today",
             "/whoami - your platform, ids and tier, and the commands you may run",
             "/restart - restart the gateway (admins only)",
             "/sethome - make this chat the home channel for gateway notices (admins only)",
@@ -60,7 +61,7 @@ public final class Commands {
      * platform whose clients keep {@code /} for themselves (Slack's and Mattermost's {@code !status}) reads as a command.
      */
     public static final java.util.Set<String> NAMES = java.util.Set.of("new", "reset", "title", "sessions", "resume", "retry", "undo",
-            "whoami", "stop", "status", "queue", "q", "restart", "approve", "deny", "compress", "model", "models", "sethome", "set-home",
+            "usage", "whoami", "stop", "status", "queue", "q", "restart", "approve", "deny", "compress", "model", "models", "sethome", "set-home",
             "help", "commands", "start");
 
     private final Storage storage;
@@ -76,6 +77,7 @@ public final class Commands {
     private final GatewayMetrics metrics;
     private final ModelCommand models;
     private final ConversationCommands conversations;
+    private final UsageCommand usage;
     private final java.util.Map<String, CommandExtension> extensions = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Commands(Storage storage, Turns turns, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
@@ -93,6 +95,7 @@ public final class Commands {
         this.metrics = metrics;
         this.models = new ModelCommand(agent, storage.modelChoices());
         this.conversations = new ConversationCommands(storage, control, outbox, clock);
+        this.usage = new UsageCommand(storage, turns, clock);
     }
 
     /** Adds a command answered elsewhere (such as /schedule). */
@@ -113,6 +116,7 @@ public final class Commands {
             case "resume" -> conversations.resume(event, key);
             case "retry" -> conversations.retry(event, key);
             case "undo" -> conversations.undo(event, key);
+            case "usage" -> usage.handle(event, key);
             case "whoami" -> WhoamiCommand.answer(event, authorizer.isAdmin(event.source()), extensions.keySet());
             case "status" -> status(event, key);
             case "queue", "q" -> queue(event);

@@ -16,7 +16,7 @@ final class WhoamiCommand {
     /** The gateway's commands only an admin may run. */
     static final Set<String> ADMIN_ONLY = Set.of("restart", "sethome");
     /** The gateway's own commands (one name each, aliases left out). */
-    static final List<String> BUILT_IN = List.of("new", "title", "sessions", "resume", "retry", "undo", "stop", "status", "queue",
+    static final List<String> BUILT_IN = List.of("new", "title", "sessions", "resume", "retry", "undo", "usage", "stop", "status", "queue",
             "approve", "deny", "compress", "model", "whoami", "restart", "sethome", "help");
 
     private WhoamiCommand() {

@@ -195,4 +195,37 @@ class TelegramConversationCommandsTest {
             assertThat(help).contains(command);
         }
     }
+
+    @Test
+    void usage_showsTheLastAnswerTheConversationAndToday_afterARestart() {
+        int[] calls = {0};
+        h.agentOverride(new dev.herald.core.agent.Agent() {
+            @Override
+            public dev.herald.core.turn.TurnOutcome runTurn(TurnRequest request, dev.herald.core.agent.TurnListener listener,
+                    dev.herald.core.agent.Interrupt interrupt) {
+                calls[0]++;
+                listener.onUsage(1000L * calls[0], 10L * calls[0]);
+                listener.onMessage(ChatMessage.assistant("answer " + calls[0]));
+                return new dev.herald.core.turn.TurnOutcome.Final("answer " + calls[0]);
+            }
+
+            @Override
+            public String describe() {
+                return "an agent that reports usage";
+            }
+        });
+        h.start();
+        assertThat(say("/usage")).isEqualTo("No usage yet: this chat has no conversation. Your first message starts one.");
+        say("one");
+        say("two");
+
+        h.crash();
+        h.start();
+
+        assertThat(say("/usage").lines().filter(l -> !l.isBlank()).toList()).containsExactly("Model tokens (in / out):",
+                "Last answer: 2,000 / 20", "This conversation: 3,000 / 30", "Today (UTC), your messages in this chat: 3,000 / 30 over 2 turns");
+        say("/new");
+        assertThat(say("/usage")).contains("This conversation: 0 / 0").contains("Today (UTC), your messages in this chat: 3,000 / 30 over 2 turns");
+        assertThat(say("/usage please")).startsWith("Usage: /usage (no arguments)");
+    }
 }

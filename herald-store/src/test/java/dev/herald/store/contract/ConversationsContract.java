@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.herald.core.session.Conversation;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.SuspendReason;
+import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.transcript.EndReason;
 import dev.herald.core.transcript.TranscriptRow;
 import java.time.Duration;
@@ -13,8 +16,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A lane's conversations ({@code SessionStore.conversations}, {@code /sessions}) and going back to one
- * ({@code SessionStore.switchTo}, {@code /resume}), for every store implementation.
+ * A lane's conversations ({@code SessionStore.conversations}, {@code /sessions}), going back to one
+ * ({@code SessionStore.switchTo}, {@code /resume}) and the turns a day's usage adds up ({@code TurnStore.startedSince},
+ * {@code /usage}), for every store implementation.
  */
 public abstract class ConversationsContract extends StorageContract {
 
@@ -127,5 +131,33 @@ public abstract class ConversationsContract extends StorageContract {
         assertThat(sessions().getOrCreate(first.key(), dm("1")).sessionId()).isEqualTo(first.sessionId());
         assertThat(sessions().conversations(first.key(), 10)).extracting(Conversation::sessionId)
                 .containsExactlyInAnyOrder(first.sessionId(), fresh.sessionId());
+    }
+
+    private TurnRecord startedTurn(SessionEntry lane, String text) {
+        SessionSource source = dm(lane.key().value().substring(lane.key().value().lastIndexOf(':') + 1));
+        TurnRecord received = turns().receive(lane.key(), MessageEvent.text(source, text, null, clock.instant())).orElseThrow();
+        return turns().start(received.id(), lane.sessionId(), TranscriptRow.user(text, clock.instant())).orElseThrow();
+    }
+
+    @Test
+    void startedSince_listsTheLanesStartedTurnsFromThatInstant_newestFirst_withTheirUsage() {
+        SessionEntry lane = lane("1");
+        TurnRecord morning = startedTurn(lane, "morning");
+        turns().addUsage(morning.id(), 100, 10);
+        turns().fail(morning.id(), "error", "boom");
+        clock.advance(Duration.ofHours(2));
+        TurnRecord noon = startedTurn(lane, "noon");
+        turns().addUsage(noon.id(), 50, 5);
+        SessionSource source = dm("1");
+        turns().receive(lane.key(), MessageEvent.text(source, "still waiting", null, clock.instant())); // never started
+        startedTurn(lane("2"), "another chat");
+
+        assertThat(turns().startedSince(lane.key(), clock.instant().minus(Duration.ofHours(3)), 10))
+                .extracting(TurnRecord::text, TurnRecord::inputTokens, TurnRecord::outputTokens)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("noon", 50L, 5L), org.assertj.core.groups.Tuple.tuple("morning", 100L, 10L));
+        assertThat(turns().startedSince(lane.key(), clock.instant().minus(Duration.ofHours(1)), 10)).extracting(TurnRecord::text)
+                .containsExactly("noon");
+        assertThat(turns().startedSince(lane.key(), clock.instant().minus(Duration.ofHours(3)), 1)).extracting(TurnRecord::text)
+                .containsExactly("noon");
     }
 }
