@@ -50,7 +50,7 @@ public final class Commands {
             "/approve [always] or /deny - answer a tool approval question",
             "/compress - summarize the conversation so far to free context",
             "/model [name] - list the models, or switch this chat's",
-            "/usage - model tokens of the last answer, this conversation and today",
+            "/usage - model tokens (and cost, where priced) of the last answer, this conversation and today",
             "/whoami - your platform, ids and tier, and the commands you may run",
             "/restart - restart the gateway (admins only)",
             "/sethome - make this chat the home channel for gateway notices (admins only)",
@@ -95,7 +95,7 @@ public final class Commands {
         this.metrics = metrics;
         this.models = new ModelCommand(agent, storage.modelChoices());
         this.conversations = new ConversationCommands(storage, control, outbox, clock);
-        this.usage = new UsageCommand(storage, turns, clock);
+        this.usage = new UsageCommand(storage, turns, agent, clock);
     }
 
     /** Adds a command answered elsewhere (such as /schedule). */

@@ -228,4 +228,35 @@ class TelegramConversationCommandsTest {
         assertThat(say("/usage")).contains("This conversation: 0 / 0").contains("Today (UTC), your messages in this chat: 3,000 / 30 over 2 turns");
         assertThat(say("/usage please")).startsWith("Usage: /usage (no arguments)");
     }
+
+    @Test
+    void usage_withPricesOnTheChatsModelProfile_showsTheCostToo() {
+        h.agentOverride(new dev.herald.core.agent.Agent() {
+            @Override
+            public dev.herald.core.turn.TurnOutcome runTurn(TurnRequest request, dev.herald.core.agent.TurnListener listener,
+                    dev.herald.core.agent.Interrupt interrupt) {
+                listener.onUsage(200_000, 10_000);
+                listener.onMessage(ChatMessage.assistant("priced answer"));
+                return new dev.herald.core.turn.TurnOutcome.Final("priced answer");
+            }
+
+            @Override
+            public List<dev.herald.core.agent.ModelOption> models() {
+                return List.of(new dev.herald.core.agent.ModelOption("default", "small-model", false,
+                        new dev.herald.core.agent.ModelOption.Prices(2.5, 10.0, null)));
+            }
+
+            @Override
+            public String describe() {
+                return "a priced agent";
+            }
+        });
+        h.start();
+        say("what does it cost?");
+
+        assertThat(say("/usage").lines().filter(l -> !l.isBlank()).toList()).containsExactly("Model tokens (in / out):",
+                "Last answer: 200,000 / 10,000 (cost 0.6000)", "This conversation: 200,000 / 10,000 (cost 0.6000)",
+                "Today (UTC), your messages in this chat: 200,000 / 10,000 (cost 0.6000) over 1 turn",
+                "Costs at the prices of default (small-model), per million tokens: 2.50 in / 10.00 out");
+    }
 }
