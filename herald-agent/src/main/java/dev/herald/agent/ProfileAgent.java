@@ -35,12 +35,18 @@ public final class ProfileAgent implements Agent {
     /** The name of the profile {@code model:} configures. */
     public static final String DEFAULT = "default";
 
-    /** One named model: its client and how the agent uses it. */
-    public record Profile(String name, ModelClient client, AgentSettings settings) {
+    /** One named model: its client, how the agent uses it, and what its tokens cost ({@code /usage}). */
+    public record Profile(String name, ModelClient client, AgentSettings settings, ModelOption.Prices prices) {
         public Profile {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(client, "client");
             Objects.requireNonNull(settings, "settings");
+            prices = prices == null ? ModelOption.Prices.NONE : prices;
+        }
+
+        /** A profile without prices. */
+        public Profile(String name, ModelClient client, AgentSettings settings) {
+            this(name, client, settings, ModelOption.Prices.NONE);
         }
     }
 
@@ -78,7 +84,7 @@ public final class ProfileAgent implements Agent {
             if (agents.putIfAbsent(p.name(), new ModelAgent(p.client(), p.settings(), tools, fetchers, approvals, voice)) != null) {
                 throw new IllegalArgumentException("model profile '" + p.name() + "' is configured twice");
             }
-            list.add(new ModelOption(p.name(), p.client().modelName(), p.settings().vision()));
+            list.add(new ModelOption(p.name(), p.client().modelName(), p.settings().vision(), p.prices()));
         }
         this.fallback = agents.get(profiles.getFirst().name());
         this.choices = Objects.requireNonNull(choices, "choices");

@@ -1,11 +1,14 @@
 package dev.herald.web;
 
 import dev.herald.core.agent.ToolState;
+import dev.herald.core.transcript.Omissions;
 import dev.herald.core.transcript.ToolCall;
 import dev.herald.core.transcript.TranscriptRow;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Transcript rows as the pages show them: role, text (shortened where a page needs no more), tool calls
@@ -28,10 +31,12 @@ public final class TranscriptView {
      * {@code event} says which ({@value #RESUMED} or {@value #SUMMARY}), else null; {@code outcome} is how a tool
      * row's call ended ({@code ok}, {@code error}, {@code denied}, {@code interrupted}; {@link ToolState#ofResult}),
      * null for other rows; {@code carried} marks a message copied into a compressed conversation's continuation from
-     * before the compression; {@code files} are the files a user row's message carried (never their platform reference).
+     * before the compression; {@code files} are the files a user row's message carried (never their platform reference);
+     * {@code omitted} says why the model no longer sees the row ({@code replaced by /retry}, {@code undone by /undo};
+     * {@link Omissions}), null for a row it sees.
      */
     public record Row(long seq, String role, String text, List<Tool> tools, String toolCallId, String toolName, String at, boolean note,
-            String event, String outcome, boolean carried, List<File> files) {
+            String event, String outcome, boolean carried, List<File> files, String omitted) {
     }
 
     /**
@@ -76,20 +81,37 @@ public final class TranscriptView {
     public static List<Row> rows(List<TranscriptRow> transcript, long afterSeq, int limit, int maxToolText, Instant continuedAt,
             java.util.function.Function<dev.herald.core.platform.MessageEvent.MediaRef, String> heard) {
         List<Row> out = new ArrayList<>();
+        Map<Long, String> omitted = omitted(transcript);
         for (TranscriptRow r : transcript) {
             if (r.seq() > afterSeq) {
                 boolean carried = continuedAt != null && r.timestamp() != null && !r.timestamp().isAfter(continuedAt);
-                out.add(row(r, maxToolText, carried, heard));
+                out.add(row(r, maxToolText, carried, omitted.get(r.seq()), heard));
             }
         }
         return out.size() <= limit ? out : List.copyOf(out.subList(out.size() - limit, out.size()));
     }
 
-    static Row row(TranscriptRow r, int maxToolText, boolean carried) {
-        return row(r, maxToolText, carried, ref -> null);
+    /** Why each row a marker leaves out of the model's history is left out, by seq (the last marker's word wins). */
+    private static Map<Long, String> omitted(List<TranscriptRow> transcript) {
+        Map<Long, String> out = new HashMap<>();
+        for (TranscriptRow r : transcript) {
+            Omissions.Range range = Omissions.parse(r);
+            if (range != null) {
+                for (TranscriptRow hidden : transcript) {
+                    if (range.contains(hidden.seq()) && !hidden.role().isBookkeeping()) {
+                        out.put(hidden.seq(), Omissions.reason(r));
+                    }
+                }
+            }
+        }
+        return out;
     }
 
-    static Row row(TranscriptRow r, int maxToolText, boolean carried,
+    static Row row(TranscriptRow r, int maxToolText, boolean carried) {
+        return row(r, maxToolText, carried, null, ref -> null);
+    }
+
+    static Row row(TranscriptRow r, int maxToolText, boolean carried, String omitted,
             java.util.function.Function<dev.herald.core.platform.MessageEvent.MediaRef, String> heard) {
         String text = r.content() == null ? "" : r.content();
         List<Tool> tools = new ArrayList<>();
@@ -110,7 +132,7 @@ public final class TranscriptView {
                 dev.herald.core.platform.OutboundFile.parseReplyRef(a.ref()).map(t -> FILES_PATH + t[0] + "/" + t[1]).orElse(null),
                 user && isAudio(a) ? heard.apply(a) : null)).toList();
         return new Row(r.seq(), role, text, tools, r.toolCallId(), r.toolName(), r.timestamp() == null ? null : r.timestamp().toString(),
-                note, event, outcome, carried && !note, files);
+                note, event, outcome, carried && !note, files, omitted);
     }
 
     private static boolean isAudio(dev.herald.core.platform.MessageEvent.MediaRef a) {

@@ -42,10 +42,13 @@ public record ModelConfig(
         @Doc("longest answer in tokens; not set = the server's default (an API request's own value wins)")
         Integer maxTokens,
         @Doc("largest image fetched for a vision model, in bytes; larger ones reach it as an attachment line only")
-        long maxImageBytes) implements Validated {
+        long maxImageBytes,
+        @Doc("what a million tokens cost (input, output, cached_input), for /usage; not set = no cost is shown")
+        PriceConfig pricePerMillion) implements Validated {
 
     public ModelConfig {
         apiKey = apiKey == null ? Secret.NONE : apiKey;
+        pricePerMillion = pricePerMillion == null ? PriceConfig.defaults() : pricePerMillion;
         baseUrl = blankToNull(baseUrl);
         systemPrompt = blankToNull(systemPrompt);
     }
@@ -53,7 +56,7 @@ public record ModelConfig(
     public static ModelConfig defaults() {
         return new ModelConfig(null, Secret.NONE, "llama3.1", (int) ModelSettings.DEFAULT_CONNECT_TIMEOUT.toSeconds(),
                 (int) ModelSettings.DEFAULT_IDLE_TIMEOUT.toSeconds(), ModelSettings.DEFAULT_MAX_RETRIES, null, null, false, null, null, null,
-                ImagePart.DEFAULT_MAX_BYTES);
+                ImagePart.DEFAULT_MAX_BYTES, PriceConfig.defaults());
     }
 
     /** True when {@code base_url} is set; otherwise the runtime uses the built-in demo model. */

@@ -28,16 +28,19 @@ public record ModelProfileConfig(
         @Doc("nucleus sampling, 0..1; not set = the server's default")
         Double topP,
         @Doc("longest answer in tokens; not set = the server's default")
-        Integer maxTokens) implements Validated {
+        Integer maxTokens,
+        @Doc("what a million tokens cost (input, output, cached_input), for /usage; not set = no cost is shown")
+        PriceConfig pricePerMillion) implements Validated {
 
     public ModelProfileConfig {
         apiKey = apiKey == null ? Secret.NONE : apiKey;
+        pricePerMillion = pricePerMillion == null ? PriceConfig.defaults() : pricePerMillion;
         baseUrl = ModelConfig.blankToNull(baseUrl);
         name = ModelConfig.blankToNull(name);
     }
 
     public static ModelProfileConfig defaults() {
-        return new ModelProfileConfig(null, Secret.NONE, null, null, false, null, null, null);
+        return new ModelProfileConfig(null, Secret.NONE, null, null, false, null, null, null, PriceConfig.defaults());
     }
 
     /** The endpoint: this profile's, else {@code model.base_url}'s (empty when neither is set). */

@@ -25,7 +25,8 @@ final class ModelProfiles {
     /** The profiles, the default (on {@code defaultClient}) first; with {@code --demo} only the default. */
     static List<ProfileAgent.Profile> build(HeraldConfig config, ModelClient defaultClient, boolean demo) {
         List<ProfileAgent.Profile> out = new ArrayList<>();
-        out.add(new ProfileAgent.Profile(ProfileAgent.DEFAULT, defaultClient, defaultSettings(config)));
+        out.add(new ProfileAgent.Profile(ProfileAgent.DEFAULT, defaultClient, defaultSettings(config),
+                config.model().pricePerMillion().prices()));
         if (demo && !config.models().isEmpty()) {
             log.warn("runtime - --demo: the {} model profile(s) under models: are not used", config.models().size());
             return out;
@@ -37,7 +38,7 @@ final class ModelProfiles {
                     m.idleTimeout(), m.maxRetries());
             log.info("runtime - model profile {}: {} at {}{}", e.getKey(), p.name(), s.baseUrl(), p.vision() ? " (vision)" : "");
             out.add(new ProfileAgent.Profile(e.getKey(), new OpenAiCompatibleClient(s), settings(config, p.name(), p.contextTokens(),
-                    p.temperature(), p.topP(), p.maxTokens(), p.vision())));
+                    p.temperature(), p.topP(), p.maxTokens(), p.vision()), p.pricePerMillion().prices()));
         }
         return out;
     }

@@ -38,16 +38,31 @@ public final class Commands {
     private static final Logger log = LoggerFactory.getLogger(Commands.class);
     static final String HELP = String.join("\n",
             "Commands:",
-            "/new or /reset - start a fresh session",
+            "/new [name] or /reset - start a fresh session (named, when a name is given)",
+            "/title <name> - name this conversation",
+            "/sessions [words] - your conversations in this chat, newest first (matching the words)",
+            "/resume <number|title> - go back to one of them; the current one stays listed",
+            "/retry - ask your last message again; the old answer is set aside",
+            "/undo - take back your last message and its answer",
             "/stop - stop the running turn; your next message starts a fresh session",
             "/status - this session and the gateway",
             "/queue <text> - queue a message without interrupting the running turn",
             "/approve [always] or /deny - answer a tool approval question",
             "/compress - summarize the conversation so far to free context",
             "/model [name] - list the models, or switch this chat's",
+            "/usage - model tokens (and cost, where priced) of the last answer, this conversation and today",
+            "/whoami - your platform, ids and tier, and the commands you may run",
             "/restart - restart the gateway (admins only)",
             "/sethome - make this chat the home channel for gateway notices (admins only)",
             "/help - this list");
+
+    /**
+     * Every name the gateway answers itself, aliases included (commands added with {@link #add} come on top): what a
+     * platform whose clients keep {@code /} for themselves (Slack's and Mattermost's {@code !status}) reads as a command.
+     */
+    public static final java.util.Set<String> NAMES = java.util.Set.of("new", "reset", "title", "sessions", "resume", "retry", "undo",
+            "usage", "whoami", "stop", "status", "queue", "q", "restart", "approve", "deny", "compress", "model", "models", "sethome", "set-home",
+            "help", "commands", "start");
 
     private final Storage storage;
     private final Turns turns;
@@ -61,6 +76,8 @@ public final class Commands {
     private final Compactions compactions;
     private final GatewayMetrics metrics;
     private final ModelCommand models;
+    private final ConversationCommands conversations;
+    private final UsageCommand usage;
     private final java.util.Map<String, CommandExtension> extensions = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Commands(Storage storage, Turns turns, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
@@ -77,6 +94,8 @@ public final class Commands {
         this.compactions = new Compactions(storage.transcripts(), clock);
         this.metrics = metrics;
         this.models = new ModelCommand(agent, storage.modelChoices());
+        this.conversations = new ConversationCommands(storage, control, outbox, clock);
+        this.usage = new UsageCommand(storage, turns, agent, clock);
     }
 
     /** Adds a command answered elsewhere (such as /schedule). */
@@ -92,6 +111,13 @@ public final class Commands {
         String answer = switch (name) {
             case "new", "reset" -> reset(event, key);
             case "stop" -> stop(key);
+            case "title" -> conversations.title(event, key);
+            case "sessions" -> conversations.list(key, event.commandArgs());
+            case "resume" -> conversations.resume(event, key);
+            case "retry" -> conversations.retry(event, key);
+            case "undo" -> conversations.undo(event, key);
+            case "usage" -> usage.handle(event, key);
+            case "whoami" -> WhoamiCommand.answer(event, authorizer.isAdmin(event.source()), extensions.keySet());
             case "status" -> status(event, key);
             case "queue", "q" -> queue(event);
             case "restart" -> restart(event);
@@ -122,11 +148,18 @@ public final class Commands {
         return sb.append(HELP.substring(last)).toString();
     }
 
+    /** {@code /new [name]}: the old transcript keeps its title (listed by /sessions); the new one gets the name, or none. */
     private String reset(MessageEvent event, SessionKey key) {
+        String name = event.commandArgs().strip();
+        String refusal = ConversationCommands.badTitle(name);
+        if (refusal != null) {
+            return refusal;
+        }
         lanes.active(key).ifPresent(t -> t.interrupt().raise("session reset"));
         SessionEntry fresh = storage.sessions().reset(key, event.source());
+        storage.sessions().rename(key, name.isEmpty() ? null : name);
         log.info("gateway - session {} reset by its user; new session id {}", key, fresh.sessionId());
-        return "\u2728 New session started.";
+        return name.isEmpty() ? "\u2728 New session started." : "\u2728 New session started: \u201c" + name + "\u201d.";
     }
 
     private String stop(SessionKey key) {

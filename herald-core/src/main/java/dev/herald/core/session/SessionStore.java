@@ -46,8 +46,9 @@ public interface SessionStore {
 
     /**
      * Starts a fresh transcript for the lane ({@code /new}, {@code /reset}): the old transcript
-     * session ends with reason {@code session_reset}; the entry gets a new session id and loses its
-     * suspension, resume mark and stuck-loop count. The lane is created when absent.
+     * session ends with reason {@code session_reset} and keeps the lane's title (for {@link #conversations}); the entry
+     * gets a new session id and loses its suspension, resume mark and stuck-loop count (its title stays until renamed).
+     * The lane is created when absent.
      */
     SessionEntry reset(SessionKey key, SessionSource origin);
 
@@ -94,6 +95,23 @@ public interface SessionStore {
      * At most 200 characters are kept. False when the key is unknown.
      */
     boolean rename(SessionKey key, String title);
+
+    /**
+     * The lane's conversations ({@link Conversation}): every transcript stored under its key that did not continue in a
+     * compression child, the current one first, then the most recently active first; at most {@code limit}. Its title is
+     * the one stored with the transcript when the lane left it ({@link #reset}, {@link #switchTo}), the lane's title for
+     * the current one. Empty when the key is unknown.
+     */
+    List<Conversation> conversations(SessionKey key, int limit);
+
+    /**
+     * Makes {@code sessionId}, one of the lane's conversations, its current transcript again ({@code /resume}), in one
+     * transaction: the lane's title is stored with the transcript it leaves, which ends as a reset does (and stays
+     * listed); the chosen transcript (followed through compression) is live again and the lane takes its title; the
+     * lane's suspension, resume mark and stuck-loop count are cleared and its token counts start from zero. Empty when
+     * the key is unknown or the transcript is not one of the lane's; the lane unchanged when it is already current.
+     */
+    Optional<SessionEntry> switchTo(SessionKey key, String sessionId);
 
     /**
      * Hides the lane from its user's conversation list (a deleted web chat conversation) and records when;

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * Turns a stored transcript into what the model sees. Bookkeeping rows ({@code session_meta},
  * {@code system}) are dropped; rows that belong to tool use are kept whole but without timestamp or
- * sequence; other rows keep role, content and attachments, and only when they have either. Because tool
+ * sequence; other rows keep role, content and attachments, and only when they have either. Rows an {@link Omissions}
+ * marker names ({@code /retry}, {@code /undo}) are left out. Because tool
  * rows lose their timestamps here, freshness is always read from the raw transcript (spec C5).
  */
 public final class AgentHistory {
@@ -16,8 +17,9 @@ public final class AgentHistory {
 
     public static List<ChatMessage> from(List<TranscriptRow> transcript) {
         List<ChatMessage> out = new ArrayList<>(transcript.size());
+        List<Omissions.Range> omitted = Omissions.of(transcript);
         for (TranscriptRow row : transcript) {
-            if (!kept(row)) {
+            if (!kept(row) || Omissions.omitted(row, omitted)) {
                 continue;
             }
             if (row.isToolRelated()) {
@@ -37,9 +39,10 @@ public final class AgentHistory {
 
     /** True when the history {@link #from} makes of {@code transcript} ends with a tool result (without building it). */
     public static boolean endsWithToolResultRow(List<TranscriptRow> transcript) {
+        List<Omissions.Range> omitted = Omissions.of(transcript);
         for (int i = transcript.size() - 1; i >= 0; i--) {
             TranscriptRow row = transcript.get(i);
-            if (kept(row)) {
+            if (kept(row) && !Omissions.omitted(row, omitted)) {
                 return row.role() == Role.TOOL;
             }
         }

@@ -78,6 +78,12 @@ public interface TurnStore {
     /** The lane's newest turn that has started (RUNNING or later: not still waiting, not cancelled), if any. */
     Optional<TurnRecord> latestStarted(SessionKey key);
 
+    /**
+     * The lane's turns that started at or after {@code since} (RUNNING or later, as {@link #latestStarted}), newest first, at
+     * most {@code limit}: what {@code /usage} adds up for a day.
+     */
+    List<TurnRecord> startedSince(SessionKey key, java.time.Instant since, int limit);
+
     /** The lane's newest turn older than turn {@code turnId} that has started (what a resume turn continues), if any. */
     Optional<TurnRecord> latestStartedBefore(SessionKey key, long turnId);
 

@@ -196,6 +196,11 @@ public final class Turns {
         return store.latestStarted(key);
     }
 
+    /** The lane's turns started at or after {@code since}, newest first, at most {@code limit}. */
+    public List<TurnRecord> startedSince(SessionKey key, java.time.Instant since, int limit) {
+        return store.startedSince(key, since, limit);
+    }
+
     public Optional<TurnRecord> latestStartedBefore(SessionKey key, long turnId) {
         return store.latestStartedBefore(key, turnId);
     }

@@ -40,8 +40,7 @@ final class MattermostPosts {
     /** Longer than any post a Mattermost server stores (16,383 by default, 65,535 bytes at most); longer ones are skipped. */
     static final int MAX_MESSAGE = 65_536;
     private static final int MAX_FILES = 10;
-    private static final Set<String> COMMANDS = Set.of("new", "reset", "stop", "status", "queue", "q", "restart", "approve", "deny",
-            "compress", "model", "models", "sethome", "set-home", "help", "commands", "schedule");
+    private static final Set<String> COMMANDS = dev.herald.core.platform.CommandNames.ALL;
     private static final Pattern BANG = Pattern.compile("^\\s*!([a-z-]+)(?=\\s|$)");
 
     private final MattermostSettings settings;

@@ -32,8 +32,7 @@ import java.util.regex.Pattern;
  */
 final class SlackMessages {
     private static final Set<String> TAKEN_SUBTYPES = Set.of("file_share", "thread_broadcast");
-    private static final Set<String> COMMANDS = Set.of("new", "reset", "stop", "status", "queue", "q", "restart", "approve", "deny",
-            "compress", "model", "models", "sethome", "set-home", "help", "commands", "schedule");
+    private static final Set<String> COMMANDS = dev.herald.core.platform.CommandNames.ALL;
     private static final Pattern BANG = Pattern.compile("^\\s*!([a-z-]+)(?=\\s|$)");
 
     private final SlackSettings settings;

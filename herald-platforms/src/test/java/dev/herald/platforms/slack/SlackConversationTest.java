@@ -155,6 +155,20 @@ class SlackConversationTest {
     }
 
     @Test
+    void bangConversationCommands_areReadAsTheGatewaysCommands() {
+        slack.deliver(slack.message("D1", "im", "U1", "1712000010.000100", null, "!title Trip planning"));
+        await().atMost(WAIT).until(() -> slack.posts.size() == 1);
+        slack.deliver(slack.message("D1", "im", "U1", "1712000010.000200", null, "!sessions"));
+        await().atMost(WAIT).until(() -> slack.posts.size() == 2);
+        slack.deliver(slack.message("D1", "im", "U1", "1712000010.000300", null, "!whoami"));
+        await().atMost(WAIT).until(() -> slack.posts.size() == 3);
+
+        assertThat(slack.posts.get(1).text()).contains("Trip planning");
+        assertThat(slack.posts.get(2).text()).contains("U1");
+        assertThat(herald.agent.calls()).as("commands, never turns").isEmpty();
+    }
+
+    @Test
     void bangSchedule_isReadAsSlashSchedule_andStoresAJobForThisDm() {
         herald.stop(StopKind.SHUTDOWN);
         herald.with(b -> b.command(new ScheduleCommand(new Schedules(herald.storage.schedules(), herald.clock, ZoneId.of("UTC"), p -> true))))

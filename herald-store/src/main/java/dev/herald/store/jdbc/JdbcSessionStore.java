@@ -1,6 +1,7 @@
 package dev.herald.store.jdbc;
 
 import dev.herald.core.platform.Platform;
+import dev.herald.core.session.Conversation;
 import dev.herald.core.session.PurgeResult;
 import dev.herald.core.session.ResetReason;
 import dev.herald.core.session.ResumeReason;
@@ -186,6 +187,7 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
             SessionEntry entry = stored.get();
             String tip = TranscriptTables.tip(c, newestChild, entry.sessionId());
             if (entry.suspended()) {
+                c.update(LaneConversations.KEEP_TITLE, entry.title(), tip);
                 TranscriptTables.end(c, tip, EndReason.SUSPENDED, now);
                 log.info("store - session {} was suspended; started a fresh transcript (old {})", key, tip);
                 return restart(c, key, origin, now, ResetReason.SUSPENDED);
@@ -227,12 +229,14 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
         Objects.requireNonNull(origin, "origin");
         return tx.write("session " + key, c -> {
             Instant now = Micros.now(clock);
-            Optional<String> current = c.one("SELECT session_id FROM sessions WHERE session_key = ?" + dialect.lockForUpdate(),
-                    rs -> rs.getString(1), key.value());
+            Optional<String[]> current = c.one("SELECT session_id, title FROM sessions WHERE session_key = ?" + dialect.lockForUpdate(),
+                    rs -> new String[] {rs.getString(1), rs.getString(2)}, key.value());
             if (current.isEmpty()) {
                 return create(c, key, origin, now);
             }
-            TranscriptTables.end(c, TranscriptTables.tip(c, newestChild, current.get()), EndReason.SESSION_RESET, now);
+            String tip = TranscriptTables.tip(c, newestChild, current.get()[0]);
+            c.update(LaneConversations.KEEP_TITLE, current.get()[1], tip); // listed by /sessions under the title it had
+            TranscriptTables.end(c, tip, EndReason.SESSION_RESET, now);
             return restart(c, key, origin, now, null);
         });
     }
@@ -276,6 +280,25 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
         String t = title == null || title.isBlank() ? null : title.strip();
         String kept = t != null && t.length() > 200 ? t.substring(0, 200) : t;
         return tx.write("session " + key, c -> c.update(SessionTable.RENAME, kept, key.value()) == 1);
+    }
+
+    @Override
+    public List<Conversation> conversations(SessionKey key, int limit) {
+        Objects.requireNonNull(key, "key");
+        return tx.read("conversations of " + key, c -> LaneConversations.list(c, newestChild, key, limit));
+    }
+
+    @Override
+    public Optional<SessionEntry> switchTo(SessionKey key, String sessionId) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(sessionId, "sessionId");
+        Optional<SessionEntry> switched = tx.write("session " + key, c -> {
+            Optional<SessionEntry> lane = SessionTable.find(c, key, SessionTable.FIND + dialect.lockForUpdate());
+            return lane.isEmpty() ? Optional.<SessionEntry>empty()
+                    : LaneConversations.switchTo(c, newestChild, lane.get(), sessionId, Micros.now(clock));
+        });
+        switched.ifPresent(e -> log.info("store - session {} now continues transcript {}", key, e.sessionId()));
+        return switched;
     }
 
     @Override

@@ -329,6 +329,15 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     }
 
     @Override
+    public List<TurnRecord> startedSince(SessionKey key, Instant since, int limit) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(since, "since");
+        return tx.read("turns of session " + key + " since " + since, c -> c.listReadable("SELECT " + COLUMNS
+                + " FROM turns WHERE session_key = ? AND started_at >= ? AND state NOT IN ('RECEIVED', 'CANCELLED') ORDER BY id DESC LIMIT ?",
+                JdbcTurnStore::decode, rs -> "a turn of session " + key, key.value(), Micros.of(since), Math.max(0, limit)));
+    }
+
+    @Override
     public Optional<TurnRecord> latestStartedBefore(SessionKey key, long turnId) {
         Objects.requireNonNull(key, "key");
         return tx.read("turn before " + turnId + " of session " + key, c -> {

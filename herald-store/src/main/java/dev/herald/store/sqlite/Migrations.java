@@ -18,7 +18,8 @@ final class Migrations {
     static final List<String> FILES = List.of("V1__initial_schema.sql", "V2__session_search.sql", "V3__suspend_reason.sql",
             "V4__delivery_attempts.sql", "V5__turn_usage.sql", "V6__conversation_title.sql", "V7__session_models.sql",
             "V8__turn_lifecycle.sql", "V9__schedules.sql", "V10__nodes.sql", "V11__schedule_job_options.sql", "V12__unfinished_turns_index.sql",
-            "V13__attachments.sql", "V14__chat_preferences.sql");
+            "V13__attachments.sql", "V14__chat_preferences.sql",
+            "V15__transcript_title.sql");
     private static final SchemaMigrations SCHEMA = new SchemaMigrations(Migrations.class, "/db/sqlite/", FILES, "INTEGER");
 
     private Migrations() {

@@ -100,6 +100,7 @@ class SqliteMigrationsTest {
         RawSql.update(dir, "ALTER TABLE messages DROP COLUMN attachments");
         RawSql.update(dir, "DROP TABLE session_models");
         RawSql.update(dir, "DROP TABLE chat_preferences");
+        RawSql.update(dir, "ALTER TABLE transcript_sessions DROP COLUMN title");
         RawSql.update(dir, "DROP TABLE schedule_runs");
         RawSql.update(dir, "DROP TABLE schedule_jobs");
         RawSql.update(dir, "DELETE FROM schema_version WHERE version >= 3");

@@ -137,8 +137,9 @@
       return el("div", { class: "row event" }, el("span", { class: "role" }, "system event · #" + r.seq), what,
         el("details", {}, el("summary", {}, "note sent to the model"), el("pre", {}, r.text)));
     }
-    return el("div", { class: "row " + r.role },
-      el("span", { class: "role" }, r.role + (r.toolName ? " · " + r.toolName : "") + " · #" + r.seq),
+    return el("div", { class: "row " + r.role + (r.omitted ? " omitted" : "") },
+      el("span", { class: "role" }, r.role + (r.toolName ? " · " + r.toolName : "") + " · #" + r.seq
+        + (r.omitted ? " · not seen by the model (" + r.omitted + ")" : "")),
       r.text || "",
       (r.tools || []).map((t) => el("div", {}, el("code", {}, t.name + " " + t.args))));
   }

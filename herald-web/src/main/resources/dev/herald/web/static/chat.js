@@ -277,7 +277,12 @@
         v.sessionId = data.sessionId || v.sessionId;
         for (const row of data.rows) {
           if (row.seq > v.lastSeq) {
-            if (!(v.continuing && (row.carried || row.event === "summary"))) renderRow(row);
+            if (!(v.continuing && (row.carried || row.event === "summary"))) {
+              renderRow(row);
+              // left out of what the model sees by /retry or /undo: still shown, faded, with the reason
+              const shown = row.omitted && messages.querySelector('.msg[data-seq="' + row.seq + '"]');
+              if (shown) { shown.classList.add("omitted"); shown.title = "Not seen by the model (" + row.omitted + ")"; }
+            }
             v.lastSeq = row.seq;
           }
         }

@@ -1,0 +1,29 @@
+package dev.herald.core.inbound;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The names a platform reads as commands ({@link Commands#NAMES}) cover every command /help lists, and /whoami's. */
+class CommandNamesTest {
+    @Test
+    void everyCommandInHelp_andInWhoami_isAName() {
+        Matcher m = Pattern.compile("(?m)(?:^|or )/([a-z-]+)").matcher(Commands.HELP);
+        int found = 0;
+        while (m.find()) {
+            assertThat(Commands.NAMES).as("/help lists /" + m.group(1)).contains(m.group(1));
+            found++;
+        }
+        assertThat(found).isGreaterThan(15);
+        assertThat(Commands.NAMES).containsAll(WhoamiCommand.BUILT_IN).containsAll(WhoamiCommand.ADMIN_ONLY);
+    }
+
+    @Test
+    void theKitsList_whatSlackAndMattermostReadAsCommands_isTheGatewaysNamesAndItsAddedCommands() {
+        java.util.Set<String> expected = new java.util.HashSet<>(Commands.NAMES);
+        expected.addAll(java.util.Set.of("schedule", "voice"));
+        assertThat(dev.herald.core.platform.CommandNames.ALL).containsExactlyInAnyOrderElementsOf(expected);
+    }
+}
