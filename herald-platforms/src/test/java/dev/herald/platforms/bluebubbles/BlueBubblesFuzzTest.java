@@ -46,7 +46,7 @@ class BlueBubblesFuzzTest {
     @Test
     void theParser_neverThrows_andEveryEventItMakesIsWellFormed() {
         BlueBubblesEvents events = new BlueBubblesEvents(BlueBubblesAdapter.PLATFORM, true, List.of("herald"));
-        Fuzzer.of("bluebubbles webhook", corpus, 3_000).run(input -> {
+        Fuzzer.of("bluebubbles webhook", corpus, 400).run(input -> {
             var parsed = events.parse(input.getBytes(StandardCharsets.UTF_8), Instant.now());
             parsed.messages().forEach(in -> wellFormed(in, events));
         }, t -> t instanceof IOException);
@@ -56,7 +56,7 @@ class BlueBubblesFuzzTest {
     void theRoute_answersCallsWithoutTheSecret401AndTheOthersWithoutError_andStillAnswersTheNextGoodMessage() {
         bb.echo = false;
         herald.start();
-        Fuzzer.wire("bluebubbles webhook wire", corpus, 150).run(body -> {
+        Fuzzer.wire("bluebubbles webhook wire", corpus, 100).run(body -> {
             assertThat(bb.post(body, "x" + FakeBlueBubbles.SECRET)).as("a wrong secret").isEqualTo(401);
             assertThat(bb.post(body)).as("read, or skipped with a log line").isIn(200, 413);
         }, t -> false);
