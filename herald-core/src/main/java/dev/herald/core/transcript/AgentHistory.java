@@ -39,10 +39,15 @@ public final class AgentHistory {
 
     /** True when the history {@link #from} makes of {@code transcript} ends with a tool result (without building it). */
     public static boolean endsWithToolResultRow(List<TranscriptRow> transcript) {
-        List<Omissions.Range> omitted = Omissions.of(transcript);
+        // from the end, as before omissions: a marker is appended after the rows it names, so scanning backwards meets
+        // every marker that can name a row before that row
+        List<Omissions.Range> omitted = new ArrayList<>(0);
         for (int i = transcript.size() - 1; i >= 0; i--) {
             TranscriptRow row = transcript.get(i);
-            if (kept(row) && !Omissions.omitted(row, omitted)) {
+            Omissions.Range marker = Omissions.parse(row);
+            if (marker != null) {
+                omitted.add(marker);
+            } else if (kept(row) && !Omissions.omitted(row, omitted)) {
                 return row.role() == Role.TOOL;
             }
         }
