@@ -117,6 +117,9 @@ final class FeishuCallback {
             }
             return outer;
         }
+        if (!outer.path("encrypt").isTextual() && !signedRequest) {
+            throw new FeishuCrypto.Refused(401, "an unsigned plain event, but platforms.feishu.encrypt_key is set");
+        }
         if (!outer.path("encrypt").isTextual()) {
             throw new FeishuCrypto.Refused(400, "the body has no encrypt field, but platforms.feishu.encrypt_key is set");
         }
