@@ -69,15 +69,20 @@ public final class FeishuAdapter implements PlatformAdapter, MediaFetcher {
     private final FeishuCallback callback;
     private final Capabilities capabilities;
     private final Map<String, ChatType> chatTypes = new ConcurrentHashMap<>();
+    private final Clock clock;
+    private final java.time.Duration botLookup;
     private volatile String botOpenId;
+    private volatile java.time.Instant nextBotLookup = java.time.Instant.EPOCH;
     private volatile InboundSink sink;
 
     FeishuAdapter(FeishuSettings settings, FeishuSettings.Timing timing, Clock clock, PlatformState state) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.state = Objects.requireNonNull(state, "state");
         this.api = new FeishuApi(settings, timing, clock);
+        this.clock = clock;
+        this.botLookup = timing.botLookup();
         String key = settings.encryptKeyValue();
-        FeishuEvents events = new FeishuEvents(PLATFORM, settings.requireMention(), () -> botOpenId);
+        FeishuEvents events = new FeishuEvents(PLATFORM, settings.requireMention(), this::botOpenId);
         this.callback = new FeishuCallback(key == null ? null : new FeishuCrypto(key), settings.verificationTokenValue(), events, clock,
                 timing.timestampWindow(), this::receive);
         boolean md = settings.markdown();
@@ -106,16 +111,7 @@ public final class FeishuAdapter implements PlatformAdapter, MediaFetcher {
         inboundSink.connectionChanged(PLATFORM, ConnectionState.CONNECTING, "fetching a tenant access token");
         try {
             api.token();
-            FeishuApi.Answer info = api.botInfo();
-            String id = info.body().path("bot").path("open_id").asText("");
-            if (info.ok() && FeishuEvents.OPEN_ID.matcher(id).matches()) {
-                botOpenId = id;
-                log.info("feishu - sending as {} (open_id {}) through {}", FeishuEvents.clip(info.body().path("bot").path("app_name").asText("?")),
-                        id, settings.apiUri());
-            } else {
-                log.warn("feishu - the bot info request answered {}; group messages are not read until Herald knows the bot's open_id",
-                        info.describe());
-            }
+            lookUpBot();
         } catch (FeishuApi.TokenRefused e) {
             inboundSink.connectionChanged(PLATFORM, ConnectionState.STOPPED, "tenant access token refused");
             throw new IllegalStateException("feishu - the open platform refused a tenant access token for " + settings.appId() + " ("
@@ -125,6 +121,40 @@ public final class FeishuAdapter implements PlatformAdapter, MediaFetcher {
         }
         sink = inboundSink;
         inboundSink.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "callback at " + InboundHttp.pathOf(PLATFORM, "events"));
+    }
+
+    /** Asks {@code bot/v3/info} for the bot's open_id (for mention gating); a failure is logged and asked again later. */
+    private void lookUpBot() throws IOException {
+        nextBotLookup = clock.instant().plus(botLookup);
+        FeishuApi.Answer info = api.botInfo();
+        String id = info.body().path("bot").path("open_id").asText("");
+        if (info.ok() && FeishuEvents.OPEN_ID.matcher(id).matches()) {
+            botOpenId = id;
+            log.info("feishu - sending as {} (open_id {}) through {}", FeishuEvents.clip(info.body().path("bot").path("app_name").asText("?")),
+                    id, settings.apiUri());
+        } else {
+            log.warn("feishu - the bot info request answered {}; group messages are not read until Herald knows the bot's open_id "
+                    + "(asked again on a message, at most once a minute)", info.describe());
+        }
+    }
+
+    /**
+     * The bot's open_id, or null while unknown; then a message starts one lookup in the background, at most once per
+     * {@code botLookup}, so that the next group messages are read.
+     */
+    private String botOpenId() {
+        String id = botOpenId;
+        if (id == null && sink != null && clock.instant().isAfter(nextBotLookup)) {
+            nextBotLookup = clock.instant().plus(botLookup);
+            Thread.ofVirtual().name("feishu-bot-info").start(() -> {
+                try {
+                    lookUpBot();
+                } catch (IOException e) {
+                    log.warn("feishu - the bot info request failed ({}); asked again later", api.describe(e));
+                }
+            });
+        }
+        return id;
     }
 
     /** Sends one part: text or post, approval buttons as a card, or a file (uploaded, then sent by its key). */

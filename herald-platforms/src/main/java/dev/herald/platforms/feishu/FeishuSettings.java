@@ -65,17 +65,19 @@ public record FeishuSettings(
      * @param requestTimeout  one API call, an upload included
      * @param timestampWindow how far a signed event's {@code X-Lark-Request-Timestamp} may be from Herald's clock
      * @param busyWait        how long a send waits after a rate limit (code 99991400, HTTP 429)
+     * @param botLookup       how long after a failed lookup of the bot's open_id it is asked again
      */
-    public record Timing(Duration connectTimeout, Duration requestTimeout, Duration timestampWindow, Duration busyWait) {
+    public record Timing(Duration connectTimeout, Duration requestTimeout, Duration timestampWindow, Duration busyWait, Duration botLookup) {
         public Timing {
             Objects.requireNonNull(connectTimeout, "connectTimeout");
             Objects.requireNonNull(requestTimeout, "requestTimeout");
             Objects.requireNonNull(timestampWindow, "timestampWindow");
             Objects.requireNonNull(busyWait, "busyWait");
+            Objects.requireNonNull(botLookup, "botLookup");
         }
 
         public static Timing defaults() {
-            return new Timing(Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofMinutes(5), Duration.ofSeconds(2));
+            return new Timing(Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofMinutes(5), Duration.ofSeconds(2), Duration.ofMinutes(1));
         }
     }
 

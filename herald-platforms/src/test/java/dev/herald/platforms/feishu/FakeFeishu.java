@@ -78,6 +78,8 @@ final class FakeFeishu implements AutoCloseable {
     final Deque<Integer> errors = new ConcurrentLinkedDeque<>();
     /** Resources by message id + "/" + key: bytes and content type. */
     final Map<String, Object[]> resources = new ConcurrentHashMap<>();
+    /** While set, bot/v3/info answers HTTP 500 (the bot's open_id cannot be learned). */
+    volatile boolean botInfoDown;
     private final Map<String, Sent> byUuid = new ConcurrentHashMap<>();
     private final Map<String, String> chatOf = new ConcurrentHashMap<>();
     private final Set<String> valid = ConcurrentHashMap.newKeySet();
@@ -100,7 +102,7 @@ final class FakeFeishu implements AutoCloseable {
     }
 
     static FeishuSettings.Timing timing() {
-        return new FeishuSettings.Timing(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ofMillis(200));
+        return new FeishuSettings.Timing(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ofMillis(200), Duration.ofMillis(100));
     }
 
     GatewayFixture herald(String... allowedUsers) {
@@ -303,7 +305,9 @@ final class FakeFeishu implements AutoCloseable {
                 LocalJsonServer.reply(x, 400, answer(99991663, "Invalid access token for authorization. Please make a request with token attached."));
                 return;
             }
-            if (path.equals("/open-apis/bot/v3/info")) {
+            if (path.equals("/open-apis/bot/v3/info") && botInfoDown) {
+                LocalJsonServer.reply(x, 500, answer(1, "internal error"));
+            } else if (path.equals("/open-apis/bot/v3/info")) {
                 ObjectNode a = answer(0, "ok");
                 a.putObject("bot").put("activate_status", 2).put("app_name", "Herald").put("open_id", BOT).putArray("ip_white_list");
                 LocalJsonServer.reply(x, 200, a);

@@ -99,6 +99,25 @@ class FeishuCallbackTest {
     }
 
     @Test
+    void whenTheBotsOpenIdIsNotKnownAtStart_groupMessagesWait_andItIsAskedAgainLater() {
+        feishu.botInfoDown = true;
+        herald.start();
+        feishu.post(FakeFeishu.text("ev-b-1", "om_b00000000000000000000000000001", GROUP, "group", ALICE, "@_user_1 early", FakeFeishu.BOT));
+        await().during(Duration.ofMillis(200)).atMost(WAIT).until(() -> feishu.sentTo(GROUP).isEmpty());
+
+        feishu.botInfoDown = false;
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger(10);
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(150)).until(() -> {
+            int i = n.incrementAndGet();
+            feishu.post(FakeFeishu.text("ev-b-" + i, "om_b000000000000000000000000000" + i, GROUP, "group", ALICE, "@_user_1 later",
+                    FakeFeishu.BOT));
+            return !feishu.sentTo(GROUP).isEmpty();
+        });
+        await().atMost(WAIT).until(() -> feishu.sentTo(GROUP).stream().anyMatch(s -> "echo: later".equals(s.text())));
+        assertThat(feishu.sentTo(GROUP)).noneMatch(s -> s.text().contains("early"));
+    }
+
+    @Test
     void aMessageInAThread_isItsOwnSession_andAnsweredInTheThread() {
         herald.start();
         String root = "om_root00000000000000000000000001";
