@@ -54,7 +54,7 @@ final class FeishuApi {
     private final Clock clock;
     private final JsonHttp http;
     private final FileDownload files;
-    private String token;
+    private volatile String token;
     private Instant tokenUntil = Instant.EPOCH;
 
     FeishuApi(FeishuSettings settings, FeishuSettings.Timing timing, Clock clock) {

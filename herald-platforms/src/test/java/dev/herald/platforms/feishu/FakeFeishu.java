@@ -74,6 +74,8 @@ final class FakeFeishu implements AutoCloseable {
     final List<String> resourceGets = new CopyOnWriteArrayList<>();
     final AtomicInteger tokenCalls = new AtomicInteger();
     final AtomicInteger sendCalls = new AtomicInteger();
+    /** The uuid of every send or reply the fake accepted or answered with an earlier message, in order. */
+    final List<String> uuids = new CopyOnWriteArrayList<>();
     /** Codes the next send/reply calls answer, one per call. */
     final Deque<Integer> errors = new ConcurrentLinkedDeque<>();
     /** Resources by message id + "/" + key: bytes and content type. */
@@ -368,6 +370,7 @@ final class FakeFeishu implements AutoCloseable {
             return;
         }
         String uuid = b.path("uuid").asText("");
+        uuids.add(uuid);
         Sent s;
         synchronized (this) {
             Sent before = uuid.isEmpty() ? null : byUuid.get(uuid);
