@@ -118,7 +118,7 @@ public record FeishuSettings(
     @Override
     public void validate(ConfigChecks check) {
         PlatformAccess.validateAccess(this, check);
-        String when = " is required when " + check.path("enabled") + " is true";
+        String when = "is required when " + check.path("enabled") + " is true";
         check.require(!enabled || APP_ID.matcher(appId).matches(), "app_id", when + ": the App ID (cli_...), was \"" + appId + "\"");
         check.require(appId.isEmpty() || APP_ID.matcher(appId).matches(), "app_id", "must look like cli_a1b2c3d4e5f6, was \"" + appId + "\"");
         check.require(!enabled || appSecret.isSet(), "app_secret", when + ": the App Secret, e.g. ${FEISHU_APP_SECRET}");
