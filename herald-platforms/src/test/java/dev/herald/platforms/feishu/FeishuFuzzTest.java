@@ -55,7 +55,7 @@ class FeishuFuzzTest {
             }
         }, t -> t instanceof IOException);
         List<String> encrypted = CORPUS.stream().map(x -> FakeFeishu.encrypt(x, FakeFeishu.ENCRYPT_KEY)).toList();
-        Fuzzer.of("feishu event ciphertext", encrypted, 80).run(input -> {
+        Fuzzer.of("feishu event ciphertext", encrypted, 40).run(input -> {
             byte[] plain = crypto.decrypt(input);
             var tree = LocalJsonServer.JSON.readTree(plain);
             if (tree != null) {
@@ -65,6 +65,15 @@ class FeishuFuzzTest {
                 }
             }
         }, t -> t instanceof FeishuCrypto.Refused || t instanceof IOException);
+        Fuzzer.of("feishu event plaintext through the encryption", CORPUS, 80).run(input -> {
+            var tree = LocalJsonServer.JSON.readTree(crypto.decrypt(FakeFeishu.encrypt(input, FakeFeishu.ENCRYPT_KEY)));
+            if (tree != null) {
+                var read = events.read(tree, Instant.now());
+                if (read.event() != null) {
+                    wellFormed(read.event());
+                }
+            }
+        }, t -> t instanceof IOException);
     }
 
     @Test
