@@ -175,13 +175,20 @@ public final class QqBotAdapter implements PlatformAdapter, MediaFetcher {
         }
         QqBotApi.Answer a = api.post(base + "/messages", body);
         if (a.ok()) {
+            if (slot.isPresent()) {
+                try {
+                    replies.sent(chat, slot.get().msgId(), message.idempotencyKey(), a.id());
+                } catch (RuntimeException e) {
+                    log.debug("qqbot - QQ's id of the part sent to {} not recorded ({})", chat, e.getClass().getSimpleName());
+                }
+            }
             return SendResult.sent(a.id());
         }
         if (a.duplicate() && slot.isPresent()) {
             if (slot.get().resend()) {
                 log.info("qqbot - {} part {} of {}: QQ already has msg_seq {} for message {}; the first attempt went out, nothing sent twice",
                         chat, message.part(), message.parts(), slot.get().seq(), slot.get().msgId());
-                return SendResult.sent(null);
+                return SendResult.sent(slot.get().sentId());
             }
             String error = "qqbot - QQ refused msg_seq " + slot.get().seq() + " for message " + slot.get().msgId() + " in " + chat
                     + " as already used, though Herald had not given it (another Herald using this bot, or a lost ledger)";

@@ -20,7 +20,7 @@ import java.util.Optional;
  *
  * <p>Kept in the store ({@link PlatformState}), one value per chat ({@code chat:<id>}: the chat's newest
  * {@link #KEPT} messages, each with its time, the Herald event it became, the next free {@code msg_seq} and the
- * {@code msg_seq} given to each idempotency key). So a reply part sent again after a crash carries the {@code msg_seq} its
+ * {@code msg_seq} given to each idempotency key and QQ's id of each part sent). So a reply part sent again after a crash carries the {@code msg_seq} its
  * first attempt had, and QQ's duplicate refusal tells that the first attempt went out.
  */
 final class QqBotReplies {
@@ -40,7 +40,7 @@ final class QqBotReplies {
     }
 
     /** A reply slot: the message answered, the sequence this part carries, whether the part was given it before. */
-    record Slot(String msgId, int seq, boolean resend, Instant receivedAt) {
+    record Slot(String msgId, int seq, boolean resend, Instant receivedAt, String sentId) {
     }
 
     /** Remembers a user's message {@code msgId} in {@code chat}, received at {@code at}, which became Herald event {@code eventId}. */
@@ -90,7 +90,7 @@ final class QqBotReplies {
         Instant at = Instant.ofEpochMilli(m.path("at").asLong());
         ObjectNode keys = (ObjectNode) m.withObject("keys");
         if (key != null && keys.has(key)) {
-            return Optional.of(new Slot(m.path("id").asText(), keys.get(key).asInt(), true, at));
+            return Optional.of(new Slot(m.path("id").asText(), keys.get(key).asInt(), true, at, m.path("sent").path(key).asText(null)));
         }
         int seq = m.path("next").asInt(1);
         m.put("next", seq + 1);
@@ -98,7 +98,22 @@ final class QqBotReplies {
             keys.put(key, seq);
         }
         save(chat, v); // before the send: a crash after it leaves the sequence on record
-        return Optional.of(new Slot(m.path("id").asText(), seq, false, at));
+        return Optional.of(new Slot(m.path("id").asText(), seq, false, at, null));
+    }
+
+    /** Records QQ's id {@code sentId} for the part {@code key} that replied to {@code msgId}, for a resend to report. */
+    synchronized void sent(String chat, String msgId, String key, String sentId) {
+        if (key == null || sentId == null) {
+            return;
+        }
+        ObjectNode v = load(chat);
+        for (JsonNode n : v.withArray("msgs")) {
+            if (msgId.equals(n.path("id").asText()) && n instanceof ObjectNode m) {
+                m.withObject("sent").put(key, sentId);
+                save(chat, v);
+                return;
+            }
+        }
     }
 
     private ObjectNode load(String chat) {
