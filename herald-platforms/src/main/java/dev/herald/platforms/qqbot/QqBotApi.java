@@ -69,9 +69,9 @@ final class QqBotApi {
         }
     }
 
-    /** Forgets the cached token (the API answered 401): the next call fetches another. */
+    /** Forgets the cached token {@code used} (the API answered 401), or any (null): the next call fetches another. */
     synchronized void invalidate(String used) {
-        if (used != null && used.equals(token)) {
+        if (used == null || used.equals(token)) {
             token = null;
         }
     }

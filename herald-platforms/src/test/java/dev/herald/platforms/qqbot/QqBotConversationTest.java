@@ -169,4 +169,48 @@ class QqBotConversationTest {
         });
         assertThat(posts.get(1).content()).isEqualTo("Q3");
     }
+
+    @Test
+    void theLedger_numbersRepliesPerMessage_keepsAPartsNumberForItsResend_andStopsAfterFiveReplies() {
+        QqBotReplies ledger = new QqBotReplies(herald.storage.platformState());
+        java.time.Instant at = java.time.Instant.parse("2026-01-01T00:00:00Z");
+        ledger.received("group:G9", "m-1", at, "event-1");
+        ledger.received("group:G9", "m-1", at.plusSeconds(5), "event-redelivered");
+
+        assertThat(ledger.slot("group:G9", "event-1", "m-1", "k1").orElseThrow().seq()).isEqualTo(1);
+        assertThat(ledger.slot("group:G9", "event-1", null, "k2").orElseThrow().seq()).isEqualTo(2);
+        QqBotReplies.Slot again = ledger.slot("group:G9", "event-1", null, "k1").orElseThrow();
+        assertThat(again.seq()).as("a resend of k1 keeps its number").isEqualTo(1);
+        assertThat(again.resend()).isTrue();
+        assertThat(again.receivedAt()).as("a redelivery does not move the window").isEqualTo(at);
+        ledger.sent("group:G9", "m-1", "k2", "sent-77");
+        assertThat(ledger.slot("group:G9", "event-1", null, "k2").orElseThrow().sentId()).isEqualTo("sent-77");
+        assertThat(ledger.slot("group:G9", null, null, null).orElseThrow().msgId()).as("a notice answers the newest").isEqualTo("m-1");
+        assertThat(new QqBotReplies(herald.storage.platformState()).slot("group:G9", "event-1", null, "k5").orElseThrow().seq())
+                .as("numbers come from the store, not from memory").isEqualTo(4);
+        assertThat(ledger.slot("group:G9", "event-1", null, "k6").orElseThrow().seq()).isEqualTo(5);
+        assertThat(ledger.slot("group:G9", "event-1", null, "k7").orElseThrow().seq()).isGreaterThan(QqBotReplies.MAX_REPLIES);
+        assertThat(ledger.slot("group:nobody", "event-1", null, "k1")).isEmpty();
+        assertThat(QqBotApi.parseSeconds(FakeQqGateway.JSON.getNodeFactory().textNode("7200"))).isEqualTo(7200);
+        assertThat(QqBotApi.parseSeconds(FakeQqGateway.JSON.getNodeFactory().textNode("soon"))).isEqualTo(60);
+    }
+
+    @Test
+    void aSixthReplyToOneMessage_isNotSent_andSaysWhy() {
+        herald.start();
+        herald.agent.hold("first");
+        qq.c2c("c2c-many", "alice", "count");
+        QqBotAdapter adapter = (QqBotAdapter) herald.current;
+        await().atMost(WAIT).until(() -> !herald.turns().isEmpty());
+        dev.herald.core.platform.ChatTarget chat = dev.herald.core.platform.ChatTarget.of("user:alice");
+        for (int i = 1; i <= QqBotReplies.MAX_REPLIES; i++) {
+            assertThat(adapter.send(dev.herald.core.platform.OutboundMessage.notice(chat, "notice " + i)).success()).isTrue();
+        }
+        var sixth = adapter.send(dev.herald.core.platform.OutboundMessage.notice(chat, "notice 6"));
+
+        assertThat(sixth.success()).isFalse();
+        assertThat(sixth.retryable()).isFalse();
+        assertThat(sixth.error()).contains("at most 5 replies to message c2c-many");
+        assertThat(qq.postsTo("user:alice")).extracting(FakeQqGateway.Post::msgSeq).containsExactly(1, 2, 3, 4, 5);
+    }
 }
