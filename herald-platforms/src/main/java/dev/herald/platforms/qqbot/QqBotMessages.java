@@ -42,7 +42,7 @@ final class QqBotMessages {
         if (!group && !type.equals(C2C)) {
             return Optional.empty();
         }
-        String msgId = PlatformIds.clean(d.path("id").asText(""));
+        String msgId = msgId(d.path("id"));
         JsonNode author = d.path("author");
         String userId = PlatformIds.clean(author.path(group ? "member_openid" : "user_openid").asText(author.path("id").asText("")));
         if (msgId == null || userId == null) {
@@ -69,6 +69,18 @@ final class QqBotMessages {
         return Optional.of(new MessageEvent(EventIds.next(), source, text, msgId, null, media, MessageEvent.Origin.USER,
                 receivedAt(d.path("timestamp"))));
     }
+
+    /**
+     * QQ's message id when it looks like one, else null. QQ's ids ({@code ROBOT1.0_YVzTU7...a9q..Ei-356O9DOFQyISCg!!}) have
+     * {@code ..} and {@code !}, which the common {@link PlatformIds} rule refuses; they are used only as the {@code msg_id}
+     * of a reply (a JSON value) and as the dedupe key, so printable ASCII without spaces, quotes or backslashes is taken.
+     */
+    static String msgId(JsonNode node) {
+        String id = node.isTextual() ? node.asText() : "";
+        return MSG_ID.matcher(id).matches() ? id : null;
+    }
+
+    private static final java.util.regex.Pattern MSG_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.:@+=!~*/-]{1,256}");
 
     /** QQ's {@code timestamp} (ISO-8601 with offset, e.g. {@code 2025-02-15T16:32:42+08:00}), else now; never in the future. */
     Instant receivedAt(JsonNode timestamp) {

@@ -36,13 +36,14 @@ class QqBotConversationTest {
     void aOneToOneMessage_isAnsweredAsAPassiveReply_withItsMsgIdAndMsgSeq1() {
         herald.start();
 
-        qq.c2c("c2c-1", "alice", "hello there");
+        String realId = "ROBOT1.0_YVzTU7YSOT5lDwl..a9qHIE9dmbeOnIa8htmw65.plUjarnep2VtBmgwh4JWmBlBWJVB8Ei-356O9DOFQyISCg!!";
+        qq.c2c(realId, "alice", "hello there");
 
         await().atMost(WAIT).until(() -> qq.postsTo("user:alice").size() == 1);
         FakeQqGateway.Post p = qq.postsTo("user:alice").getFirst();
         assertThat(p.content()).isEqualTo("echo: hello there");
         assertThat(p.msgType()).isZero();
-        assertThat(p.msgId()).isEqualTo("c2c-1");
+        assertThat(p.msgId()).as("QQ's id as it is, '..' and '!' included").isEqualTo(realId);
         assertThat(p.msgSeq()).isEqualTo(1);
         assertThat(turnOf("hello there").source().chatId()).isEqualTo("user:alice");
     }
