@@ -49,8 +49,8 @@ import org.slf4j.LoggerFactory;
  * into the reply ledger; while the store cannot write, a message is held and handed over again (QQ does not redeliver).
  *
  * <p>Outbound: every message in a chat is a passive reply to one of the chat's remembered messages (the one its turn
- * answers, else the newest); outside QQ's window or past its count of replies the part is refused here, logged, and
- * recorded as undelivered. A part sent again after a crash carries its first {@code msg_seq}, and QQ's duplicate refusal
+ * answers, else the newest); outside QQ's window or past its count of replies a part of an answer is refused here, logged,
+ * and recorded as undelivered, while a notice (no turn behind it) goes as an active message. A part sent again after a crash carries its first {@code msg_seq}, and QQ's duplicate refusal
  * ({@code 40054005}) is taken as "it went out the first time". A file is uploaded ({@code POST .../files} with
  * {@code file_data}) and sent as a rich-media message ({@code msg_type 7}).
  */
@@ -141,21 +141,25 @@ public final class QqBotAdapter implements PlatformAdapter, MediaFetcher {
             QqBotReplies.Slot s = slot.get();
             Duration window = chat.startsWith(QqBotMessages.GROUP_PREFIX) ? QqBotReplies.GROUP_WINDOW : QqBotReplies.C2C_WINDOW;
             Duration age = Duration.between(s.receivedAt(), clock.instant());
-            if (age.compareTo(window) > 0) {
-                String error = "qqbot - not sent to " + chat + ": QQ takes a reply to message " + s.msgId() + " only within "
-                        + window.toMinutes() + " min of it, and it is " + age.toMinutes() + " min old (part " + message.part() + " of "
-                        + message.parts() + ")";
+            String closed = age.compareTo(window) > 0
+                    ? "QQ takes a reply to message " + s.msgId() + " only within " + window.toMinutes() + " min of it, and it is "
+                            + age.toMinutes() + " min old"
+                    : s.seq() > QqBotReplies.MAX_REPLIES
+                            ? "QQ takes at most " + QqBotReplies.MAX_REPLIES + " replies to message " + s.msgId() + ", and this would be reply "
+                                    + s.seq()
+                            : null;
+            if (closed != null && message.correlationId() != null) {
+                String error = "qqbot - not sent to " + chat + ": " + closed + " (part " + message.part() + " of " + message.parts() + ")";
                 log.warn(error);
                 return SendResult.failed(error, false);
             }
-            if (s.seq() > QqBotReplies.MAX_REPLIES) {
-                String error = "qqbot - not sent to " + chat + ": QQ takes at most " + QqBotReplies.MAX_REPLIES + " replies to message "
-                        + s.msgId() + ", and this would be reply " + s.seq() + " (part " + message.part() + " of " + message.parts() + ")";
-                log.warn(error);
-                return SendResult.failed(error, false);
+            if (closed != null) {
+                log.info("qqbot - a notice to {} goes as an active message, which QQ limits strictly: {}", chat, closed);
+                slot = Optional.empty();
+            } else {
+                body.put("msg_id", s.msgId());
+                body.put("msg_seq", s.seq());
             }
-            body.put("msg_id", s.msgId());
-            body.put("msg_seq", s.seq());
         } else {
             log.info("qqbot - no message to reply to in {}; sending an active message, which QQ limits strictly", chat);
         }

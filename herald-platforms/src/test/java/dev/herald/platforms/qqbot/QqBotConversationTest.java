@@ -204,13 +204,22 @@ class QqBotConversationTest {
         QqBotAdapter adapter = (QqBotAdapter) herald.current;
         dev.herald.core.platform.ChatTarget chat = dev.herald.core.platform.ChatTarget.of("user:alice");
         for (int i = 2; i <= QqBotReplies.MAX_REPLIES; i++) {
-            assertThat(adapter.send(dev.herald.core.platform.OutboundMessage.notice(chat, "notice " + i)).success()).isTrue();
+            assertThat(adapter.send(answer(chat, "part " + i)).success()).isTrue();
         }
-        var sixth = adapter.send(dev.herald.core.platform.OutboundMessage.notice(chat, "notice 6"));
+        var sixth = adapter.send(answer(chat, "part 6"));
 
         assertThat(sixth.success()).isFalse();
         assertThat(sixth.retryable()).isFalse();
         assertThat(sixth.error()).contains("at most 5 replies to message c2c-many");
         assertThat(qq.postsTo("user:alice")).extracting(FakeQqGateway.Post::msgSeq).containsExactly(1, 2, 3, 4, 5);
+
+        var notice = adapter.send(dev.herald.core.platform.OutboundMessage.notice(chat, "Herald is restarting"));
+        assertThat(notice.success()).as("a notice goes as an active message instead").isTrue();
+        assertThat(qq.postsTo("user:alice").getLast().msgId()).isNull();
+    }
+
+    private dev.herald.core.platform.OutboundMessage answer(dev.herald.core.platform.ChatTarget chat, String text) {
+        String event = turnOf("count").eventId();
+        return new dev.herald.core.platform.OutboundMessage(chat, text, dev.herald.core.platform.MessageKind.REPLY, null, event, 1, 1);
     }
 }
