@@ -113,11 +113,37 @@ final class FakeQqGateway implements AutoCloseable {
                 Duration.ofSeconds(5), Duration.ofSeconds(3), Duration.ofSeconds(60));
     }
 
+    /** Forgets everything of the last test (one fake serves a whole test class); call before each test. */
+    synchronized void reset() {
+        WsContext ws = current;
+        current = null;
+        if (ws != null) {
+            ws.closeSession(1000, "reset");
+        }
+        received.clear();
+        posts.clear();
+        refused.clear();
+        uploads.clear();
+        tokensIssued.clear();
+        failNext.clear();
+        media.clear();
+        heartbeatInterval = 1_000;
+        expiresIn = "7200";
+        invalidateNextResume = false;
+        validTokens.clear();
+        dispatchedMsgIds.clear();
+        usedSeqs.clear();
+        history.clear();
+        sessions.set(0);
+        sessionId = null;
+        seq = 0;
+    }
+
     /** A Herald process on this fake, its reply ledger in the fixture's store; started once it identified and is connected. */
     static GatewayFixture herald(FakeQqGateway fake, String... allowedUsers) {
         GatewayFixture[] self = new GatewayFixture[1];
         self[0] = new GatewayFixture(clock -> new QqBotAdapter(fake.settings(SECRET), timing(), self[0].storage.platformState(), clock))
-                .allow(allowedUsers).readyWhen(() -> !fake.sent(2).isEmpty() && fake.connected()).closing(fake);
+                .allow(allowedUsers).readyWhen(() -> !fake.sent(2).isEmpty() && fake.connected());
         return self[0];
     }
 

@@ -15,9 +15,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The QQ gateway lifecycle: identify and heartbeats, resume after a drop, invalid session, the access token's cache and refresh. */
 class QqBotConnectionTest {
-    final FakeQqGateway qq = new FakeQqGateway();
+    static final FakeQqGateway qq = new FakeQqGateway();
     @RegisterExtension
     final GatewayFixture herald = FakeQqGateway.herald(qq, "alice");
+
+    @org.junit.jupiter.api.BeforeEach
+    void resetFake() {
+        qq.reset();
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void stopFake() {
+        qq.close();
+    }
 
     @Test
     void identify_carriesTheQQBotToken_theIntents_andOneShard_andHeartbeatsCarryTheLastSequence() {

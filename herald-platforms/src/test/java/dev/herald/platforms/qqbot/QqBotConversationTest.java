@@ -24,9 +24,19 @@ class QqBotConversationTest {
     @TempDir
     Path workspace;
 
-    final FakeQqGateway qq = new FakeQqGateway();
+    static final FakeQqGateway qq = new FakeQqGateway();
     @RegisterExtension
     final GatewayFixture herald = FakeQqGateway.herald(qq, "alice", "bob");
+
+    @org.junit.jupiter.api.BeforeEach
+    void resetFake() {
+        qq.reset();
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void stopFake() {
+        qq.close();
+    }
 
     private TurnRecord turnOf(String text) {
         return herald.turns().stream().filter(t -> t.text().equals(text)).findFirst().orElseThrow();

@@ -19,9 +19,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * so the chat has the answer once; 5xx and 429 are retried.
  */
 class QqBotDeliveryTest {
-    final FakeQqGateway qq = new FakeQqGateway();
+    static final FakeQqGateway qq = new FakeQqGateway();
     @RegisterExtension
     final GatewayFixture herald = FakeQqGateway.herald(qq, "alice");
+
+    @org.junit.jupiter.api.BeforeEach
+    void resetFake() {
+        qq.reset();
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void stopFake() {
+        qq.close();
+    }
 
     private TurnRecord turnOf(String text) {
         return herald.turns().stream().filter(t -> t.text().equals(text)).findFirst().orElseThrow();

@@ -41,9 +41,19 @@ class QqBotFuzzTest {
             """
             {"op":1,"d":null}""");
 
-    final FakeQqGateway qq = new FakeQqGateway();
+    static final FakeQqGateway qq = new FakeQqGateway();
     @RegisterExtension
     final GatewayFixture herald = FakeQqGateway.herald(qq, "alice", "bob");
+
+    @org.junit.jupiter.api.BeforeEach
+    void resetFake() {
+        qq.reset();
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void stopFake() {
+        qq.close();
+    }
 
     @Test
     void theDispatchParser_neverThrows_andEveryEventItMakesIsWellFormed() {
