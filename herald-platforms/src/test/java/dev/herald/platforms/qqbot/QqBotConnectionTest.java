@@ -8,8 +8,6 @@ import dev.herald.core.platform.ConnectionState;
 import dev.herald.platforms.GatewayFixture;
 import dev.herald.platforms.RecordingSink;
 import java.time.Clock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
