@@ -113,6 +113,16 @@ public record DingTalkSettings(
                 markdown, allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
     }
 
+    public DingTalkSettings withClientSecret(String secret) {
+        return new DingTalkSettings(enabled, clientId, Secret.of(secret), robotCode, apiBase, extraFileHosts, requireMention, markdown,
+                allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
+    }
+
+    public DingTalkSettings withMarkdown(boolean asMarkdown) {
+        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, apiBase, extraFileHosts, requireMention, asMarkdown,
+                allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
+    }
+
     public DingTalkSettings withRequireMention(boolean required) {
         return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, apiBase, extraFileHosts, required, markdown, allowedUsers,
                 allowAllUsers, admins, homeChannel, unauthorizedDm);
