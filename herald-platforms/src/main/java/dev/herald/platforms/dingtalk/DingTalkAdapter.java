@@ -143,7 +143,7 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
             param.put("content", text);
         }
         try {
-            DingTalkApi.Answer a = api.robotSend(group, chat, key, param);
+            DingTalkApi.Answer a = api.robotSend(group, group ? DingTalkMessages.conversationId(chat) : chat, key, param);
             if (!a.ok()) {
                 return api.failure("sending to " + (group ? "group " : "user ") + chat, a);
             }

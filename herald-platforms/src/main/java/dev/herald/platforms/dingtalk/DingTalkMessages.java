@@ -18,8 +18,8 @@ import java.util.Optional;
  *
  * <p>Where a message lands: a single chat ({@code conversationType} 1) is the sender's chat, its id the sender's staff
  * id, because the send API addresses users by staff id; a group ({@code conversationType} 2) is its
- * {@code conversationId} (the openConversationId, which starts with {@code cid}), shared by its members. The user is
- * {@code senderStaffId}, or {@code senderId} for someone outside the organisation. The message id is DingTalk's
+ * {@code conversationId} (the openConversationId, which starts with {@code cid}; see {@link #id} for its {@code /}),
+ * shared by its members. The user is {@code senderStaffId}, or {@code senderId} for someone outside the organisation. The message id is DingTalk's
  * {@code msgId}, by which the gateway drops a redelivery. Ignored: the robot's own messages, and in groups (with
  * require_mention) messages whose {@code isInAtList} is not true. Pictures, files, audio and rich-text pictures
  * become media references by their {@code downloadCode}; audio's {@code recognition} is its text.
@@ -38,17 +38,17 @@ final class DingTalkMessages {
     }
 
     Optional<Inbound> normalise(JsonNode m) {
-        String msgId = PlatformIds.of(m.path("msgId"));
-        String user = PlatformIds.of(m.path("senderStaffId"));
+        String msgId = id(m.path("msgId"));
+        String user = id(m.path("senderStaffId"));
         if (user == null) {
-            user = PlatformIds.of(m.path("senderId"));
+            user = id(m.path("senderId"));
         }
-        String conversation = PlatformIds.of(m.path("conversationId"));
+        String conversation = id(m.path("conversationId"));
         if (msgId == null || user == null || conversation == null) {
             return Optional.empty();
         }
-        String self = PlatformIds.of(m.path("chatbotUserId"));
-        if (self != null && self.equals(PlatformIds.of(m.path("senderId")))) {
+        String self = m.path("chatbotUserId").asText("");
+        if (!self.isEmpty() && self.equals(m.path("senderId").asText(""))) {
             return Optional.empty();
         }
         boolean group = "2".equals(m.path("conversationType").asText(""));
@@ -95,6 +95,23 @@ final class DingTalkMessages {
         String webhook = m.path("sessionWebhook").isTextual() ? m.path("sessionWebhook").asText() : null;
         long until = m.path("sessionWebhookExpiredTime").asLong(0);
         return Optional.of(new Inbound(e, webhook, until > 0 ? Instant.ofEpochMilli(until) : Instant.EPOCH));
+    }
+
+    /**
+     * A DingTalk id as Herald keeps it: DingTalk's base64 ids (openConversationId, msgId) may hold {@code /}, which
+     * becomes {@code _} (base64 has no {@code _}, so {@link #conversationId} turns it back), and outside senders'
+     * {@code senderId} ({@code $:LWCP_v1:$...}) loses its {@code $} signs; then the shared {@link PlatformIds} rule.
+     */
+    static String id(JsonNode node) {
+        if (!node.isTextual()) {
+            return PlatformIds.of(node);
+        }
+        return PlatformIds.clean(node.asText().strip().replace('/', '_').replace("$", ""));
+    }
+
+    /** The openConversationId a group's chat id stands for. */
+    static String conversationId(String chatId) {
+        return chatId.replace('_', '/');
     }
 
     private static void ref(List<MessageEvent.MediaRef> out, String kind, JsonNode code, String mime, String name) {
