@@ -25,7 +25,7 @@ record Frame(String type, String topic, String messageId, String data) {
         String type = n.path("type").isTextual() ? n.path("type").asText() : "";
         JsonNode headers = n.path("headers");
         String id = headers.path("messageId").isTextual() ? headers.path("messageId").asText() : "";
-        if (type.isEmpty() || id.isEmpty() || id.length() > MAX_ID) {
+        if (type.isBlank() || id.isBlank() || id.length() > MAX_ID) {
             return null;
         }
         String topic = headers.path("topic").isTextual() ? headers.path("topic").asText() : "";

@@ -4,6 +4,9 @@ import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.herald.core.gateway.StopKind;
+import dev.herald.core.platform.ChatTarget;
+import dev.herald.core.platform.HomeChannel;
 import dev.herald.platforms.GatewayFixture;
 import dev.herald.testkit.agent.ScriptedAgent;
 import java.time.Duration;
@@ -20,6 +23,31 @@ class DingTalkRestartTest {
     final FakeDingTalk dingtalk = new FakeDingTalk();
     @RegisterExtension
     final GatewayFixture herald = dingtalk.herald("staff1");
+
+    @Test
+    void aRestartDuringAHeldTurn_tellsTheChatAndTheHomeGroup_thenTheNextProcessAnswersOnce() {
+        herald.home(new HomeChannel(DingTalkAdapter.PLATFORM, ChatTarget.of("cidHome_1=="), "ops"));
+        herald.start();
+        ScriptedAgent.Hold hold = herald.agent.hold("never finished");
+        dingtalk.deliver(dingtalk.dm("m-held", "staff1", "a long job", Instant.now().plusSeconds(3600)));
+        hold.awaitArrival(WAIT);
+
+        herald.stop(StopKind.RESTART);
+
+        String banner = StopKind.RESTART.banner();
+        assertThat(dingtalk.sentTo("S-m-held")).as("through the live session webhook").extracting(FakeDingTalk.Sent::text)
+                .containsExactly(banner);
+        assertThat(dingtalk.sentTo("cidHome/1==")).as("the home group, by its openConversationId").extracting(FakeDingTalk.Sent::text)
+                .containsExactly(banner);
+
+        herald.nextProcess();
+        herald.agent.reply("picking up where we left off");
+        herald.start();
+
+        await().atMost(WAIT).during(Duration.ofMillis(300)).until(() -> dingtalk.sentTo("staff1").size() == 1);
+        assertThat(dingtalk.sentTo("staff1").getFirst().text()).isEqualTo("picking up where we left off");
+        assertThat(herald.agent.calls()).hasSize(1);
+    }
 
     @Test
     void aCrashDuringATurn_isResumedByTheNextProcess_andAnsweredExactlyOnce() {
