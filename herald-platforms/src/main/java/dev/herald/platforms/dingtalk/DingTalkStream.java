@@ -115,7 +115,10 @@ final class DingTalkStream {
         }
     }
 
-    /** Waits until the connection ends, or until it has been silent past the idle timeout. */
+    /**
+     * Waits until the connection ends, or until it has been silent past the idle timeout; after a third of that silence
+     * Herald pings the connection every second, and any answer counts as heard.
+     */
     private End watch(Connection c) {
         while (!supervisor.stopping()) {
             try {
@@ -126,7 +129,9 @@ final class DingTalkStream {
                     c.why = "stream connection silent for " + silent + " ms";
                     return End.LOST;
                 }
-                c.ws.ping();
+                if (silent > timing.idleTimeout().toMillis() / 3) {
+                    c.ws.ping(); // DingTalk's own pings stopped for a while: ask for a pong before giving up on the connection
+                }
             } catch (ExecutionException | InterruptedException e) {
                 c.why = "stream reader ended";
                 return End.LOST;
