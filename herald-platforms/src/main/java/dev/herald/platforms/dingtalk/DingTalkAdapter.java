@@ -8,6 +8,8 @@ import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.MessageKind;
+import dev.herald.core.platform.OutboundFile;
 import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
@@ -51,6 +53,8 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
     public static final Platform PLATFORM = Platform.of("dingtalk");
     /** Herald splits below DingTalk's message limit (about 5,000 characters for markdown) with a margin. */
     public static final int MAX_TEXT = 4000;
+    /** The largest file Herald sends: DingTalk's media/upload takes files of up to 20 MB. */
+    public static final long MAX_FILE_BYTES = 20L * 1024 * 1024;
     /** A webhook this close to its expiry is not used any more. */
     static final Duration WEBHOOK_MARGIN = Duration.ofSeconds(30);
     private static final ChatMarkdown PLAIN = new ChatMarkdown(new PlainDialect());
@@ -80,7 +84,7 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
         this.stream = new DingTalkStream(timing, api, http, new Events());
         this.capabilities = new Capabilities(true, false, false, false, false, false, false, false, MAX_TEXT,
                 settings.markdown() ? TextFormat.MARKDOWN : new TextFormat("plain", t -> PLAIN.render(t).length()),
-                Capabilities.Delivery.SINGLE_CONNECTION);
+                Capabilities.Delivery.SINGLE_CONNECTION).withFiles(MAX_FILE_BYTES, false);
     }
 
     public DingTalkAdapter(DingTalkSettings settings, Clock clock) {
@@ -111,7 +115,7 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
     @Override
     public SendResult send(OutboundMessage m) {
         if (m.file() != null) {
-            return SendResult.failed("dingtalk - Herald does not send files to DingTalk yet", false);
+            return sendFile(m);
         }
         String chat = m.target().chatId();
         String text = settings.markdown() ? m.text() : PLAIN.render(m.text());
@@ -156,6 +160,59 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
             return SendResult.failed(e.getMessage(), false);
         } catch (IOException e) {
             return SendResult.failed("dingtalk - sending to " + chat + ": " + api.describe(e), true);
+        }
+    }
+
+    /**
+     * The caption first (as a message), then the file: uploaded to {@code media/upload} and sent through the send API
+     * (session webhooks take no files) as {@code sampleImageMsg} for a JPEG, PNG, GIF or BMP picture, else as
+     * {@code sampleFile}.
+     */
+    private SendResult sendFile(OutboundMessage m) {
+        OutboundFile f = m.file();
+        String chat = m.target().chatId();
+        byte[] bytes;
+        try {
+            bytes = f.read(MAX_FILE_BYTES);
+        } catch (IOException e) {
+            return SendResult.failed("dingtalk - " + e.getMessage(), false);
+        }
+        String mime = f.mimeType() == null ? "application/octet-stream" : f.mimeType().toLowerCase(java.util.Locale.ROOT);
+        boolean image = java.util.Set.of("image/jpeg", "image/png", "image/gif", "image/bmp").contains(mime);
+        try {
+            DingTalkApi.Answer up = api.upload(image ? "image" : "file", f.name(), mime, bytes);
+            String mediaId = up.body().path("media_id").asText("");
+            if (!up.ok() || up.body().path("errcode").asInt(0) != 0 || mediaId.isEmpty()) {
+                return SendResult.failed("dingtalk - uploading " + f.name() + ": errcode " + up.body().path("errcode").asText("?") + " "
+                        + DingTalkMessages.clip(up.body().path("errmsg").asText(""), 200), up.status() >= 500);
+            }
+            if (!m.text().isBlank()) {
+                SendResult caption = send(new OutboundMessage(m.target(), m.text(), MessageKind.REPLY, null, m.correlationId(), 1, 1));
+                if (!caption.success()) {
+                    return caption;
+                }
+            }
+            boolean group = chat.startsWith("cid");
+            ObjectNode param = JsonHttp.JSON.createObjectNode();
+            String key;
+            if (image) {
+                key = "sampleImageMsg";
+                param.put("photoURL", mediaId);
+            } else {
+                key = "sampleFile";
+                String name = f.name();
+                int dot = name.lastIndexOf('.');
+                param.put("mediaId", mediaId).put("fileName", name).put("fileType", dot > 0 ? name.substring(dot + 1) : "file");
+            }
+            DingTalkApi.Answer a = api.robotSend(group, group ? DingTalkMessages.conversationId(chat) : chat, key, param);
+            if (!a.ok()) {
+                return api.failure("sending the file " + f.name(), a);
+            }
+            return SendResult.sent(a.body().path("processQueryKey").asText(null));
+        } catch (DingTalkApi.Refused e) {
+            return SendResult.failed(e.getMessage(), false);
+        } catch (IOException e) {
+            return SendResult.failed("dingtalk - sending the file " + f.name() + ": " + api.describe(e), true);
         }
     }
 

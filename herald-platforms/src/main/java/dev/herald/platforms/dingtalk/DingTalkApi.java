@@ -23,7 +23,8 @@ import java.util.Set;
  * v1.0/gateway/connections/open} (a Stream endpoint and a single-use ticket), {@code POST v1.0/oauth2/accessToken}
  * (cached until a minute before its {@code expireIn}, fetched again once when a call answers 401), the robot sends
  * {@code v1.0/robot/oToMessages/batchSend} and {@code v1.0/robot/groupMessages/send} (header
- * {@code x-acs-dingtalk-access-token}), and {@code v1.0/robot/messageFiles/download} (a download code to a URL).
+ * {@code x-acs-dingtalk-access-token}), {@code v1.0/robot/messageFiles/download} (a download code to a URL), and, on
+ * the older {@code oapi_base}, {@code media/upload} for the agent's files.
  * A message's {@code sessionWebhook} is POSTed to only when its host is DingTalk's ({@code oapi.dingtalk.com}) or the
  * api_base's. The client's messages have the secret and tokens masked; no URL reaches a log (a webhook or a ticket
  * URL carries a credential).
@@ -60,6 +61,7 @@ final class DingTalkApi {
     private final DingTalkSettings.Timing timing;
     private final Clock clock;
     private final String base;
+    private final String oapi;
     private final JsonHttp http;
     private final FileDownload files;
     private final Set<String> webhookHosts = new HashSet<>();
@@ -74,6 +76,7 @@ final class DingTalkApi {
         this.clock = clock;
         URI api = settings.apiUri();
         this.base = api.toString();
+        this.oapi = settings.oapiUri().toString();
         this.http = new JsonHttp(timing.connectTimeout(), List.of(settings.secretValue()));
         this.files = new FileDownload("dingtalk", new HashSet<>(settings.fileHosts()), timing.connectTimeout());
         webhookHosts.add(WEBHOOK_HOST);
@@ -165,6 +168,25 @@ final class DingTalkApi {
             path = "/v1.0/robot/oToMessages/batchSend";
         }
         return withToken(t -> answer(http.post(base + path, body, Map.of("x-acs-dingtalk-access-token", t), timing.requestTimeout())));
+    }
+
+    /**
+     * {@code POST oapi/media/upload?access_token=&type=} (image, voice or file) with the bytes as the form's {@code media};
+     * the id is {@code media_id}. The older API says failure by {@code errcode}; an expired token (40014, 42001) is
+     * fetched again once.
+     */
+    Answer upload(String type, String fileName, String mimeType, byte[] bytes) throws IOException {
+        dev.herald.platforms.common.Multipart form = new dev.herald.platforms.common.Multipart().file("media", fileName, mimeType, bytes);
+        Call call = t -> answer(http.postMultipart(oapi + "/media/upload?access_token=" + enc(t) + "&type=" + enc(type), form, Map.of(),
+                timing.requestTimeout()));
+        String t = token();
+        Answer a = call.with(t);
+        int code = a.body().path("errcode").asInt(0);
+        if (a.status() == 401 || code == 40014 || code == 42001) {
+            forget(t);
+            a = call.with(token());
+        }
+        return a;
     }
 
     /** A file's bytes by its {@code downloadCode}: a URL from {@code messageFiles/download}, fetched from an allowed host only. */

@@ -34,6 +34,8 @@ public record DingTalkSettings(
         String robotCode,
         @Doc("DingTalk OpenAPI base (Stream gateway, tokens, robot send and files); change only for a proxy or tests")
         String apiBase,
+        @Doc("DingTalk's older API base (oapi), for uploading the agent's files; change only for a proxy or tests")
+        String oapiBase,
         @Doc("hosts files may be downloaded from besides DingTalk's own; for a proxy or tests only")
         List<String> extraFileHosts,
         @Doc("in group chats, only messages that @-mention the robot start a turn")
@@ -52,6 +54,8 @@ public record DingTalkSettings(
 
     /** DingTalk's OpenAPI host. */
     public static final String DEFAULT_API_BASE = "https://api.dingtalk.com";
+    /** DingTalk's older API host, which takes file uploads. */
+    public static final String DEFAULT_OAPI_BASE = "https://oapi.dingtalk.com";
     /** Where DingTalk serves the files a {@code downloadUrl} names. */
     static final List<String> DINGTALK_FILE_HOSTS = List.of("down.dingtalk.com", "static.dingtalk.com", "dingtalk-file.oss-cn-hangzhou.aliyuncs.com",
             "dingtalk-file.oss-accelerate.aliyuncs.com");
@@ -90,41 +94,42 @@ public record DingTalkSettings(
         clientSecret = clientSecret == null ? Secret.NONE : clientSecret;
         robotCode = robotCode == null ? "" : robotCode.strip();
         apiBase = apiBase == null ? DEFAULT_API_BASE : apiBase;
+        oapiBase = oapiBase == null ? DEFAULT_OAPI_BASE : oapiBase;
         extraFileHosts = extraFileHosts == null ? List.of() : List.copyOf(extraFileHosts);
         allowedUsers = PlatformAccess.ids(allowedUsers);
         admins = PlatformAccess.ids(admins);
     }
 
     public static DingTalkSettings defaults() {
-        return new DingTalkSettings(false, "", Secret.NONE, "", DEFAULT_API_BASE, List.of(), true, true, List.of(), false, List.of(),
+        return new DingTalkSettings(false, "", Secret.NONE, "", DEFAULT_API_BASE, DEFAULT_OAPI_BASE, List.of(), true, true, List.of(), false, List.of(),
                 HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
     }
 
     /** Enabled settings for one app against the real DingTalk. */
     public static DingTalkSettings of(String clientId, String clientSecret) {
         DingTalkSettings d = defaults();
-        return new DingTalkSettings(true, clientId, Secret.of(clientSecret), "", d.apiBase, d.extraFileHosts, d.requireMention, d.markdown,
+        return new DingTalkSettings(true, clientId, Secret.of(clientSecret), "", d.apiBase, d.oapiBase, d.extraFileHosts, d.requireMention, d.markdown,
                 d.allowedUsers, d.allowAllUsers, d.admins, d.homeChannel, d.unauthorizedDm);
     }
 
     /** These settings against {@code base} (a test's fake), whose host may also serve files. */
     public DingTalkSettings withApiBase(URI base) {
-        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, base.toString(), List.of(base.getHost()), requireMention,
+        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, base.toString(), base.toString(), List.of(base.getHost()), requireMention,
                 markdown, allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
     }
 
     public DingTalkSettings withClientSecret(String secret) {
-        return new DingTalkSettings(enabled, clientId, Secret.of(secret), robotCode, apiBase, extraFileHosts, requireMention, markdown,
+        return new DingTalkSettings(enabled, clientId, Secret.of(secret), robotCode, apiBase, oapiBase, extraFileHosts, requireMention, markdown,
                 allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
     }
 
     public DingTalkSettings withMarkdown(boolean asMarkdown) {
-        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, apiBase, extraFileHosts, requireMention, asMarkdown,
+        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, apiBase, oapiBase, extraFileHosts, requireMention, asMarkdown,
                 allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
     }
 
     public DingTalkSettings withRequireMention(boolean required) {
-        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, apiBase, extraFileHosts, required, markdown, allowedUsers,
+        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, apiBase, oapiBase, extraFileHosts, required, markdown, allowedUsers,
                 allowAllUsers, admins, homeChannel, unauthorizedDm);
     }
 
@@ -136,11 +141,17 @@ public record DingTalkSettings(
         check.require(!enabled || clientSecret.isSet(), "client_secret", "is required when " + check.path("enabled")
                 + " is true: the app's Client Secret (AppSecret)");
         check.require(BaseUrl.valid(apiBase, "http", "https"), "api_base", "must be an http(s) URL, was \"" + apiBase + "\"");
+        check.require(BaseUrl.valid(oapiBase, "http", "https"), "oapi_base", "must be an http(s) URL, was \"" + oapiBase + "\"");
     }
 
     /** The API base without a trailing slash. */
     URI apiUri() {
         return BaseUrl.of(apiBase);
+    }
+
+    /** The oapi base without a trailing slash. */
+    URI oapiUri() {
+        return BaseUrl.of(oapiBase);
     }
 
     /** The robot code for the send and file APIs. */

@@ -13,16 +13,24 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
+import dev.herald.core.platform.OutboundFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Files in: a picture is stored as a reference to its downloadCode and fetched in two steps (messageFiles/download with
+ * Files out: the agent's files are uploaded to media/upload and sent through the send API after their caption. Files
+ * in: a picture is stored as a reference to its downloadCode and fetched in two steps (messageFiles/download with
  * the access token, then the downloadUrl, only from DingTalk's file hosts); the access token's cache follows
  * {@code expireIn} on the adapter's clock.
  */
 class DingTalkMediaTest {
     private static final byte[] PNG = "\u0089PNG fake picture bytes".getBytes(StandardCharsets.ISO_8859_1);
+
+    @TempDir
+    Path workspace;
 
     final FakeDingTalk dingtalk = new FakeDingTalk();
     @RegisterExtension
@@ -44,6 +52,31 @@ class DingTalkMediaTest {
         assertThat(fetched.bytes()).isEqualTo(PNG);
         assertThat(fetched.mimeType()).isEqualTo("image/jpeg");
         assertThatThrownBy(() -> adapter.fetch(ref, 4)).isInstanceOf(IOException.class).hasMessageContaining("over the 4-byte limit");
+    }
+
+    @Test
+    void theAgentsFiles_areUploaded_andSentAfterTheCaption_asAPictureOrAFile() throws Exception {
+        herald.start();
+        Path png = workspace.resolve("chart.png");
+        Files.write(png, PNG);
+        Path pdf = workspace.resolve("report.pdf");
+        Files.write(pdf, "%PDF-1.4 report".getBytes(StandardCharsets.UTF_8));
+        herald.agent.replyWithFiles("Here they are.", new OutboundFile(png.toRealPath().toString(), "chart.png", "image/png", PNG.length, null),
+                new OutboundFile(pdf.toRealPath().toString(), "report.pdf", "application/pdf", 15, "the *report*"));
+
+        dingtalk.deliver(dingtalk.dm("f1", "staff1", "send me the files", Instant.now().plusSeconds(3600)));
+
+        await().atMost(WAIT).until(() -> dingtalk.sent.size() == 4);
+        assertThat(dingtalk.uploads).extracting(FakeDingTalk.Upload::type, FakeDingTalk.Upload::fileName)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("image", "chart.png"), org.assertj.core.groups.Tuple.tuple("file", "report.pdf"));
+        assertThat(dingtalk.uploads.getFirst().bytes()).isEqualTo(PNG);
+        String picture = dingtalk.uploads.get(0).mediaId();
+        String report = dingtalk.uploads.get(1).mediaId();
+        assertThat(dingtalk.sent).extracting(FakeDingTalk.Sent::via, FakeDingTalk.Sent::type, FakeDingTalk.Sent::text).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("webhook", "markdown", "Here they are."),
+                org.assertj.core.groups.Tuple.tuple("dm", "sampleImageMsg", picture),
+                org.assertj.core.groups.Tuple.tuple("webhook", "markdown", "the *report*"),
+                org.assertj.core.groups.Tuple.tuple("dm", "sampleFile", report + " report.pdf pdf"));
     }
 
     @Test

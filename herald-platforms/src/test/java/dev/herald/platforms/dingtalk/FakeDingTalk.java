@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.herald.platforms.GatewayFixture;
+import dev.herald.platforms.MultipartForm;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.websocket.WsContext;
@@ -23,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ticket is closed), the Stream WebSocket (frames {@code {specVersion, type, headers, data}} it sends on demand, and
  * the acknowledgements it receives), {@code oauth2/accessToken} (tokens that can be revoked), the robot send APIs
  * ({@code oToMessages/batchSend}, {@code groupMessages/send}), session webhooks ({@code /robot/sendBySession}) that can
- * be expired, and {@code messageFiles/download} with the file server it points at. Everything it receives is recorded.
+ * be expired, {@code messageFiles/download} with the file server it points at, and the older API's {@code media/upload}. Everything it receives is recorded.
  */
 final class FakeDingTalk implements AutoCloseable {
     static final String CLIENT_ID = "dingfakeclientid";
@@ -36,6 +37,12 @@ final class FakeDingTalk implements AutoCloseable {
     }
 
     final List<Sent> sent = new CopyOnWriteArrayList<>();
+
+    /** One file uploaded to media/upload. */
+    record Upload(String type, String fileName, byte[] bytes, String mediaId) {
+    }
+
+    final List<Upload> uploads = new CopyOnWriteArrayList<>();
     /** Every frame Herald sent on a Stream connection, parsed. */
     final List<JsonNode> acks = new CopyOnWriteArrayList<>();
     final List<String> tickets = new CopyOnWriteArrayList<>();
@@ -65,6 +72,7 @@ final class FakeDingTalk implements AutoCloseable {
             config.routes.post("/v1.0/robot/groupMessages/send", ctx -> robotSend(ctx, true));
             config.routes.post("/v1.0/robot/messageFiles/download", this::download);
             config.routes.post("/robot/sendBySession", this::webhook);
+            config.routes.post("/media/upload", this::upload);
             config.routes.get("/files/{code}", ctx -> {
                 byte[] b = files.get(ctx.pathParam("code"));
                 if (b == null) {
@@ -248,7 +256,12 @@ final class FakeDingTalk implements AutoCloseable {
         }
         JsonNode param = JSON.readTree(b.path("msgParam").asText("{}"));
         String key = b.path("msgKey").asText();
-        String text = key.equals("sampleMarkdown") ? param.path("text").asText() : param.path("content").asText();
+        String text = switch (key) {
+            case "sampleMarkdown" -> param.path("text").asText();
+            case "sampleImageMsg" -> param.path("photoURL").asText();
+            case "sampleFile" -> param.path("mediaId").asText() + " " + param.path("fileName").asText() + " " + param.path("fileType").asText();
+            default -> param.path("content").asText();
+        };
         if (group) {
             sent.add(new Sent("group", b.path("openConversationId").asText(), key, param.path("title").asText(null), text));
             json(ctx, 200, Map.of("processQueryKey", "pqk-" + sent.size()));
@@ -270,6 +283,22 @@ final class FakeDingTalk implements AutoCloseable {
         String text = type.equals("markdown") ? body.path("text").asText() : body.path("content").asText();
         sent.add(new Sent("webhook", session, type, body.path("title").asText(null), text));
         json(ctx, 200, Map.of("errcode", 0, "errmsg", "ok"));
+    }
+
+    private void upload(Context ctx) throws Exception {
+        if (!validTokens.contains(String.valueOf(ctx.queryParam("access_token")))) {
+            json(ctx, 200, Map.of("errcode", 40014, "errmsg", "invalid access_token"));
+            return;
+        }
+        MultipartForm form = MultipartForm.parse(ctx.header("Content-Type"), ctx.bodyAsBytes());
+        MultipartForm.FilePart f = form.files().stream().filter(p -> p.field().equals("media")).findFirst().orElse(null);
+        if (f == null) {
+            json(ctx, 200, Map.of("errcode", 40004, "errmsg", "media missing"));
+            return;
+        }
+        String id = "@lAD" + uploads.size() + "media";
+        uploads.add(new Upload(ctx.queryParam("type"), f.fileName(), f.bytes(), id));
+        json(ctx, 200, Map.of("errcode", 0, "errmsg", "ok", "type", String.valueOf(ctx.queryParam("type")), "media_id", id));
     }
 
     private void download(Context ctx) throws Exception {
