@@ -60,7 +60,8 @@ public final class SkillCommand implements CommandExtension {
         if (command.equals(name())) {
             return list();
         }
-        return skills.find(command).map(s -> run(s, event, key)).orElse("Unknown command /" + command + ". Send /help for the list.");
+        java.util.Optional<Skill> skill = skills.find(command); // gone since answers() was asked: removed from disk just now
+        return skill.isPresent() ? run(skill.get(), event, key) : "Unknown command /" + command + ". Send /help for the list.";
     }
 
     private String list() {
