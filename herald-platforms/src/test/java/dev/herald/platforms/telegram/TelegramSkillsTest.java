@@ -98,4 +98,25 @@ class TelegramSkillsTest {
         assertThat(say("/nope please")).isEqualTo("Unknown command /nope. Send /help for the list.");
         assertThat(h.agent.calls()).hasSize(1);
     }
+
+    @Test
+    void theSameSkillMessageDeliveredAgain_afterARestart_runsOnce() {
+        h.start();
+        h.agent.reply("Report one.");
+        int before = texts().size();
+        var update = fake.userSays(USER, "/pdf-report the Q3 numbers");
+        await().atMost(WAIT).until(() -> texts().size() > before);
+        assertThat(texts().get(before)).isEqualTo("Report one.");
+
+        h.crash();
+        h.start();
+        fake.resendAsNewUpdate(update);
+        fake.redeliver(update);
+        h.agent.reply("pong");
+        assertThat(say("ping")).isEqualTo("pong");
+
+        assertThat(h.agent.calls()).hasSize(1); // the fresh process's agent saw only "ping"
+        assertThat(h.agent.calls().getFirst().userMessage()).isEqualTo("ping");
+        assertThat(texts()).filteredOn(t -> t.startsWith("Report")).hasSize(1);
+    }
 }
