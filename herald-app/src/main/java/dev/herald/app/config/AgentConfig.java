@@ -22,7 +22,7 @@ import java.util.Map;
 public record AgentConfig(
         @Doc("model calls per turn before the turn stops as not completed")
         int maxIterations,
-        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, schedule, send_file, mcp (every MCP tool) or a prefix like github__*")
+        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, schedule, send_file, skill, mcp (every MCP tool) or a prefix like github__*")
         List<String> tools,
         @Doc("per-platform tool lists that replace agent.tools, e.g. {api_server: [read_file]}; webhook gets none unless listed here, "
                 + "since anyone who can post to a route steers the agent")
@@ -49,7 +49,10 @@ public record AgentConfig(
         @Doc("largest file a chat's user sends that is saved into the conversation's workspace for the agent, in bytes")
         long fileMaxBytes,
         @Doc("most bytes all files of one conversation's workspace may hold; a sent file that would pass it is not saved")
-        long workspaceMaxBytes) implements Validated {
+        long workspaceMaxBytes,
+        @Doc("whether the agent may create and change skills ($HERALD_HOME/skills/<name>/SKILL.md) with the skill tool, each write "
+                + "approved like a dangerous tool call; off: skills are read-only to the agent")
+        boolean skillsWritable) implements Validated {
 
     /** The platform whose callers are anonymous senders of payloads (platforms.webhook): no tools unless configured. */
     static final String WEBHOOK = "webhook";
@@ -67,14 +70,15 @@ public record AgentConfig(
                 Path.of("workspaces"), (int) ToolSettings.DEFAULT_SHELL_TIMEOUT.toSeconds(), ToolSettings.DEFAULT_RESULT_LIMIT,
                 (int) ToolSettings.DEFAULT_HTTP_TIMEOUT.toSeconds(), ToolSettings.DEFAULT_HTTP_MAX_BYTES, List.of(),
                 CompressionSettings.DEFAULT_THRESHOLD, (int) GatewaySettings.defaults().approvalTimeout().toSeconds(),
-                NonInteractiveApprovals.DENY, FileLimits.DEFAULT_MAX_FILE_BYTES, FileLimits.DEFAULT_MAX_WORKSPACE_BYTES);
+                NonInteractiveApprovals.DENY, FileLimits.DEFAULT_MAX_FILE_BYTES, FileLimits.DEFAULT_MAX_WORKSPACE_BYTES, false);
     }
 
     /** This section with the workspace root made absolute under {@code home}. */
     public AgentConfig resolvedIn(Path home) {
         Path root = home.resolve(workspaceRoot == null ? Path.of("workspaces") : workspaceRoot).toAbsolutePath().normalize();
         return new AgentConfig(maxIterations, tools, platformTools, root, shellTimeoutSeconds, toolResultLimit, httpTimeoutSeconds,
-                httpMaxBytes, httpAllow, compressionThreshold, approvalTimeoutSeconds, nonInteractiveApprovals, fileMaxBytes, workspaceMaxBytes);
+                httpMaxBytes, httpAllow, compressionThreshold, approvalTimeoutSeconds, nonInteractiveApprovals, fileMaxBytes, workspaceMaxBytes,
+                skillsWritable);
     }
 
     @Override

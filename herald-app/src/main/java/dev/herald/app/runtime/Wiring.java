@@ -132,7 +132,10 @@ public final class Wiring implements AutoCloseable {
             MediaFetchers fetchers = new MediaFetchers();
             Schedules schedules = new Schedules(storage.schedules(), clock, config.schedules().zone(),
                     p -> registryRef.get() != null && registryRef.get().adapter(p).isPresent(), ScheduleWiring.choices(profiles, toolsRef::get));
-            ToolRegistry toolRegistry = tools(config.agent(), mcp, schedules, storage, authorizerRef);
+            dev.herald.agent.skill.Skills skills = new dev.herald.agent.skill.Skills(home.resolve("skills"), config.agent().skillsWritable());
+            skills.checkAtStart(); // an invalid SKILL.md is a warning naming the file, now
+            dev.herald.agent.skill.SkillCommand skillCommand = new dev.herald.agent.skill.SkillCommand(skills);
+            ToolRegistry toolRegistry = tools(config.agent(), mcp, schedules, storage, authorizerRef, skills);
             toolsRef.set(toolRegistry);
             voiceLine(config.voice().transcription());
             if (config.voice().speech().enabled()) {
@@ -198,10 +201,12 @@ public final class Wiring implements AutoCloseable {
                     .command(new ScheduleCommand(schedules))
                     .mediaKeeper(config.voice().transcription().enabled() ? keptVoice : dev.herald.core.platform.MediaKeeper.NONE)
                     .command(new dev.herald.agent.voice.VoiceCommand(storage.chatPreferences(), config.voice().speech().enabled()))
+                    .command(skillCommand)
                     .storedOptions(new JobTurnOptions(storage.schedules()))
                     // on a handover new connections reach the new process
                     .onHandover(() -> server.ifPresent(WebServer::stopAccepting)))
                     .build();
+            skillCommand.attach(gateway::accept); // /<skill name> becomes a turn of the chat
             // a cut-off run waits for its resume as long as the gateway would still resume it
             Scheduler scheduler = new Scheduler(storage.schedules(), gateway, clock, new ScheduleMeters(metrics),
                     Scheduler.Settings.defaults().withResumeWait(settings.freshness().length()));
@@ -233,13 +238,18 @@ public final class Wiring implements AutoCloseable {
         return new ClusterSettings(c.enabled(), NodeIdentity.thisProcess(id), c.lease(), predecessor);
     }
 
-    /** The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), and the MCP servers' tools. */
-    private static ToolRegistry tools(AgentConfig a, McpTools mcp, Schedules schedules, Storage storage, AtomicReference<Authorizer> auth) {
+    /**
+     * The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), {@code skill}, and the MCP
+     * servers' tools.
+     */
+    private static ToolRegistry tools(AgentConfig a, McpTools mcp, Schedules schedules, Storage storage, AtomicReference<Authorizer> auth,
+            dev.herald.agent.skill.Skills skills) {
         ToolSettings settings = toolSettings(a);
         ScheduleTool schedule = new ScheduleTool(schedules, scope -> chatOf(storage, scope),
                 source -> auth.get() != null && auth.get().isAdmin(source));
         List<dev.herald.agent.tool.Tool> builtins = new ArrayList<>(BuiltinTools.all(settings));
         builtins.add(schedule);
+        builtins.add(new dev.herald.agent.skill.SkillTool(skills));
         return new ToolRegistry(settings, builtins, List.of(mcp));
     }
 

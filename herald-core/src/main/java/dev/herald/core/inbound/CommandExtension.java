@@ -14,6 +14,15 @@ public interface CommandExtension {
     /** The command's name without the slash, lower-case ({@code schedule}). */
     String name();
 
+    /**
+     * Whether this extension also answers {@code /command} (lower-case, no slash), a name it does not know in advance
+     * (a skill's, read from disk). Asked only for names neither the gateway nor an extension's {@link #name} answers, so
+     * it can never shadow those; by default only {@link #name} is claimed.
+     */
+    default boolean answers(String command) {
+        return command.equals(name());
+    }
+
     /** One line for /help, e.g. {@code /schedule add|list|pause|resume|delete - scheduled tasks}. */
     String help();
 

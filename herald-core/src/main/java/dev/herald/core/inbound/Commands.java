@@ -128,13 +128,22 @@ public final class Commands {
             case "model", "models" -> models.handle(key, event.commandArgs());
             case "sethome", "set-home" -> setHome(event);
             case "help", "commands", "start" -> help();
-            default -> extensions.containsKey(name) ? extensions.get(name).handle(event, key, authorizer.isAdmin(event.source()))
-                    : "Unknown command /" + name + ". Send /help for the list.";
+            default -> {
+                Optional<CommandExtension> x = extension(name); // its answer may be null: it answers later, or a turn does
+                yield x.isPresent() ? x.get().handle(event, key, authorizer.isAdmin(event.source()))
+                        : "Unknown command /" + name + ". Send /help for the list.";
+            }
         };
         if (answer != null) {
             outbox.send(event.source().platform(), event.source().target(), answer, MessageKind.COMMAND_RESPONSE,
                     event.messageId(), event.eventId());
         }
+    }
+
+    /** The extension answering {@code /name}: the one of that name, else the first that claims it ({@link CommandExtension#answers}). */
+    private Optional<CommandExtension> extension(String name) {
+        CommandExtension named = extensions.get(name);
+        return named != null ? Optional.of(named) : extensions.values().stream().filter(x -> x.answers(name)).findFirst();
     }
 
     /** The gateway's commands, then those added (before the last line). */
