@@ -25,7 +25,8 @@ public record HeraldConfig(
         LoggingConfig logging,
         SchedulesConfig schedules,
         ClusterConfig cluster,
-        dev.herald.agent.voice.VoiceSettings voice) implements Validated {
+        dev.herald.agent.voice.VoiceSettings voice,
+        CommandsConfig commands) implements Validated {
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
@@ -34,13 +35,15 @@ public record HeraldConfig(
         schedules = schedules == null ? SchedulesConfig.defaults() : schedules;
         cluster = cluster == null ? ClusterConfig.defaults() : cluster;
         voice = voice == null ? dev.herald.agent.voice.VoiceSettings.defaults() : voice;
+        commands = commands == null ? CommandsConfig.defaults() : commands;
     }
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), java.util.Map.of(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
-                LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults(), dev.herald.agent.voice.VoiceSettings.defaults());
+                LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults(), dev.herald.agent.voice.VoiceSettings.defaults(),
+                CommandsConfig.defaults());
     }
 
     /** Rules across sections: the agent's and the scheduled jobs' tool lists name tools and platforms that exist, jobs name profiles that do. */
@@ -65,6 +68,6 @@ public record HeraldConfig(
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
         return new HeraldConfig(model, models, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging,
-                schedules, cluster, voice);
+                schedules, cluster, voice, commands);
     }
 }

@@ -195,6 +195,7 @@ public final class Wiring implements AutoCloseable {
                     .metrics(metrics)
                     .cluster(cluster(config.cluster(), predecessor))
                     .homeChannels(new FileHomeChannelStore(home.resolve("home_channels.json")))
+                    .commandTiers(config.commands().tiers())
                     .command(new ScheduleCommand(schedules))
                     .mediaKeeper(config.voice().transcription().enabled() ? keptVoice : dev.herald.core.platform.MediaKeeper.NONE)
                     .command(new dev.herald.agent.voice.VoiceCommand(storage.chatPreferences(), config.voice().speech().enabled()))

@@ -17,7 +17,7 @@ class CommandNamesTest {
             found++;
         }
         assertThat(found).isGreaterThan(15);
-        assertThat(Commands.NAMES).containsAll(WhoamiCommand.BUILT_IN).containsAll(WhoamiCommand.ADMIN_ONLY);
+        assertThat(Commands.NAMES).containsAll(WhoamiCommand.BUILT_IN).containsAll(CommandTiers.ADMIN_BY_DEFAULT);
     }
 
     @Test
