@@ -23,7 +23,7 @@ class CommandNamesTest {
     @Test
     void theKitsList_whatSlackAndMattermostReadAsCommands_isTheGatewaysNamesAndItsAddedCommands() {
         java.util.Set<String> expected = new java.util.HashSet<>(Commands.NAMES);
-        expected.addAll(java.util.Set.of("schedule", "voice"));
+        expected.addAll(java.util.Set.of("schedule", "voice", "personality"));
         assertThat(dev.herald.core.platform.CommandNames.ALL).containsExactlyInAnyOrderElementsOf(expected);
     }
 }
