@@ -163,7 +163,7 @@ public final class Commands {
         StringBuilder sb = new StringBuilder(lines.getFirst());
         java.util.Set<String> adminOnly = new java.util.TreeSet<>();
         for (String line : lines.subList(1, lines.size())) {
-            String command = line.substring(1).split("[ \\-]", 2)[0];
+            String command = line.substring(1).split("\\s", 2)[0];
             boolean forUsers = tiers.allows(command, false);
             if (!forUsers) {
                 adminOnly.add("/" + CommandTiers.canonical(command));
