@@ -142,6 +142,14 @@ public final class ModelAgent implements Agent {
         return settings;
     }
 
+    /** The profile's system prompt, then the persona's (a blank line between), or whichever is set; null for none. */
+    private String systemPrompt(String personaPrompt) {
+        if (personaPrompt == null || personaPrompt.isBlank()) {
+            return settings.systemPrompt();
+        }
+        return settings.systemPrompt() == null ? personaPrompt : settings.systemPrompt() + "\n\n" + personaPrompt;
+    }
+
     @Override
     public String describe() {
         return client.describe();
@@ -154,6 +162,13 @@ public final class ModelAgent implements Agent {
 
     @Override
     public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
+        return runTurn(request, listener, interrupt, null);
+    }
+
+    /**
+     * A turn whose system prompt is the profile's followed by {@code personaPrompt} (the chat's persona), when not null.
+     */
+    TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt, String personaPrompt) {
         Interrupt outer = interrupt == null ? new Interrupt() : interrupt;
         if (outer.isRaised()) {
             return new TurnOutcome.Interrupted(outer.reason());
@@ -166,7 +181,7 @@ public final class ModelAgent implements Agent {
             return new TurnOutcome.Final(VoiceNotes.NOT_CONFIGURED);
         }
         TurnOutcome outcome;
-        try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, settings.systemPrompt(), images, files,
+        try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, systemPrompt(personaPrompt), images, files,
                 voice)) {
             try {
                 outcome = loop(turn);

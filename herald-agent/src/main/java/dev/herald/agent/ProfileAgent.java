@@ -1,6 +1,7 @@
 package dev.herald.agent;
 
 import dev.herald.agent.model.ModelClient;
+import dev.herald.agent.persona.Personas;
 import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ChatMessage;
@@ -29,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * ({@link dev.herald.core.agent.TurnOptions#profile()}, the API's {@code model}), the one its lane chose with
  * {@code /model} ({@link ModelChoiceStore}), the default. A stored choice that is no longer configured falls back to
  * the default with a log line. The profiles share the tools and the "approve always" memory.
+ *
+ * <p>A chat's persona ({@code /personality}, {@link Personas}) adds its system prompt after the profile's on every call
+ * of the chat's turns, and its model profile stands in for the default: a {@code /model} choice (made after the persona
+ * was chosen, since choosing a persona with a model clears it) and a caller's named profile still win.
  */
 public final class ProfileAgent implements Agent {
     private static final Logger log = LoggerFactory.getLogger(ProfileAgent.class);
@@ -54,6 +59,7 @@ public final class ProfileAgent implements Agent {
     private final ModelAgent fallback;
     private final ModelChoiceStore choices;
     private final List<ModelOption> options;
+    private final Personas personas;
 
     /**
      * @param profiles the profiles, the default first; names unique
@@ -74,6 +80,14 @@ public final class ProfileAgent implements Agent {
     /** @param preferences the chats' own choices, such as {@code /voice} */
     public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
             ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings voiceSettings, dev.herald.core.session.ChatPreferences preferences) {
+        this(profiles, tools, fetchers, choices, voiceSettings, preferences, Personas.none());
+    }
+
+    /** @param personas the configured personas and the chats' choice of one ({@code /personality}) */
+    public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
+            ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings voiceSettings, dev.herald.core.session.ChatPreferences preferences,
+            Personas personas) {
+        this.personas = Objects.requireNonNull(personas, "personas");
         VoiceNotes voice = new VoiceNotes(voiceSettings, fetchers, preferences);
         if (profiles.isEmpty()) {
             throw new IllegalArgumentException("at least one model profile is needed");
@@ -93,6 +107,9 @@ public final class ProfileAgent implements Agent {
 
     @Override
     public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
+        Optional<Personas.Persona> persona = request.sessionKey() == null ? Optional.empty()
+                : personas.of(new SessionKey(request.sessionKey()));
+        String personaPrompt = persona.map(Personas.Persona::systemPrompt).orElse(null);
         String named = request.options().profile();
         if (named != null) {
             ModelAgent agent = agents.get(named);
@@ -101,18 +118,29 @@ public final class ProfileAgent implements Agent {
                 log.warn("{}", why);
                 return new TurnOutcome.Errored(why);
             }
-            return agent.runTurn(request, listener, interrupt);
+            return agent.runTurn(request, listener, interrupt, personaPrompt);
         }
-        return forLane(request.sessionKey()).runTurn(request, listener, interrupt);
+        return forLane(request.sessionKey(), persona).runTurn(request, listener, interrupt, personaPrompt);
     }
 
-    private ModelAgent forLane(String sessionKey) {
+    /** The lane's /model choice, else its persona's profile, else the default. */
+    private ModelAgent forLane(String sessionKey, Optional<Personas.Persona> persona) {
         if (sessionKey == null || agents.size() == 1) {
             return fallback;
         }
         Optional<String> chosen = choices.chosen(new SessionKey(sessionKey));
         if (chosen.isEmpty()) {
-            return fallback;
+            String model = persona.map(Personas.Persona::model).orElse(null);
+            if (model == null || model.equals(DEFAULT)) {
+                return fallback;
+            }
+            ModelAgent agent = agents.get(model);
+            if (agent == null) {
+                log.warn("persona - personality '{}' names model profile '{}', which is not configured; using {}", persona.get().name(),
+                        model, DEFAULT);
+                return fallback;
+            }
+            return agent;
         }
         ModelAgent agent = agents.get(chosen.get());
         if (agent == null) {

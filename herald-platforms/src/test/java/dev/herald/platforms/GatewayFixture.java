@@ -69,6 +69,7 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
     private final List<HomeChannel> homes = new ArrayList<>();
     private final List<AutoCloseable> peers = new ArrayList<>();
     private Set<String> allowedUsers = Set.of();
+    private Set<String> admins = Set.of();
     private boolean pairingOn;
     private Callable<Boolean> ready = () -> true;
     private Agent agentOverride;
@@ -81,6 +82,12 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
     /** The platform user ids the allowlist lets in. */
     public GatewayFixture allow(String... users) {
         allowedUsers = Set.of(users);
+        return this;
+    }
+
+    /** The platform user ids that are admins (allowed too, and may run every command). */
+    public GatewayFixture admins(String... users) {
+        admins = Set.of(users);
         return this;
     }
 
@@ -134,7 +141,7 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
     public GatewayFixture start() {
         current = adapters.apply(clock);
         Platform platform = current.platform();
-        Allowlists rules = new Allowlists(Map.of(platform, AccessPolicy.users(allowedUsers)), false);
+        Allowlists rules = new Allowlists(Map.of(platform, new AccessPolicy(false, allowedUsers, admins)), false);
         PairingAuthorizer auth = new PairingAuthorizer(rules, pairing, pairingOn ? Set.of(platform) : Set.of());
         gateway = kit.gateway(agentOverride != null ? agentOverride : agent, auth, List.of(current), homes, settings, GatewayMetrics.NONE, builderSteps);
         gateway.start(Gateway.StartOptions.normal());

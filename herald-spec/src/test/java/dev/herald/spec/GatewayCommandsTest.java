@@ -164,7 +164,7 @@ class GatewayCommandsTest extends GatewaySpec {
 
         h.adminUsers.add("u1");
         chat().say(stranger, "/restart");
-        chat().awaitSent(t -> t.contains("Only admins"), Harness.WAIT);
+        chat().awaitSent(t -> t.contains("/restart is for admins here"), Harness.WAIT);
         assertThat(requested.get()).isNull();
         chat().say(alice, "/restart");
         long deadline = System.nanoTime() + Harness.WAIT.toNanos();

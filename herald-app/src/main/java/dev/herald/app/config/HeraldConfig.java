@@ -25,7 +25,10 @@ public record HeraldConfig(
         LoggingConfig logging,
         SchedulesConfig schedules,
         ClusterConfig cluster,
-        dev.herald.agent.voice.VoiceSettings voice) implements Validated {
+        dev.herald.agent.voice.VoiceSettings voice,
+        CommandsConfig commands,
+        @Doc("personas by name (letters, digits, '.', '_' or '-'): /personality <name> chooses one for a chat")
+        java.util.Map<String, PersonalityConfig> personalities) implements Validated {
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
@@ -34,13 +37,17 @@ public record HeraldConfig(
         schedules = schedules == null ? SchedulesConfig.defaults() : schedules;
         cluster = cluster == null ? ClusterConfig.defaults() : cluster;
         voice = voice == null ? dev.herald.agent.voice.VoiceSettings.defaults() : voice;
+        commands = commands == null ? CommandsConfig.defaults() : commands;
+        personalities = personalities == null ? java.util.Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(personalities));
     }
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
         return new HeraldConfig(ModelConfig.defaults(), java.util.Map.of(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
-                LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults(), dev.herald.agent.voice.VoiceSettings.defaults());
+                LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults(), dev.herald.agent.voice.VoiceSettings.defaults(),
+                CommandsConfig.defaults(), java.util.Map.of());
     }
 
     /** Rules across sections: the agent's and the scheduled jobs' tool lists name tools and platforms that exist, jobs name profiles that do. */
@@ -48,6 +55,7 @@ public record HeraldConfig(
     public void validate(ConfigChecks check) {
         ToolNames.validate(agent, mcpServers, platforms.names(), check);
         ScheduleJobChoices.validate(schedules, models, mcpServers, check);
+        validatePersonalities(check);
         for (var e : models.entrySet()) {
             String name = e.getKey();
             check.require(PROFILE_NAME.matcher(name).matches(), "models." + name,
@@ -59,12 +67,30 @@ public record HeraldConfig(
         }
     }
 
+    /** Personas have valid names (not {@code default}, which /personality keeps for none) and name profiles that exist. */
+    private void validatePersonalities(ConfigChecks check) {
+        for (var e : personalities.entrySet()) {
+            String name = e.getKey();
+            check.require(PROFILE_NAME.matcher(name).matches(), "personalities." + name,
+                    "is not a valid personality name: use 1-64 letters, digits, '.', '_' or '-'");
+            check.require(!name.equalsIgnoreCase("default") && !name.equalsIgnoreCase("none"), "personalities." + name,
+                    "is reserved (/personality default goes back to none); pick another name");
+            String model = e.getValue().model();
+            if (model != null && !model.isBlank() && !model.equals("default") && !models.containsKey(model)) {
+                java.util.List<String> known = new java.util.ArrayList<>(models.keySet());
+                known.add("default");
+                check.require(false, "personalities." + name + ".model", "names no model profile: \"" + model + "\""
+                        + ClosestKey.to(model, known).map(k -> "; did you mean " + k + "?").orElse("; use default or a name under models:"));
+            }
+        }
+    }
+
     private static final java.util.regex.Pattern PROFILE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final java.util.Set<String> RESERVED_PROFILES = java.util.Set.of("default", "herald");
 
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
         return new HeraldConfig(model, models, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging,
-                schedules, cluster, voice);
+                schedules, cluster, voice, commands, personalities);
     }
 }

@@ -2,6 +2,8 @@ package dev.herald.app.runtime;
 
 import dev.herald.agent.AgentSettings;
 import dev.herald.agent.ProfileAgent;
+import dev.herald.agent.persona.PersonalityCommand;
+import dev.herald.agent.persona.Personas;
 import dev.herald.agent.demo.DemoModel;
 import dev.herald.agent.mcp.McpServerSettings;
 import dev.herald.agent.mcp.McpTools;
@@ -145,8 +147,9 @@ public final class Wiring implements AutoCloseable {
             }
             MediaStore media = MediaStore.in(home.resolve("media"));
             KeptVoiceNotes keptVoice = new KeptVoiceNotes(media, fetchers, config.voice().transcription());
+            Personas personas = personas(config, storage);
             Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, keptVoice::fetchers, storage.modelChoices(),
-                    config.voice(), storage.chatPreferences()), metrics);
+                    config.voice(), storage.chatPreferences(), personas), metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
@@ -198,10 +201,12 @@ public final class Wiring implements AutoCloseable {
                     .metrics(metrics)
                     .cluster(cluster(config.cluster(), predecessor))
                     .homeChannels(new FileHomeChannelStore(home.resolve("home_channels.json")))
+                    .commandTiers(config.commands().tiers())
                     .command(new ScheduleCommand(schedules))
                     .mediaKeeper(config.voice().transcription().enabled() ? keptVoice : dev.herald.core.platform.MediaKeeper.NONE)
                     .command(new dev.herald.agent.voice.VoiceCommand(storage.chatPreferences(), config.voice().speech().enabled()))
                     .command(skillCommand)
+                    .command(new PersonalityCommand(personas, storage.modelChoices()))
                     .storedOptions(new JobTurnOptions(storage.schedules()))
                     // on a handover new connections reach the new process
                     .onHandover(() -> server.ifPresent(WebServer::stopAccepting)))
@@ -266,6 +271,16 @@ public final class Wiring implements AutoCloseable {
         return new ToolSettings(a.tools(), a.platformTools(), a.workspaceRoot(), Duration.ofSeconds(a.shellTimeoutSeconds()),
                 a.toolResultLimit(), Duration.ofSeconds(a.httpTimeoutSeconds()), a.httpMaxBytes(), a.httpAllow(),
                 new dev.herald.agent.tool.FileLimits(a.fileMaxBytes(), a.workspaceMaxBytes()));
+    }
+
+    /** The configured personas ({@code personalities:}), the chats' choices read from the store's chat preferences. */
+    private static Personas personas(HeraldConfig config, Storage storage) {
+        java.util.Map<String, Personas.Persona> all = new java.util.LinkedHashMap<>();
+        config.personalities().forEach((name, p) -> all.put(name, new Personas.Persona(name, p.systemPrompt(), p.model())));
+        if (!all.isEmpty()) {
+            log.info("runtime - personalities: {}", String.join(", ", all.keySet()));
+        }
+        return new Personas(all, storage.chatPreferences());
     }
 
     static McpServerSettings mcpSettings(McpServerConfig c) {

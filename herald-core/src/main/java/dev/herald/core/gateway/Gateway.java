@@ -148,7 +148,7 @@ public final class Gateway implements InboundSink, GatewayControl {
                 cluster.lease().plus(settings.drainTimeout()), t -> driver.dispatch(t, false));
         this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics,
                 membership.id(), settings.stuckLoopThreshold());
-        this.commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics);
+        this.commands = new Commands(storage, turns, lanes, outbox, authorizer, this, clock, approvals, agent, metrics, b.commandTiers);
         this.inbound = new Inbound(settings.keyPolicy(), authorizer, outbox, commands, turns, gate, driver, this::accepting, platforms,
                 storage::health, options, b.mediaKeeper);
         this.startup = new Startup(turns, orphans, storage.sessions(), gate, settings, metrics, membership);
@@ -190,6 +190,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private GatewayMetrics metrics = GatewayMetrics.NONE;
         private ClusterSettings cluster = ClusterSettings.single();
         private final List<CommandExtension> commands = new java.util.ArrayList<>();
+        private dev.herald.core.inbound.CommandTiers commandTiers = dev.herald.core.inbound.CommandTiers.defaults();
         private HomeChannelStore homeChannels = HomeChannelStore.inMemory();
         private Optional<StoredTurnOptions> storedOptions = Optional.empty();
         private dev.herald.core.platform.MediaKeeper mediaKeeper = dev.herald.core.platform.MediaKeeper.NONE;
@@ -240,6 +241,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         /** A chat command answered by {@code command} (such as /schedule). */
         public Builder command(CommandExtension command) {
             this.commands.add(java.util.Objects.requireNonNull(command, "command"));
+            return this;
+        }
+
+        /** Which commands users who are not admins may run (default {@link dev.herald.core.inbound.CommandTiers#defaults()}). */
+        public Builder commandTiers(dev.herald.core.inbound.CommandTiers tiers) {
+            this.commandTiers = java.util.Objects.requireNonNull(tiers, "tiers");
             return this;
         }
 

@@ -52,8 +52,8 @@ public final class Commands {
             "/model [name] - list the models, or switch this chat's",
             "/usage - model tokens (and cost, where priced) of the last answer, this conversation and today",
             "/whoami - your platform, ids and tier, and the commands you may run",
-            "/restart - restart the gateway (admins only)",
-            "/sethome - make this chat the home channel for gateway notices (admins only)",
+            "/restart - restart the gateway",
+            "/sethome - make this chat the home channel for gateway notices",
             "/help - this list");
 
     /**
@@ -78,11 +78,13 @@ public final class Commands {
     private final ModelCommand models;
     private final ConversationCommands conversations;
     private final UsageCommand usage;
+    private final CommandTiers tiers;
     private final java.util.Map<String, CommandExtension> extensions = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Commands(Storage storage, Turns turns, SessionLanes lanes, Outbox outbox, Authorizer authorizer, GatewayControl control, Clock clock,
-            PendingApprovals approvals, Agent agent, GatewayMetrics metrics) {
+            PendingApprovals approvals, Agent agent, GatewayMetrics metrics, CommandTiers tiers) {
         this.storage = storage;
+        this.tiers = java.util.Objects.requireNonNull(tiers, "tiers");
         this.turns = turns;
         this.lanes = lanes;
         this.outbox = outbox;
@@ -108,6 +110,13 @@ public final class Commands {
     /** Answers the command in {@code event} (already authorized). */
     void handle(MessageEvent event, SessionKey key) {
         String name = event.command();
+        boolean admin = authorizer.isAdmin(event.source());
+        if (isCommand(name) && !tiers.allows(name, admin)) {
+            log.info("gateway - /{} refused on {}: the sender is not an admin and commands.users does not list it", name, key);
+            outbox.send(event.source().platform(), event.source().target(), CommandTiers.refusal(name), MessageKind.COMMAND_RESPONSE,
+                    event.messageId(), event.eventId());
+            return;
+        }
         String answer = switch (name) {
             case "new", "reset" -> reset(event, key);
             case "stop" -> stop(key);
@@ -117,7 +126,7 @@ public final class Commands {
             case "retry" -> conversations.retry(event, key);
             case "undo" -> conversations.undo(event, key);
             case "usage" -> usage.handle(event, key);
-            case "whoami" -> WhoamiCommand.answer(event, authorizer.isAdmin(event.source()), extensions.keySet());
+            case "whoami" -> WhoamiCommand.answer(event, admin, extensions.keySet(), tiers);
             case "status" -> status(event, key);
             case "queue", "q" -> queue(event);
             case "restart" -> restart(event);
@@ -127,11 +136,10 @@ public final class Commands {
             case "compress" -> compress(event, key);
             case "model", "models" -> models.handle(key, event.commandArgs());
             case "sethome", "set-home" -> setHome(event);
-            case "help", "commands", "start" -> help();
+            case "help", "commands", "start" -> help(admin);
             default -> {
                 Optional<CommandExtension> x = extension(name); // its answer may be null: it answers later, or a turn does
-                yield x.isPresent() ? x.get().handle(event, key, authorizer.isAdmin(event.source()))
-                        : "Unknown command /" + name + ". Send /help for the list.";
+                yield x.isPresent() ? x.get().handle(event, key, admin) : "Unknown command /" + name + ". Send /help for the list.";
             }
         };
         if (answer != null) {
@@ -146,15 +154,36 @@ public final class Commands {
         return named != null ? Optional.of(named) : extensions.values().stream().filter(x -> x.answers(name)).findFirst();
     }
 
-    /** The gateway's commands, then those added (before the last line). */
-    private String help() {
-        if (extensions.isEmpty()) {
-            return HELP;
+    /** Whether {@code name} is a command answered here (the gateway's or an added one). */
+    private boolean isCommand(String name) {
+        return NAMES.contains(name) || extensions.containsKey(name);
+    }
+
+    /**
+     * The gateway's commands, then those added (before the last line): to a user only those their tier may run (and
+     * which ones are for admins), to an admin all, those only admins may run marked.
+     */
+    private String help(boolean admin) {
+        List<String> lines = new java.util.ArrayList<>(HELP.lines().toList());
+        String last = lines.removeLast();
+        extensions.values().forEach(x -> lines.add(x.help()));
+        lines.add(last);
+        StringBuilder sb = new StringBuilder(lines.getFirst());
+        java.util.Set<String> adminOnly = new java.util.TreeSet<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String command = line.substring(1).split("\\s", 2)[0];
+            boolean forUsers = tiers.allows(command, false);
+            if (!forUsers) {
+                adminOnly.add("/" + CommandTiers.canonical(command));
+            }
+            if (admin || forUsers) {
+                sb.append('\n').append(line).append(forUsers || !admin ? "" : " (admins only)");
+            }
         }
-        int last = HELP.lastIndexOf('\n');
-        StringBuilder sb = new StringBuilder(HELP.substring(0, last));
-        extensions.values().forEach(x -> sb.append('\n').append(x.help()));
-        return sb.append(HELP.substring(last)).toString();
+        if (!admin && !adminOnly.isEmpty()) {
+            sb.append("\nFor admins only: ").append(String.join(" ", adminOnly));
+        }
+        return sb.toString();
     }
 
     /** {@code /new [name]}: the old transcript keeps its title (listed by /sessions); the new one gets the name, or none. */
@@ -266,17 +295,11 @@ public final class Commands {
     }
 
     private String restart(MessageEvent event) {
-        if (!authorizer.isAdmin(event.source())) {
-            return "\u26d4 Only admins can restart the gateway.";
-        }
         control.requestRestart(event.source());
         return "\u267b\ufe0f Restarting the gateway. I will confirm here when it is back.";
     }
 
     private String setHome(MessageEvent event) {
-        if (!authorizer.isAdmin(event.source())) {
-            return "\u26d4 Only admins can set the home channel.";
-        }
         control.setHome(event.source());
         return "\ud83c\udfe0 This chat is now the home channel for " + event.source().platform()
                 + ": gateway notices (restarts, shutdowns) come here.";

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code /model}: lists the model profiles and switches this chat's. The choice is durable
- * ({@link ModelChoiceStore}) and applies from the next turn on; {@code /model default} goes back to the default.
+ * ({@link ModelChoiceStore}) and applies from the next turn on; {@code /model default} goes back to the default. Every
+ * choice is stored by name, the default's too, so that it is an explicit choice that wins over a persona's model.
  * The answer names profiles and models, never an address.
  */
 public final class ModelCommand {
@@ -40,8 +41,7 @@ public final class ModelCommand {
             return "Unknown model '" + shorten(wanted) + "'. Choose one of: " + names(options) + ".";
         }
         ModelOption chosen = match.get();
-        boolean isDefault = chosen.name().equals(options.getFirst().name());
-        choices.choose(key, isDefault ? null : chosen.name());
+        choices.choose(key, chosen.name());
         log.info("gateway - {} switched to model profile {} ({})", key, chosen.name(), chosen.model());
         return "Model for this chat: " + describe(chosen) + ". It answers from your next message on.";
     }

@@ -9,12 +9,11 @@ import java.util.TreeSet;
 
 /**
  * {@code /whoami}: who Herald takes the sender for, as an admin would write them into an allowlist (platform, user id,
- * chat id and thread), their tier (admin or user, from the authorizer's rules) and the commands that tier may run. It
+ * chat id and thread), their tier (admin or user, from the authorizer's rules) and the commands that tier may run
+ * ({@link CommandTiers}, the same policy the gateway applies and /help shows). It
  * tells nothing the sender does not already know about themselves, so every authorized user may run it.
  */
 final class WhoamiCommand {
-    /** The gateway's commands only an admin may run. */
-    static final Set<String> ADMIN_ONLY = Set.of("restart", "sethome");
     /** The gateway's own commands (one name each, aliases left out). */
     static final List<String> BUILT_IN = List.of("new", "title", "sessions", "resume", "retry", "undo", "usage", "stop", "status", "queue",
             "approve", "deny", "compress", "model", "whoami", "restart", "sethome", "help");
@@ -23,7 +22,7 @@ final class WhoamiCommand {
     }
 
     /** The answer for {@code event}'s sender; {@code extensions} are the names of the commands added to the gateway. */
-    static String answer(MessageEvent event, boolean admin, Collection<String> extensions) {
+    static String answer(MessageEvent event, boolean admin, Collection<String> extensions, CommandTiers tiers) {
         SessionSource s = event.source();
         StringBuilder sb = new StringBuilder();
         sb.append("Platform: ").append(s.platform()).append('\n');
@@ -40,10 +39,11 @@ final class WhoamiCommand {
         sb.append("Tier: ").append(admin ? "admin (may run every command)" : "user").append('\n');
         TreeSet<String> all = new TreeSet<>(BUILT_IN);
         all.addAll(extensions);
-        List<String> allowed = all.stream().filter(n -> admin || !ADMIN_ONLY.contains(n)).map(n -> "/" + n).toList();
+        List<String> allowed = all.stream().filter(n -> tiers.allows(n, admin)).map(n -> "/" + n).toList();
         sb.append("You may run: ").append(String.join(" ", allowed));
-        if (!admin) {
-            sb.append("\nAdmins only: ").append(String.join(" ", ADMIN_ONLY.stream().sorted().map(n -> "/" + n).toList()));
+        Set<String> adminOnly = tiers.adminOnly(all);
+        if (!admin && !adminOnly.isEmpty()) {
+            sb.append("\nAdmins only: ").append(String.join(" ", adminOnly.stream().map(n -> "/" + n).toList()));
         }
         return sb.toString();
     }

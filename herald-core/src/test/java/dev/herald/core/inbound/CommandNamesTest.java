@@ -17,13 +17,13 @@ class CommandNamesTest {
             found++;
         }
         assertThat(found).isGreaterThan(15);
-        assertThat(Commands.NAMES).containsAll(WhoamiCommand.BUILT_IN).containsAll(WhoamiCommand.ADMIN_ONLY);
+        assertThat(Commands.NAMES).containsAll(WhoamiCommand.BUILT_IN).containsAll(CommandTiers.ADMIN_BY_DEFAULT);
     }
 
     @Test
     void theKitsList_whatSlackAndMattermostReadAsCommands_isTheGatewaysNamesAndItsAddedCommands() {
         java.util.Set<String> expected = new java.util.HashSet<>(Commands.NAMES);
-        expected.addAll(java.util.Set.of("schedule", "voice", "skills"));
+        expected.addAll(java.util.Set.of("schedule", "voice", "skills", "personality"));
         assertThat(dev.herald.core.platform.CommandNames.ALL).containsExactlyInAnyOrderElementsOf(expected);
     }
 }
