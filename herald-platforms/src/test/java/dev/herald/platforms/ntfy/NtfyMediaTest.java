@@ -57,7 +57,7 @@ class NtfyMediaTest {
     void anAttachmentOnAnotherHost_isNotFetched_andTheTokenNotSent() {
         herald.start();
         int port = java.net.URI.create(ntfy.baseUrl()).getPort();
-        for (String url : new String[] {"http://localhost:" + port + "/file/x.png", "http://169.254.169.254/latest/meta-data/",
+        for (String url : new String[] {"http://localhost:" + port + "/file/x.png", "http://127.0.0.3/latest/meta-data/",
             "https://127.0.0.1:" + port + "/file/x.png", "not a url at all"}) {
             var ref = new MessageEvent.MediaRef("photo", url, "image/png");
             assertThatThrownBy(() -> ntfy.fetcher().fetch(ref, 1024)).as(url).isInstanceOf(IOException.class).hasMessageContaining("not fetched")
