@@ -513,6 +513,11 @@ public final class TurnRunner {
             }
 
             @Override
+            public boolean canApprove() {
+                return interactive || policy.allowDangerousWithoutUser();
+            }
+
+            @Override
             public String onCompaction(Compaction compaction) {
                 String child = compactions.apply(current.get(), compaction);
                 log.info("gateway - {} compressed {} message(s); continuing in session {}", turn.sessionKey(),

@@ -120,6 +120,11 @@ public final class MeteredAgent implements Agent {
         }
 
         @Override
+        public boolean canApprove() {
+            return delegate.canApprove();
+        }
+
+        @Override
         public String onCompaction(Compaction compaction) {
             return delegate.onCompaction(compaction);
         }
