@@ -104,7 +104,8 @@ final class FakeFeishu implements AutoCloseable {
     }
 
     static FeishuSettings.Timing timing() {
-        return new FeishuSettings.Timing(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ofMillis(200), Duration.ofMillis(100));
+        return new FeishuSettings.Timing(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ofMillis(200), Duration.ofMillis(100),
+                Duration.ofMillis(50), Duration.ofMillis(300));
     }
 
     GatewayFixture herald(String... allowedUsers) {
