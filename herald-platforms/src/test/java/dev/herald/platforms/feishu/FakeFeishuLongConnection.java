@@ -33,6 +33,8 @@ final class FakeFeishuLongConnection implements AutoCloseable {
     final List<FeishuFrame> received = new CopyOnWriteArrayList<>();
     final AtomicInteger endpointCalls = new AtomicInteger();
     final AtomicInteger connections = new AtomicInteger();
+    /** While set, the endpoint answers code 514 (auth failed), as for an app not allowed the long connection. */
+    volatile boolean refuseEndpoint;
     private final Set<String> unusedDevices = ConcurrentHashMap.newKeySet();
     private final AtomicInteger ids = new AtomicInteger();
     private final Javalin app;
@@ -80,7 +82,7 @@ final class FakeFeishuLongConnection implements AutoCloseable {
     void endpoint(HttpExchange x) throws IOException {
         endpointCalls.incrementAndGet();
         JsonNode b = LocalJsonServer.JSON.readTree(x.getRequestBody());
-        if (!FakeFeishu.APP_ID.equals(b.path("AppID").asText()) || !FakeFeishu.SECRET.equals(b.path("AppSecret").asText())) {
+        if (refuseEndpoint || !FakeFeishu.APP_ID.equals(b.path("AppID").asText()) || !FakeFeishu.SECRET.equals(b.path("AppSecret").asText())) {
             LocalJsonServer.reply(x, 200, LocalJsonServer.JSON.createObjectNode().put("code", 514).put("msg", "auth failed"));
             return;
         }

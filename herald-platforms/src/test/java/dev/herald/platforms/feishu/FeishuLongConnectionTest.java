@@ -2,9 +2,12 @@ package dev.herald.platforms.feishu;
 
 import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.herald.core.platform.ConnectionState;
 import dev.herald.platforms.GatewayFixture;
+import dev.herald.platforms.RecordingSink;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -128,5 +131,17 @@ class FeishuLongConnectionTest {
         await().atMost(WAIT).until(() -> platform.codeOf(again) == 200);
         await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> feishu.sentTo(DM).size() == 1);
         assertThat(herald.agent.calls()).as("the new process ran no turn for it").isEmpty();
+    }
+
+    @Test
+    void anEndpointThatRefusesTheApp_failsTheStartNamingTheKeys_andNeverTheSecret() {
+        platform.refuseEndpoint = true;
+        FeishuAdapter adapter = new FeishuAdapter(feishu.settings, FakeFeishu.timing(), herald.clock, herald.storage.platformState());
+        RecordingSink sink = new RecordingSink();
+
+        assertThatThrownBy(() -> adapter.start(sink)).hasMessageContaining("code 514")
+                .hasMessageContaining("check platforms.feishu.app_id and platforms.feishu.app_secret").message().doesNotContain(FakeFeishu.SECRET);
+        assertThat(sink.states).last().isEqualTo(ConnectionState.STOPPED);
+        assertThat(platform.connections.get()).isZero();
     }
 }
