@@ -42,7 +42,8 @@ public final class ContextCommand implements CommandExtension {
         }
         Optional<SessionEntry> entry = storage.sessions().find(key);
         List<dev.herald.core.agent.ChatMessage> history = entry
-                .map(e -> AgentHistory.from(storage.transcripts().load(e.sessionId()))).orElse(List.of());
+                .map(e -> AgentHistory.from(storage.transcripts().load(storage.transcripts().compressionTip(e.sessionId()))))
+                .orElse(List.of()); // read only: the lane's entry is healed to the compression tip by its next turn
         return agent.context(key, event.source().platform().id(), history).describe();
     }
 }
