@@ -57,7 +57,9 @@ public final class ReasoningCommand implements CommandExtension {
         String args = event.commandArgs().strip().toLowerCase(Locale.ROOT);
         Optional<String> current = chosen(preferences, key);
         if (args.isEmpty()) {
-            return "Reasoning in this chat: " + current.orElse("off") + (current.isEmpty() ? " (the model's own default)" : "")
+            String unsent = current.filter(e -> !efforts.contains(e)).map(e -> " (this model takes no '" + e + "', so none is sent)")
+                    .orElse("");
+            return "Reasoning in this chat: " + current.orElse("off") + (current.isEmpty() ? " (the model's own default)" : unsent)
                     + ". The model (" + profile + ") takes " + String.join(", ", efforts) + "; change it with /reasoning "
                     + String.join("|", efforts) + "|off.";
         }

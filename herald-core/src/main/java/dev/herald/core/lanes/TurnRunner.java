@@ -546,7 +546,7 @@ public final class TurnRunner {
                         turn.id(), turn.sessionKey());
                 return;
             }
-            reply = withUsageFooter(turn, outcome, reply);
+            reply = UsageFooter.append(storage, agent, turns, turn, outcome, reply);
             if (!outbox.record(turn, outcome.kind(), reply)) {
                 log.info("gateway - turn {} of {} was closed while it ran (stop or crash recovery); its reply is not sent",
                         turn.id(), turn.sessionKey());
@@ -565,18 +565,6 @@ public final class TurnRunner {
         if (ended) {
             marks.settle(turn.sessionKey(), outcome);
         }
-    }
-
-    /** {@code reply} with the chat's usage footer ({@link UsageFooter}) when it asked for one and the turn answered. */
-    private String withUsageFooter(TurnRecord turn, TurnOutcome outcome, String reply) {
-        if (reply.isBlank() || outcome instanceof TurnOutcome.Errored || outcome instanceof TurnOutcome.Failed
-                || !UsageFooter.on(storage.chatPreferences(), turn.sessionKey())) {
-            return reply;
-        }
-        TurnRecord now = turns.find(turn.id()).orElse(turn);
-        var prices = UsageFooter.profile(agent, storage.modelChoices(), turn.sessionKey()).map(dev.herald.core.agent.ModelOption::prices)
-                .orElse(dev.herald.core.agent.ModelOption.Prices.NONE);
-        return reply + "\n\n" + UsageFooter.line(now.inputTokens(), now.outputTokens(), prices);
     }
 
     /** What a turn that ended without a reply records as its error. */

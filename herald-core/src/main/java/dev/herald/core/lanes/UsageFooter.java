@@ -5,6 +5,10 @@ import dev.herald.core.agent.ModelOption;
 import dev.herald.core.session.ChatPreferences;
 import dev.herald.core.session.ModelChoiceStore;
 import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.Storage;
+import dev.herald.core.turn.TurnOutcome;
+import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.Turns;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -20,6 +24,21 @@ public final class UsageFooter {
     public static final String PREFERENCE = "usage_footer";
 
     private UsageFooter() {
+    }
+
+    /**
+     * {@code reply} with the footer when the chat asked for one and the turn answered (not for an error text): the turn's
+     * tokens as recorded so far, at the prices of the chat's model profile.
+     */
+    public static String append(Storage storage, Agent agent, Turns turns, TurnRecord turn, TurnOutcome outcome, String reply) {
+        if (reply.isBlank() || outcome instanceof TurnOutcome.Errored || outcome instanceof TurnOutcome.Failed
+                || !on(storage.chatPreferences(), turn.sessionKey())) {
+            return reply;
+        }
+        TurnRecord now = turns.find(turn.id()).orElse(turn);
+        ModelOption.Prices prices = profile(agent, storage.modelChoices(), turn.sessionKey()).map(ModelOption::prices)
+                .orElse(ModelOption.Prices.NONE);
+        return reply + "\n\n" + line(now.inputTokens(), now.outputTokens(), prices);
     }
 
     /** Whether the chat of {@code key} asked for the footer. */
