@@ -50,11 +50,16 @@ public final class ReasoningCommand implements CommandExtension {
     public String handle(MessageEvent event, SessionKey key, boolean admin) {
         String profile = agent.profileOf(key);
         List<String> efforts = agent.reasoningEfforts(key);
+        String args = event.commandArgs().strip().toLowerCase(Locale.ROOT);
+        if (args.equals("off")) { // always: a choice kept from another model can be cleared anywhere
+            preferences.set(key, PREFERENCE, null);
+            log.info("agent - {} turned /reasoning off", key);
+            return "Reasoning in this chat: off (the model's own default), from your next message on.";
+        }
         if (efforts.isEmpty()) {
             return "The model of this chat (" + profile + ", " + agent.modelOf(profile) + ") takes no reasoning effort. An operator can "
                     + "list the efforts it takes under reasoning_efforts in its model profile; /model shows the others.";
         }
-        String args = event.commandArgs().strip().toLowerCase(Locale.ROOT);
         Optional<String> current = chosen(preferences, key);
         if (args.isEmpty()) {
             String unsent = current.filter(e -> !efforts.contains(e)).map(e -> " (this model takes no '" + e + "', so none is sent)")
@@ -62,11 +67,6 @@ public final class ReasoningCommand implements CommandExtension {
             return "Reasoning in this chat: " + current.orElse("off") + (current.isEmpty() ? " (the model's own default)" : unsent)
                     + ". The model (" + profile + ") takes " + String.join(", ", efforts) + "; change it with /reasoning "
                     + String.join("|", efforts) + "|off.";
-        }
-        if (args.equals("off")) {
-            preferences.set(key, PREFERENCE, null);
-            log.info("agent - {} turned /reasoning off", key);
-            return "Reasoning in this chat: off (the model's own default), from your next message on.";
         }
         if (!efforts.contains(args)) {
             String shown = args.length() <= 20 ? args : args.substring(0, 20) + "...";

@@ -54,6 +54,8 @@ class TelegramAgentCommandsTest {
     private final OpenAiCompatibleClient thinker = new OpenAiCompatibleClient(ModelSettings.of(model.baseUrl(), "thinker-1")
             .withMaxRetries(0).withReasoningEfforts(List.of("low", "high")));
     private final OpenAiCompatibleClient plain = new OpenAiCompatibleClient(ModelSettings.of(model.baseUrl(), "plain-1").withMaxRetries(0));
+    private final OpenAiCompatibleClient light = new OpenAiCompatibleClient(ModelSettings.of(model.baseUrl(), "light-1")
+            .withMaxRetries(0).withReasoningEfforts(List.of("low")));
     private McpTools mcp;
     @RegisterExtension
     final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(TelegramSettings.of(fake.apiBase(), TOKEN, false),
@@ -64,6 +66,7 @@ class TelegramAgentCommandsTest {
     void stop() {
         thinker.close();
         plain.close();
+        light.close();
         model.close();
         if (mcp != null) {
             mcp.close();
@@ -102,7 +105,7 @@ class TelegramAgentCommandsTest {
                 CompressionSettings.forModel("thinker-1", 16_000));
         ProfileAgent agent = new ProfileAgent(List.of(
                 new ProfileAgent.Profile(ProfileAgent.DEFAULT, thinker, settings, new ModelOption.Prices(2.5, 10.0, null)),
-                new ProfileAgent.Profile("plain", plain, AgentSettings.DEFAULT)),
+                new ProfileAgent.Profile("plain", plain, AgentSettings.DEFAULT), new ProfileAgent.Profile("light", light, AgentSettings.DEFAULT)),
                 ToolRegistry.standard(tools), p -> Optional.empty(), choices, dev.herald.agent.voice.VoiceSettings.defaults(), preferences);
         mcp = new McpTools(List.of()).start();
         h.agentOverride(agent);
@@ -145,6 +148,13 @@ class TelegramAgentCommandsTest {
         h.crash();
         start(List.of());
         assertThat(say("/reasoning")).startsWith("Reasoning in this chat: high. ");
+
+        say("/model light");
+        assertThat(say("/reasoning")).isEqualTo("Reasoning in this chat: high (this model takes no 'high', so none is sent). "
+                + "The model (light) takes low; change it with /reasoning low|off.");
+        say("light question");
+        assertThat(model.lastRequest().model()).isEqualTo("light-1");
+        assertThat(model.lastRequest().json().has("reasoning_effort")).isFalse();
 
         say("/model plain");
         assertThat(say("/reasoning high")).isEqualTo("The model of this chat (plain, plain-1) takes no reasoning effort. An operator "
