@@ -20,6 +20,16 @@ public interface Agent {
         return java.util.Optional.empty();
     }
 
+    /**
+     * Summarizes the history of the chat {@code sessionKey} on demand ({@code /compress [focus words]}), with that chat's
+     * model profile; {@code focus} (may be empty) names what the summary must keep above all. By default the focus is
+     * ignored and {@link #compact(java.util.List, Interrupt)} answers.
+     */
+    default java.util.Optional<Compaction> compact(String sessionKey, java.util.List<ChatMessage> history, String focus,
+            Interrupt interrupt) {
+        return compact(history, interrupt);
+    }
+
     /** A short description for logs and operators (admin page, /status for admins); may name the model's endpoint. */
     String describe();
 

@@ -551,6 +551,7 @@ public final class TurnRunner {
                         turn.id(), turn.sessionKey());
                 return;
             }
+            reply = UsageFooter.append(storage, agent, turns, turn, outcome, reply);
             if (!outbox.record(turn, outcome.kind(), reply)) {
                 log.info("gateway - turn {} of {} was closed while it ran (stop or crash recovery); its reply is not sent",
                         turn.id(), turn.sessionKey());

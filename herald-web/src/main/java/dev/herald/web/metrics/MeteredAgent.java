@@ -47,6 +47,11 @@ public final class MeteredAgent implements Agent {
     }
 
     @Override
+    public Optional<Compaction> compact(String sessionKey, List<ChatMessage> history, String focus, Interrupt interrupt) {
+        return agent.compact(sessionKey, history, focus, interrupt);
+    }
+
+    @Override
     public String describe() {
         return agent.describe();
     }
