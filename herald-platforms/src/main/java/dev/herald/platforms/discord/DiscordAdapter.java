@@ -104,6 +104,11 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         this(settings, timing, clock, PressLedger.memoryState());
     }
 
+    /** An adapter with the production {@link DiscordSettings.Timing}, keeping its presses in memory only (for tools and tests). */
+    public DiscordAdapter(DiscordSettings settings, Clock clock) {
+        this(settings, DiscordSettings.Timing.defaults(), clock);
+    }
+
     /** An adapter with the production {@link DiscordSettings.Timing}, keeping its presses in {@code state}. */
     public DiscordAdapter(DiscordSettings settings, Clock clock, PlatformState state) {
         this(settings, DiscordSettings.Timing.defaults(), clock, state);

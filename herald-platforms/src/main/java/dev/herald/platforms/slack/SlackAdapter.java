@@ -103,6 +103,11 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         this(settings, timing, clock, PressLedger.memoryState());
     }
 
+    /** An adapter with the production {@link SlackSettings.Timing}, keeping its presses in memory only (for tools and tests). */
+    public SlackAdapter(SlackSettings settings, Clock clock) {
+        this(settings, SlackSettings.Timing.defaults(), clock);
+    }
+
     /** An adapter with the production {@link SlackSettings.Timing}, keeping its presses in {@code state}. */
     public SlackAdapter(SlackSettings settings, Clock clock, PlatformState state) {
         this(settings, SlackSettings.Timing.defaults(), clock, state);
