@@ -179,7 +179,8 @@ final class DiscordPresses {
         return q.isEmpty() ? verdict : q + "\n\n" + verdict;
     }
 
-    private Optional<Press> read(JsonNode d) {
+    /** The press in an INTERACTION_CREATE, or empty when it is not a well-formed press of one of Herald's buttons. */
+    Optional<Press> read(JsonNode d) {
         if (d.path("type").asInt(0) != 3 || d.path("data").path("component_type").asInt(0) != 2) {
             return Optional.empty();
         }

@@ -172,7 +172,8 @@ final class SlackPresses {
         return Optional.of(web.update(p.channel(), p.ts(), question.isEmpty() ? verdict : question + "\n" + verdict, blocks));
     }
 
-    private Optional<Press> read(JsonNode payload) {
+    /** The press in a block_actions payload, or empty when it is not a well-formed press of one of Herald's buttons. */
+    Optional<Press> read(JsonNode payload) {
         if (!"block_actions".equals(payload.path("type").asText())) {
             return Optional.empty();
         }
