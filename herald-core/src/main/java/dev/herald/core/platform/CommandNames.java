@@ -12,7 +12,8 @@ public final class CommandNames {
     /** The names, without the slash, lower-case. */
     public static final Set<String> ALL = Set.of("new", "reset", "title", "sessions", "resume", "retry", "undo", "usage", "whoami",
             "stop", "status", "queue", "q", "restart", "approve", "deny", "compress", "model", "models", "sethome", "set-home", "help",
-            "commands", "start", "schedule", "voice", "skills", "personality");
+            "commands", "start", "schedule", "voice", "skills", "personality",
+            "steer", "btw", "bg", "busy");
 
     private CommandNames() {
     }
