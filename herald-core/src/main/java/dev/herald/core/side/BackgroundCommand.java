@@ -138,17 +138,14 @@ final class BackgroundCommand implements CommandExtension {
     /** What the task is doing, or null once it has ended (its answer, if any, delivered). */
     private String state(TurnRecord first) {
         SessionKey task = first.sessionKey();
-        if (parts.lanes().active(task).isPresent()) {
-            return "running";
-        }
         TurnRecord latest = parts.turns().latestStarted(task).orElse(first);
         return switch (latest.state()) {
-            case RECEIVED -> "waiting to start";
+            case RECEIVED -> parts.lanes().active(task).isPresent() ? "running" : "waiting to start";
             case RUNNING -> "running";
             case AWAITING_DELIVERY -> "done, its answer on its way";
             case INTERRUPTED -> parts.storage().sessions().find(task).filter(SessionEntry::resumePending).isPresent()
                     ? "cut off, resumes shortly" : null;
-            default -> null;
+            default -> null; // ended: delivered, failed, cancelled, undeliverable
         };
     }
 
