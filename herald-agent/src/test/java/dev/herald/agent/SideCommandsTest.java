@@ -154,6 +154,30 @@ class SideCommandsTest {
     }
 
     @Test
+    void bg_cutOffByACrash_isResumedAfterTheRestart_andItsAnswerPostedOnce() {
+        start();
+        Hold held = model.enqueueHeld(Reply.text("the first process's answer"));
+        chat.say(alice, "/bg sum up the week");
+        chat.awaitSent(t -> t.startsWith("\ud83d\udd19 Background task 1 started"), WAIT);
+        held.awaitArrived(WAIT);
+        LoopbackPlatform before = chat;
+
+        kit.nextProcess(); // kill -9: the first process is abandoned mid-call
+        model.enqueue(Reply.text("The week, summed up."));
+        start();
+
+        assertThat(chat.awaitSent(t -> t.contains("summed up"), WAIT).text()).isEqualTo("\ud83d\udd19 Background task 1:\nThe week, summed up.");
+        assertThat(model.requests().getLast().messages()).extracting(RecordedRequest.Message::content)
+                .anySatisfy(c -> assertThat(c).contains("sum up the week"));
+        held.drop(); // the first process's call ends now: its turn was taken over, so it sends nothing
+        await().atMost(WAIT).until(() -> kit.storage().turns().inState(TurnState.DELIVERED, 10).stream()
+                .anyMatch(t -> t.source().platform().equals(BackgroundChats.PLATFORM)));
+        assertThat(before.sentMatching(t -> t.contains("first process"))).isEmpty();
+        assertThat(chat.sentMatching(t -> t.startsWith("\ud83d\udd19 Background task 1:"))).hasSize(1);
+        kit.skipCheck(dev.herald.testkit.gateway.Invariant.NO_TURN_LEFT_RUNNING, "the first process is abandoned by the simulated crash");
+    }
+
+    @Test
     void bgStop_interruptsTheTask_whichPostsNothing() {
         start();
         Hold held = model.enqueueHeld(Reply.text("never shown"));
