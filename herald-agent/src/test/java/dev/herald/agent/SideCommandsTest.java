@@ -99,6 +99,28 @@ class SideCommandsTest {
     }
 
     @Test
+    void steer_readByATurnThatACrashCutsOff_isReadAgainByTheResumedTurn() {
+        start();
+        model.enqueue(Reply.toolCalls(Reply.ToolCall.of("gate", "{}")));
+        Hold second = model.enqueueHeld(Reply.text("the first process's answer"));
+        chat.say(alice, "do the long job");
+        gate.awaitArrival();
+        chat.say(alice, "/steer also mention bananas");
+        chat.awaitSent(t -> t.startsWith("\u21aa Steering"), WAIT);
+        gate.open.countDown();
+        assertThat(second.awaitArrived(WAIT).lastUserMessage()).isEqualTo("[steer] also mention bananas");
+
+        kit.nextProcess(); // kill -9 during the model call that read the steer
+        model.enqueue(Reply.text("Resumed, with bananas."));
+        start();
+
+        chat.awaitSent("Resumed, with bananas."::equals, WAIT);
+        assertThat(model.requests().getLast().messages()).extracting(RecordedRequest.Message::content)
+                .contains("do the long job", "[steer] also mention bananas");
+        second.drop();
+    }
+
+    @Test
     void steer_withNothingRunning_isAnOrdinaryMessage() {
         start();
         model.enqueue(Reply.text("Hello to you."));
@@ -204,6 +226,12 @@ class SideCommandsTest {
     @Test
     void busy_isKeptPerChatAcrossARestart_andSteerModeMakesAPlainMessageSteer() {
         start();
+        chat.say(alice, "/help");
+        assertThat(chat.awaitSent(t -> t.startsWith("Commands:"), WAIT).text().lines())
+                .anySatisfy(l -> assertThat(l).startsWith("/steer <text> - "))
+                .anySatisfy(l -> assertThat(l).startsWith("/btw <question> - "))
+                .anySatisfy(l -> assertThat(l).startsWith("/bg <prompt> | /bg stop <n> - "))
+                .anySatisfy(l -> assertThat(l).startsWith("/busy [queue|steer|interrupt] - "));
         chat.say(alice, "/busy");
         assertThat(chat.awaitSent(t -> t.startsWith("Busy mode here"), WAIT).text()).startsWith("Busy mode here: queue (the gateway's default)");
         chat.say(alice, "/busy steer");

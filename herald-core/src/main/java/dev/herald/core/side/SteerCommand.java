@@ -37,10 +37,14 @@ final class SteerCommand implements CommandExtension {
         MessageEvent message = new MessageEvent(EventIds.next(), event.source(), text, null, event.messageId(), event.media(),
                 event.origin(), event.receivedAt());
         boolean running = parts.lanes().active(key).isPresent();
-        Admission a = running ? parts.steer().apply(message) : parts.enqueue().apply(message);
+        boolean files = !event.media().isEmpty(); // the running turn has read its files already: this one waits its turn
+        Admission a = running && !files ? parts.steer().apply(message) : parts.enqueue().apply(message);
         if (a != Admission.ACCEPTED) {
             return SideCommands.notTaken(a);
         }
-        return running ? "\u21aa Steering: the model reads this after its current step." : null; // nothing ran: it is a message
+        if (!running) {
+            return null; // nothing ran: it is a message, answered as one
+        }
+        return files ? "Queued: a message with files runs after the current turn." : "\u21aa Steering: the model reads this after its current step.";
     }
 }
