@@ -105,6 +105,11 @@ final class BackgroundCommand implements CommandExtension {
         if (a == Admission.DUPLICATE) {
             return null; // the same command delivered again: its task was started the first time
         }
+        if (a == Admission.REFUSED) {
+            log.warn("gateway - /bg on {} refused: the platform {} does not let the chat's user in (wire it as a trusted platform)", key,
+                    BackgroundChats.PLATFORM);
+            return "Background tasks are not available on this Herald.";
+        }
         if (a != Admission.ACCEPTED) {
             return SideCommands.notTaken(a);
         }
