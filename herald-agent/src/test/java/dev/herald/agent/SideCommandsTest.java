@@ -162,9 +162,10 @@ class SideCommandsTest {
     @Test
     void bg_runsInItsOwnSession_isListedByStatus_andPostsItsAnswerBackHere() {
         start();
+        kit.storage().chatPreferences().set(SessionKey.of(alice), dev.herald.agent.persona.Personas.PREFERENCE, "astronomer");
         Hold held = model.enqueueHeld(Reply.text("About 100 billion stars."));
 
-        chat.say(alice, "/bg count the stars");
+        chat.say(alice, "/bg count the stars", "m-bg");
 
         assertThat(chat.awaitSent(t -> t.startsWith("\ud83d\udd19 Background task 1 started"), WAIT).text()).contains("/bg stop 1");
         held.awaitArrived(WAIT);
@@ -176,6 +177,9 @@ class SideCommandsTest {
                 .isEqualTo("\ud83d\udd19 Background task 1:\nAbout 100 billion stars.");
         assertThat(model.requests().getFirst().lastUserMessage()).contains("count the stars");
         assertThat(kit.storage().sessions().find(SessionKey.of(alice))).as("the chat's own session is untouched").isEmpty();
+        SessionKey task = kit.storage().turns().findByMessage(BackgroundChats.PLATFORM.id(), "bg:telegram:m-bg").orElseThrow().sessionKey();
+        assertThat(kit.storage().chatPreferences().get(task, dev.herald.agent.persona.Personas.PREFERENCE)).as("the chat's persona")
+                .contains("astronomer");
         await().atMost(WAIT).until(() -> kit.storage().turns().inState(TurnState.DELIVERED, 10).stream()
                 .anyMatch(t -> t.source().platform().equals(BackgroundChats.PLATFORM)));
         chat.say(alice, "/bg");

@@ -30,6 +30,8 @@ final class BackgroundCommand implements CommandExtension {
     private static final Logger log = LoggerFactory.getLogger(BackgroundCommand.class);
     static final String PREFIX = "[Background task ";
     static final int MAX_PROMPT = 4_000;
+    /** The chat preference a persona is kept in ({@code /personality}). */
+    static final String PERSONA = "personality";
 
     private final SideCommands.Parts parts;
     private final BackgroundRuns runs;
@@ -92,12 +94,14 @@ final class BackgroundCommand implements CommandExtension {
         }
         int n = runs.take(key);
         SessionSource source = BackgroundChats.source(event.source(), n, Long.toString(parts.clock().millis(), 36));
+        SessionKey taskKey;
         try {
-            SessionKey.of(source, parts.keyPolicy());
+            taskKey = SessionKey.of(source, parts.keyPolicy());
         } catch (IllegalArgumentException e) {
             log.info("gateway - /bg refused on {}: the chat's ids cannot name a background session ({})", key, e.getMessage());
             return "Background tasks cannot run for this chat: its id cannot name a session.";
         }
+        inheritChoices(key, taskKey);
         String messageId = "bg:" + event.source().platform().id() + ":" + (event.messageId() == null ? EventIds.next() : event.messageId());
         MessageEvent task = new MessageEvent(EventIds.next(), source, PREFIX + n + "] " + prompt, messageId, null, List.of(),
                 MessageEvent.Origin.SCHEDULE, parts.clock().instant());
@@ -118,6 +122,12 @@ final class BackgroundCommand implements CommandExtension {
         log.info("gateway - background task {} of {} started ({} characters)", n, key, prompt.length());
         return "\ud83d\udd19 Background task " + n + " started in a session of its own; its answer comes here when it is done. "
                 + "/status lists it; /bg stop " + n + " stops it.";
+    }
+
+    /** The task runs with the chat's choices: its /model profile and its persona (the agent's chat preference of that name). */
+    private void inheritChoices(SessionKey chat, SessionKey task) {
+        parts.storage().modelChoices().chosen(chat).ifPresent(m -> parts.storage().modelChoices().choose(task, m));
+        parts.storage().chatPreferences().get(chat, PERSONA).ifPresent(p -> parts.storage().chatPreferences().set(task, PERSONA, p));
     }
 
     private String stop(SessionKey key, String arg) {
