@@ -5,6 +5,7 @@
 import OpenAI from 'openai';
 import { generateText, stepCountIs, tool } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createOpenAI } from '@ai-sdk/openai';
 import { z } from 'zod';
 
 const baseURL = process.env.HERALD_BASE_URL;
@@ -119,3 +120,24 @@ out('aiSdk', {
   toolCalls: result.steps.flatMap((s) => s.toolCalls.map((c) => ({ name: c.toolName, input: c.input }))),
   toolResults: result.steps.flatMap((s) => s.toolResults.map((r) => r.output)),
 });
+
+// the AI SDK's default OpenAI provider talks to /v1/responses, which takes no client tools: the refusal says what to
+// use instead, and what it names (.chat(), i.e. /v1/chat/completions) runs the same tool loop
+const openai = createOpenAI({ baseURL, apiKey });
+const weatherTool = {
+  get_weather: tool({
+    description: 'The weather in a city',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => (city === 'Oslo' ? 'sunny' : 'unknown'),
+  }),
+};
+try {
+  await generateText({ model: openai('herald'), prompt: 'weather in Oslo?', tools: weatherTool, maxRetries: 0 });
+  out('aiSdkResponsesTools', { status: 200 });
+} catch (e) {
+  out('aiSdkResponsesTools', { status: e.statusCode, message: e.message, body: e.responseBody });
+}
+const viaChat = await generateText({
+  model: openai.chat('herald'), prompt: 'weather in Oslo?', tools: weatherTool, stopWhen: stepCountIs(4), maxRetries: 0,
+});
+out('aiSdkChat', { text: viaChat.text, steps: viaChat.steps.length });

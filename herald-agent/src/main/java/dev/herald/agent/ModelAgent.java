@@ -172,6 +172,14 @@ public final class ModelAgent implements Agent {
      * A turn whose system prompt is the profile's followed by {@code personaPrompt} (the chat's persona), when not null.
      */
     TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt, String personaPrompt) {
+        return runTurn(request, listener, interrupt, personaPrompt, null);
+    }
+
+    /**
+     * A turn as above whose model calls carry {@code reasoningEffort} (the chat's {@code /reasoning}; null for none), which
+     * the client sends only when the model takes it.
+     */
+    TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt, String personaPrompt, String reasoningEffort) {
         Interrupt outer = interrupt == null ? new Interrupt() : interrupt;
         if (outer.isRaised()) {
             return new TurnOutcome.Interrupted(outer.reason());
@@ -187,7 +195,7 @@ public final class ModelAgent implements Agent {
         try (Turn turn = new Turn(request, listener == null ? TurnListener.NONE : listener, outer, tools, systemPrompt(personaPrompt), images, files,
                 voice)) {
             try {
-                outcome = loop(turn);
+                outcome = loop(turn, reasoningEffort);
             } catch (RuntimeException e) {
                 turn.signal().raise("agent error");
                 if (StoreException.isOutage(e)) {
@@ -205,7 +213,7 @@ public final class ModelAgent implements Agent {
         return outcome;
     }
 
-    private TurnOutcome loop(Turn turn) {
+    private TurnOutcome loop(Turn turn, String reasoningEffort) {
         for (int iteration = 1; iteration <= settings.maxIterations(); iteration++) {
             if (turn.signal().isRaised()) {
                 return turn.interrupted();
@@ -215,7 +223,7 @@ public final class ModelAgent implements Agent {
             if (stopped != null) {
                 return stopped;
             }
-            Called called = callModel(turn);
+            Called called = callModel(turn, reasoningEffort);
             if (called.ended() != null) {
                 return called.ended();
             }
@@ -270,9 +278,9 @@ public final class ModelAgent implements Agent {
     private record Called(ModelResponse response, TurnOutcome ended) {
     }
 
-    private Called callModel(Turn turn) {
+    private Called callModel(Turn turn, String reasoningEffort) {
         ModelRequest request = ModelRequest.streaming(turn.modelMessages()).withTools(turn.specs())
-                .withSampling(settings.temperature(), settings.maxTokens());
+                .withSampling(settings.temperature(), settings.maxTokens()).withReasoningEffort(reasoningEffort);
         if (settings.topP() != null) {
             request = request.withParameters(Map.of("top_p", settings.topP().toString()));
         }
@@ -428,6 +436,22 @@ public final class ModelAgent implements Agent {
     /** Summarizes {@code history} for /compress, keeping the newest part and the last user message. */
     @Override
     public Optional<Compaction> compact(List<ChatMessage> history, Interrupt interrupt) {
+        return compact(history, "", interrupt);
+    }
+
+    /** The reasoning efforts this profile's model takes ({@code reasoning_efforts}); empty when none. */
+    List<String> reasoningEfforts() {
+        return client.reasoningEfforts();
+    }
+
+    /** How full the next request of a chat with {@code history} on {@code platformId} would be ({@code /context}). */
+    dev.herald.agent.compress.ContextUse context(String profile, List<ChatMessage> history, String personaPrompt, String platformId) {
+        return dev.herald.agent.compress.ContextUse.of(profile, client.modelName(), systemPrompt(personaPrompt),
+                tools.forPlatform(platformId).specs(), history, compactor.settings());
+    }
+
+    /** {@link #compact(List, Interrupt)} whose summary keeps above all what {@code focus} names (a user's words; may be empty). */
+    Optional<Compaction> compact(List<ChatMessage> history, String focus, Interrupt interrupt) {
         int goal = -1;
         for (int i = history.size() - 1; i >= 0 && goal < 0; i--) {
             goal = history.get(i).role() == Role.USER ? i : -1;
@@ -438,7 +462,7 @@ public final class ModelAgent implements Agent {
             return Optional.empty();
         }
         try {
-            Compaction compaction = compactor.summarize(plan.get(), interrupt == null ? new Interrupt() : interrupt, usage -> {
+            Compaction compaction = compactor.summarize(plan.get(), focus, interrupt == null ? new Interrupt() : interrupt, usage -> {
             });
             log.info("agent - /compress summarized {} messages into {} characters, kept {}", compaction.summarizedMessages(),
                     Texts.number(compaction.summary().length()), compaction.kept().size());

@@ -60,6 +60,7 @@ public final class ProfileAgent implements Agent {
     private final ModelChoiceStore choices;
     private final List<ModelOption> options;
     private final Personas personas;
+    private final dev.herald.core.session.ChatPreferences preferences;
 
     /**
      * @param profiles the profiles, the default first; names unique
@@ -88,6 +89,7 @@ public final class ProfileAgent implements Agent {
             ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings voiceSettings, dev.herald.core.session.ChatPreferences preferences,
             Personas personas) {
         this.personas = Objects.requireNonNull(personas, "personas");
+        this.preferences = Objects.requireNonNull(preferences, "preferences");
         VoiceNotes voice = new VoiceNotes(voiceSettings, fetchers, preferences);
         if (profiles.isEmpty()) {
             throw new IllegalArgumentException("at least one model profile is needed");
@@ -118,9 +120,41 @@ public final class ProfileAgent implements Agent {
                 log.warn("{}", why);
                 return new TurnOutcome.Errored(why);
             }
-            return agent.runTurn(request, listener, interrupt, personaPrompt);
+            return agent.runTurn(request, listener, interrupt, personaPrompt, reasoningEffort(request.sessionKey(), agent));
         }
-        return forLane(request.sessionKey(), persona).runTurn(request, listener, interrupt, personaPrompt);
+        ModelAgent agent = forLane(request.sessionKey(), persona);
+        return agent.runTurn(request, listener, interrupt, personaPrompt, reasoningEffort(request.sessionKey(), agent));
+    }
+
+    /** The chat's {@code /reasoning} effort when {@code agent}'s model takes it, else null (nothing is sent). */
+    private String reasoningEffort(String sessionKey, ModelAgent agent) {
+        if (sessionKey == null) {
+            return null;
+        }
+        return ReasoningCommand.chosen(preferences, new SessionKey(sessionKey)).filter(agent.reasoningEfforts()::contains).orElse(null);
+    }
+
+    /** The name of the model profile the chat of {@code key} runs on: its /model choice, else its persona's, else the default. */
+    public String profileOf(SessionKey key) {
+        ModelAgent agent = forLane(key.value(), personas.of(key));
+        return agents.entrySet().stream().filter(e -> e.getValue() == agent).map(Map.Entry::getKey).findFirst().orElse(DEFAULT);
+    }
+
+    /** The model of the profile named {@code profile}, as any chat user may see it. */
+    String modelOf(String profile) {
+        return agents.getOrDefault(profile, fallback).modelName();
+    }
+
+    /** The reasoning efforts ({@code low}, {@code medium}, {@code high}) the model of the chat of {@code key} takes; empty: none. */
+    public List<String> reasoningEfforts(SessionKey key) {
+        return forLane(key.value(), personas.of(key)).reasoningEfforts();
+    }
+
+    /** How full the next request of the chat of {@code key} on {@code platformId} would be, with {@code history} ({@code /context}). */
+    public dev.herald.agent.compress.ContextUse context(SessionKey key, String platformId, List<ChatMessage> history) {
+        Optional<Personas.Persona> persona = personas.of(key);
+        String profile = profileOf(key);
+        return agents.get(profile).context(profile, history, persona.map(Personas.Persona::systemPrompt).orElse(null), platformId);
     }
 
     /** The lane's /model choice, else its persona's profile, else the default. */
@@ -166,6 +200,13 @@ public final class ProfileAgent implements Agent {
     @Override
     public Optional<Compaction> compact(List<ChatMessage> history, Interrupt interrupt) {
         return fallback.compact(history, interrupt);
+    }
+
+    /** With the chat's own model profile, the summary keeping above all what {@code focus} names. */
+    @Override
+    public Optional<Compaction> compact(String sessionKey, List<ChatMessage> history, String focus, Interrupt interrupt) {
+        ModelAgent agent = sessionKey == null ? fallback : forLane(sessionKey, personas.of(new SessionKey(sessionKey)));
+        return agent.compact(history, focus == null ? "" : focus, interrupt);
     }
 
     @Override

@@ -97,7 +97,9 @@ final class Turn implements AutoCloseable {
         this.clientTools = request.options().clientTools();
         Set<String> shadowed = new HashSet<>();
         clientTools.forEach(t -> shadowed.add(t.name()));
-        this.tools = registry.forTurn(request.platformId(), request.options().toolAllowlist()).without(shadowed);
+        ToolSet own = registry.forTurn(request.platformId(), request.options().toolAllowlist()).without(shadowed);
+        // a caller with its own tools where nobody can approve: Herald's always-asking tools would only be denied
+        this.tools = !clientTools.isEmpty() && !listener.canApprove() ? own.withoutAlwaysAsking() : own;
         this.toolContext = registry.context(request, signal).withOutgoing(listener::onFile);
         this.system = systemPrompt == null ? null : ChatMessage.system(systemPrompt);
         this.conversation = new ArrayList<>(request.history().size() + 8);

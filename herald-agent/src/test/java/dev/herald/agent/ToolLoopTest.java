@@ -253,4 +253,35 @@ class ToolLoopTest {
 
         assertThat(fake.lastRequest().tools()).extracting(t -> t.path("function").path("name").asText()).containsExactly("read_file", "count");
     }
+
+    /** An API caller's own tools where nobody can approve: shell would only be denied, so it is not offered; safe tools are. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void runTurn_callerWithItsOwnTools_isOfferedShellOnlyWhereACallCanBeApproved(boolean canApprove) {
+        fake.enqueue(Reply.text("ok"));
+        var options = new dev.herald.core.agent.TurnOptions(null, java.util.Map.of(),
+                List.of(new dev.herald.core.agent.TurnOptions.ClientTool("get_weather", "The weather", null)), List.of());
+        TurnListener who = new TurnListener() {
+            @Override
+            public void onMessage(ChatMessage message) {
+            }
+
+            @Override
+            public boolean canApprove() {
+                return canApprove;
+            }
+        };
+
+        agent().runTurn(new dev.herald.core.agent.TurnRequest("s-3", null, List.of(), "weather?", false, "loopback", options), who,
+                new Interrupt());
+
+        List<String> offered = new java.util.ArrayList<>();
+        fake.lastRequest().tools().forEach(t -> offered.add(t.path("function").path("name").asText()));
+        assertThat(offered).contains("get_weather", "read_file", "count");
+        if (canApprove) {
+            assertThat(offered).contains("shell");
+        } else {
+            assertThat(offered).doesNotContain("shell");
+        }
+    }
 }

@@ -57,6 +57,12 @@ public final class HeraldRuntime {
 
     /** {@link #run(HeraldConfig, Path, boolean)} for a process that may take over from another ({@code succession}). */
     public static int run(HeraldConfig config, Path home, boolean demo, Succession succession) {
+        return run(config, home, demo, succession, () -> config);
+    }
+
+    /** {@link #run(HeraldConfig, Path, boolean, Succession)} whose {@code /reload-mcp} reads the configuration with {@code reread}. */
+    public static int run(HeraldConfig config, Path home, boolean demo, Succession succession,
+            java.util.function.Supplier<HeraldConfig> reread) {
         Clock clock = Clock.systemUTC();
         long pid = ProcessHandle.current().pid();
         RunFiles files = new RunFiles(home);
@@ -76,7 +82,7 @@ public final class HeraldRuntime {
                     })
                     .onCleanStop(files::writeCleanMarker) // written by the drain when the stop cut nothing off
                     // judged dead by another node (paused past its lease): it stopped without writing; exit 75 to rejoin as a new node
-                    .onFencedOut(() -> stops.request(StopKind.RESTART, false)));
+                    .onFencedOut(() -> stops.request(StopKind.RESTART, false)), reread);
         } catch (RuntimeException e) {
             return fatal(e);
         }

@@ -60,7 +60,10 @@ final class RunCommand implements Callable<Integer> {
             Logger config = LoggerFactory.getLogger("config");
             config.info("effective configuration from {}: {}", loaded.source(), dev.herald.app.config.ConfigSummary.line(loaded.config()));
             config.debug("effective configuration in full:\n{}", loaded.effective());
-            return HeraldRuntime.run(loaded.config(), home, demo, succession);
+            // /reload-mcp reads the same file again, through the same loader (interpolation, validation)
+            java.util.function.Supplier<dev.herald.app.config.HeraldConfig> reread = () -> new ConfigLoader(cli.env(), plugins)
+                    .load(where.configFile(home), where.configExplicit(), home).config();
+            return HeraldRuntime.run(loaded.config(), home, demo, succession, reread);
         }
     }
 

@@ -40,6 +40,11 @@ final class McpTool implements Tool {
     }
 
     @Override
+    public boolean alwaysAsks() {
+        return !server.settings().trusted();
+    }
+
+    @Override
     public Danger danger(JsonNode args, ToolContext context) {
         return server.settings().trusted() ? Danger.NONE
                 : Danger.because("calls the MCP server '" + server.settings().name() + "' (not marked trusted)");

@@ -27,4 +27,12 @@ public interface ModelClient {
     default String modelName() {
         return "unnamed";
     }
+
+    /**
+     * The {@code reasoning_effort} values this model takes ({@code low}, {@code medium}, {@code high}); empty when it takes
+     * none, and then a request's {@link ModelRequest#reasoningEffort()} is not sent.
+     */
+    default java.util.List<String> reasoningEfforts() {
+        return java.util.List.of();
+    }
 }

@@ -17,10 +17,13 @@ import java.util.Objects;
  * @param parameters  more body fields by name ({@code top_p}, {@code response_format}, ...), each value JSON text, sent as
  *                    they are; they win over {@code temperature} and {@code maxTokens}; never {@code model},
  *                    {@code messages}, {@code tools} or the stream fields
+ * @param reasoningEffort {@code low}, {@code medium} or {@code high}, sent as {@code reasoning_effort} only to a model whose
+ *                    settings list it ({@link ModelSettings#reasoningEfforts()}); null for none. A {@code reasoning_effort}
+ *                    parameter wins over it
  */
 public record ModelRequest(
         String model, List<ChatMessage> messages, List<ToolSpec> tools, boolean stream, Double temperature, Integer maxTokens,
-        Map<String, String> parameters) {
+        Map<String, String> parameters, String reasoningEffort) {
     /** Body fields a parameter may not replace: the request's own structure. */
     public static final java.util.Set<String> RESERVED = java.util.Set.of("model", "messages", "tools", "stream", "stream_options");
 
@@ -50,6 +53,17 @@ public record ModelRequest(
         this(model, messages, tools, stream, temperature, maxTokens, Map.of());
     }
 
+    /** A request without a reasoning effort. */
+    public ModelRequest(String model, List<ChatMessage> messages, List<ToolSpec> tools, boolean stream, Double temperature,
+            Integer maxTokens, Map<String, String> parameters) {
+        this(model, messages, tools, stream, temperature, maxTokens, parameters, null);
+    }
+
+    /** With {@code effort} ({@code low}, {@code medium}, {@code high}) as its reasoning effort; null for none. */
+    public ModelRequest withReasoningEffort(String effort) {
+        return new ModelRequest(model, messages, tools, stream, temperature, maxTokens, parameters, effort);
+    }
+
     /** A streamed request for the client's configured model, without tools or sampling overrides. */
     public static ModelRequest streaming(List<ChatMessage> messages) {
         return new ModelRequest(null, messages, List.of(), true, null, null);
@@ -61,21 +75,21 @@ public record ModelRequest(
     }
 
     public ModelRequest withModel(String name) {
-        return new ModelRequest(name, messages, tools, stream, temperature, maxTokens, parameters);
+        return new ModelRequest(name, messages, tools, stream, temperature, maxTokens, parameters, reasoningEffort);
     }
 
     public ModelRequest withTools(List<ToolSpec> specs) {
-        return new ModelRequest(model, messages, specs, stream, temperature, maxTokens, parameters);
+        return new ModelRequest(model, messages, specs, stream, temperature, maxTokens, parameters, reasoningEffort);
     }
 
     public ModelRequest withSampling(Double newTemperature, Integer newMaxTokens) {
-        return new ModelRequest(model, messages, tools, stream, newTemperature, newMaxTokens, parameters);
+        return new ModelRequest(model, messages, tools, stream, newTemperature, newMaxTokens, parameters, reasoningEffort);
     }
 
     /** With {@code more} body fields added (a later value for the same name wins). */
     public ModelRequest withParameters(Map<String, String> more) {
         Map<String, String> all = new java.util.LinkedHashMap<>(parameters);
         all.putAll(more);
-        return new ModelRequest(model, messages, tools, stream, temperature, maxTokens, all);
+        return new ModelRequest(model, messages, tools, stream, temperature, maxTokens, all, reasoningEffort);
     }
 }

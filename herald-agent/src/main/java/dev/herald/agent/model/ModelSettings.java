@@ -18,8 +18,13 @@ import java.util.Objects;
  *                       it fails with a retryable timeout; null means 120 s. For a non-streamed call this
  *                       bounds the whole generation.
  * @param maxRetries     retries after the first attempt on 429, 5xx and connection errors (0 to 10)
+ * @param reasoningEfforts the {@code reasoning_effort} values the model takes ({@link #EFFORTS}, config
+ *                       {@code reasoning_efforts}); empty: it takes none, and a request's effort is not sent
  */
-public record ModelSettings(URI baseUrl, String apiKey, String model, Duration connectTimeout, Duration idleTimeout, int maxRetries) {
+public record ModelSettings(URI baseUrl, String apiKey, String model, Duration connectTimeout, Duration idleTimeout, int maxRetries,
+        java.util.List<String> reasoningEfforts) {
+    /** The reasoning efforts a profile may list, in order. */
+    public static final java.util.List<String> EFFORTS = java.util.List.of("low", "medium", "high");
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(120);
     public static final int DEFAULT_MAX_RETRIES = 3;
@@ -45,6 +50,22 @@ public record ModelSettings(URI baseUrl, String apiKey, String model, Duration c
         if (maxRetries < 0 || maxRetries > 10) {
             throw new IllegalArgumentException("model.max_retries must be between 0 and 10 (got " + maxRetries + ")");
         }
+        reasoningEfforts = reasoningEfforts == null ? java.util.List.of() : java.util.List.copyOf(reasoningEfforts);
+        for (String effort : reasoningEfforts) {
+            if (!EFFORTS.contains(effort)) {
+                throw new IllegalArgumentException("model.reasoning_efforts takes " + EFFORTS + " (got '" + effort + "')");
+            }
+        }
+    }
+
+    /** Settings without reasoning efforts. */
+    public ModelSettings(URI baseUrl, String apiKey, String model, Duration connectTimeout, Duration idleTimeout, int maxRetries) {
+        this(baseUrl, apiKey, model, connectTimeout, idleTimeout, maxRetries, java.util.List.of());
+    }
+
+    /** With the reasoning efforts the model takes ({@code reasoning_efforts}). */
+    public ModelSettings withReasoningEfforts(java.util.List<String> efforts) {
+        return new ModelSettings(baseUrl, apiKey, model, connectTimeout, idleTimeout, maxRetries, efforts);
     }
 
     /** Settings with default timeouts and retries and no API key. */
@@ -53,15 +74,15 @@ public record ModelSettings(URI baseUrl, String apiKey, String model, Duration c
     }
 
     public ModelSettings withApiKey(String key) {
-        return new ModelSettings(baseUrl, key, model, connectTimeout, idleTimeout, maxRetries);
+        return new ModelSettings(baseUrl, key, model, connectTimeout, idleTimeout, maxRetries, reasoningEfforts);
     }
 
     public ModelSettings withTimeouts(Duration connect, Duration idle) {
-        return new ModelSettings(baseUrl, apiKey, model, connect, idle, maxRetries);
+        return new ModelSettings(baseUrl, apiKey, model, connect, idle, maxRetries, reasoningEfforts);
     }
 
     public ModelSettings withMaxRetries(int retries) {
-        return new ModelSettings(baseUrl, apiKey, model, connectTimeout, idleTimeout, retries);
+        return new ModelSettings(baseUrl, apiKey, model, connectTimeout, idleTimeout, retries, reasoningEfforts);
     }
 
     public boolean hasApiKey() {
@@ -87,7 +108,7 @@ public record ModelSettings(URI baseUrl, String apiKey, String model, Duration c
     public String toString() {
         return "ModelSettings[baseUrl=" + baseUrl + ", apiKey=" + (apiKey == null ? "(none)" : "***") + ", model=" + model
                 + ", connectTimeout=" + connectTimeout.toMillis() + " ms, idleTimeout=" + idleTimeout.toMillis()
-                + " ms, maxRetries=" + maxRetries + "]";
+                + " ms, maxRetries=" + maxRetries + (reasoningEfforts.isEmpty() ? "" : ", reasoningEfforts=" + reasoningEfforts) + "]";
     }
 
     private static URI withoutTrailingSlash(URI uri) {

@@ -14,6 +14,7 @@ import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -102,6 +103,11 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
     }
 
     @Override
+    public List<String> reasoningEfforts() {
+        return settings.reasoningEfforts();
+    }
+
+    @Override
     public ModelResponse complete(ModelRequest request, StreamObserver observer, Interrupt interrupt) throws ModelException {
         Objects.requireNonNull(request, "request");
         Call call = new Call(interrupt == null ? new Interrupt() : interrupt, observer == null ? StreamObserver.NONE : observer);
@@ -143,7 +149,13 @@ public final class OpenAiCompatibleClient implements ModelClient, AutoCloseable 
         }
     }
 
+    /** {@code reasoning_effort} goes out only when the model's settings list the request's effort. */
     private HttpRequest httpRequest(ModelRequest request, String model) {
+        if (request.reasoningEffort() != null && !settings.reasoningEfforts().contains(request.reasoningEffort())) {
+            log.debug("model - {} takes no reasoning effort '{}' (model.reasoning_efforts {}); not sent", settings.endpoint(),
+                    request.reasoningEffort(), settings.reasoningEfforts());
+            request = request.withReasoningEffort(null);
+        }
         HttpRequest.Builder builder = HttpRequest.newBuilder(settings.chatCompletionsUri())
                 .header("Content-Type", "application/json")
                 .header("Accept", request.stream() ? "text/event-stream" : "application/json")

@@ -64,6 +64,9 @@ final class Wire {
         byte[] maxTokens = parameters.containsKey("max_tokens") ? parameters.remove("max_tokens")
                 : request.maxTokens() == null ? null : json(request.maxTokens());
         field(out, "max_tokens", maxTokens);
+        if (request.reasoningEffort() != null && !parameters.containsKey("reasoning_effort")) {
+            field(out, "reasoning_effort", json(request.reasoningEffort()));
+        }
         parameters.forEach((name, value) -> field(out, name, value));
         return out.raw(bytes("}")).build();
     }

@@ -52,6 +52,11 @@ public final class ShellTool implements Tool {
     }
 
     @Override
+    public boolean alwaysAsks() {
+        return true;
+    }
+
+    @Override
     public String summarize(JsonNode args) {
         return Texts.line(Args.string(args, "command", ""), 300);
     }

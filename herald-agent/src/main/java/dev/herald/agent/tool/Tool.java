@@ -25,6 +25,15 @@ public interface Tool {
     /** Whether this call needs a person's approval before it runs, and why. */
     Danger danger(JsonNode args, ToolContext context);
 
+    /**
+     * True when every call of this tool needs a person's approval whatever its arguments ({@code shell}, an untrusted
+     * MCP server's tools). A turn where nobody can approve (an API caller that brings its own tools) is not offered it:
+     * each call would only be denied, a wasted round trip.
+     */
+    default boolean alwaysAsks() {
+        return false;
+    }
+
     /** What this call would do, in one short line free of secrets (progress, logs). */
     String summarize(JsonNode args);
 

@@ -54,6 +54,12 @@ public final class ToolSet {
         return new ToolSet(byName.values().stream().filter(t -> !names.contains(t.name())).toList());
     }
 
+    /** These tools without those whose every call asks for approval ({@link Tool#alwaysAsks}). */
+    public ToolSet withoutAlwaysAsking() {
+        return byName.values().stream().noneMatch(Tool::alwaysAsks) ? this
+                : new ToolSet(byName.values().stream().filter(t -> !t.alwaysAsks()).toList());
+    }
+
     /** These tools that {@code other} has too, in this set's order. */
     public ToolSet retain(ToolSet other) {
         return new ToolSet(byName.values().stream().filter(t -> other.byName.containsKey(t.name())).toList());

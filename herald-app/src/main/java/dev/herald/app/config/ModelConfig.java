@@ -44,11 +44,14 @@ public record ModelConfig(
         @Doc("largest image fetched for a vision model, in bytes; larger ones reach it as an attachment line only")
         long maxImageBytes,
         @Doc("what a million tokens cost (input, output, cached_input), for /usage; not set = no cost is shown")
-        PriceConfig pricePerMillion) implements Validated {
+        PriceConfig pricePerMillion,
+        @Doc("the reasoning_effort values the model takes (low, medium, high), for /reasoning; not set = none, and /reasoning is refused")
+        java.util.List<String> reasoningEfforts) implements Validated {
 
     public ModelConfig {
         apiKey = apiKey == null ? Secret.NONE : apiKey;
         pricePerMillion = pricePerMillion == null ? PriceConfig.defaults() : pricePerMillion;
+        reasoningEfforts = reasoningEfforts == null ? java.util.List.of() : java.util.List.copyOf(reasoningEfforts);
         baseUrl = blankToNull(baseUrl);
         systemPrompt = blankToNull(systemPrompt);
     }
@@ -56,7 +59,7 @@ public record ModelConfig(
     public static ModelConfig defaults() {
         return new ModelConfig(null, Secret.NONE, "llama3.1", (int) ModelSettings.DEFAULT_CONNECT_TIMEOUT.toSeconds(),
                 (int) ModelSettings.DEFAULT_IDLE_TIMEOUT.toSeconds(), ModelSettings.DEFAULT_MAX_RETRIES, null, null, false, null, null, null,
-                ImagePart.DEFAULT_MAX_BYTES, PriceConfig.defaults());
+                ImagePart.DEFAULT_MAX_BYTES, PriceConfig.defaults(), java.util.List.of());
     }
 
     /** True when {@code base_url} is set; otherwise the runtime uses the built-in demo model. */
@@ -93,6 +96,7 @@ public record ModelConfig(
         check.require(maxRetries >= 0 && maxRetries <= 100, "max_retries", "must be 0..100, was " + maxRetries);
         check.require(contextTokens == null || contextTokens >= 1024, "context_tokens", "must be at least 1024, was " + contextTokens);
         checkSampling(check, temperature, topP, maxTokens);
+        ModelConfig.checkEfforts(check, reasoningEfforts);
         check.require(maxImageBytes >= 1024, "max_image_bytes", "must be at least 1024, was " + maxImageBytes);
     }
 
@@ -101,6 +105,15 @@ public record ModelConfig(
         check.require(temperature == null || temperature >= 0 && temperature <= 2, "temperature", "must be 0..2, was " + temperature);
         check.require(topP == null || topP > 0 && topP <= 1, "top_p", "must be above 0 and at most 1, was " + topP);
         check.require(maxTokens == null || maxTokens >= 1, "max_tokens", "must be at least 1, was " + maxTokens);
+    }
+
+    /** {@code reasoning_efforts}: each one of low, medium, high, once. */
+    static void checkEfforts(ConfigChecks check, java.util.List<String> efforts) {
+        for (String effort : efforts) {
+            check.require(dev.herald.agent.model.ModelSettings.EFFORTS.contains(effort), "reasoning_efforts",
+                    "takes low, medium and high, was \"" + effort + "\"");
+        }
+        check.require(efforts.stream().distinct().count() == efforts.size(), "reasoning_efforts", "names an effort twice: " + efforts);
     }
 
     static boolean isHttpUrl(String text) {

@@ -30,17 +30,20 @@ public record ModelProfileConfig(
         @Doc("longest answer in tokens; not set = the server's default")
         Integer maxTokens,
         @Doc("what a million tokens cost (input, output, cached_input), for /usage; not set = no cost is shown")
-        PriceConfig pricePerMillion) implements Validated {
+        PriceConfig pricePerMillion,
+        @Doc("the reasoning_effort values the model takes (low, medium, high), for /reasoning; not set = none, and /reasoning is refused")
+        java.util.List<String> reasoningEfforts) implements Validated {
 
     public ModelProfileConfig {
         apiKey = apiKey == null ? Secret.NONE : apiKey;
         pricePerMillion = pricePerMillion == null ? PriceConfig.defaults() : pricePerMillion;
+        reasoningEfforts = reasoningEfforts == null ? java.util.List.of() : java.util.List.copyOf(reasoningEfforts);
         baseUrl = ModelConfig.blankToNull(baseUrl);
         name = ModelConfig.blankToNull(name);
     }
 
     public static ModelProfileConfig defaults() {
-        return new ModelProfileConfig(null, Secret.NONE, null, null, false, null, null, null, PriceConfig.defaults());
+        return new ModelProfileConfig(null, Secret.NONE, null, null, false, null, null, null, PriceConfig.defaults(), java.util.List.of());
     }
 
     /** The endpoint: this profile's, else {@code model.base_url}'s (empty when neither is set). */
@@ -62,5 +65,6 @@ public record ModelProfileConfig(
         }
         check.require(contextTokens == null || contextTokens >= 1024, "context_tokens", "must be at least 1024, was " + contextTokens);
         ModelConfig.checkSampling(check, temperature, topP, maxTokens);
+        ModelConfig.checkEfforts(check, reasoningEfforts);
     }
 }

@@ -35,7 +35,7 @@ final class ModelProfiles {
             ModelProfileConfig p = e.getValue();
             ModelConfig m = config.model();
             ModelSettings s = new ModelSettings(p.endpoint(m).orElseThrow(), p.key(m).reveal().orElse(null), p.name(), m.connectTimeout(),
-                    m.idleTimeout(), m.maxRetries());
+                    m.idleTimeout(), m.maxRetries()).withReasoningEfforts(p.reasoningEfforts());
             log.info("runtime - model profile {}: {} at {}{}", e.getKey(), p.name(), s.baseUrl(), p.vision() ? " (vision)" : "");
             out.add(new ProfileAgent.Profile(e.getKey(), new OpenAiCompatibleClient(s), settings(config, p.name(), p.contextTokens(),
                     p.temperature(), p.topP(), p.maxTokens(), p.vision()), p.pricePerMillion().prices()));

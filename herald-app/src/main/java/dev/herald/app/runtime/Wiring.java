@@ -122,6 +122,15 @@ public final class Wiring implements AutoCloseable {
      */
     public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock, String predecessor,
             java.util.function.UnaryOperator<Gateway.Builder> hooks) {
+        return build(config, home, demo, clock, predecessor, hooks, () -> config);
+    }
+
+    /**
+     * {@link #build(HeraldConfig, Path, boolean, Clock, String, java.util.function.UnaryOperator)} whose {@code /reload-mcp}
+     * reads the configuration file again with {@code reread} (which throws, with a message naming the problem, when it cannot).
+     */
+    public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock, String predecessor,
+            java.util.function.UnaryOperator<Gateway.Builder> hooks, java.util.function.Supplier<HeraldConfig> reread) {
         Storage storage = Stores.open(config.store(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);
@@ -148,8 +157,9 @@ public final class Wiring implements AutoCloseable {
             MediaStore media = MediaStore.in(home.resolve("media"));
             KeptVoiceNotes keptVoice = new KeptVoiceNotes(media, fetchers, config.voice().transcription());
             Personas personas = personas(config, storage);
-            Agent agent = new MeteredAgent(new ProfileAgent(profiles, toolRegistry, keptVoice::fetchers, storage.modelChoices(),
-                    config.voice(), storage.chatPreferences(), personas), metrics);
+            ProfileAgent profileAgent = new ProfileAgent(profiles, toolRegistry, keptVoice::fetchers, storage.modelChoices(),
+                    config.voice(), storage.chatPreferences(), personas);
+            Agent agent = new MeteredAgent(profileAgent, metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
@@ -209,6 +219,10 @@ public final class Wiring implements AutoCloseable {
                     .command(new dev.herald.agent.voice.VoiceCommand(storage.chatPreferences(), config.voice().speech().enabled()))
                     .command(skillCommand)
                     .command(new PersonalityCommand(personas, storage.modelChoices()))
+                    .command(new dev.herald.agent.ContextCommand(profileAgent, storage))
+                    .command(new dev.herald.agent.ReasoningCommand(profileAgent, storage.chatPreferences()))
+                    .command(new dev.herald.agent.mcp.ReloadMcpCommand(mcp,
+                            () -> reread.get().mcpServers().stream().map(Wiring::mcpSettings).toList()))
                     .storedOptions(new JobTurnOptions(storage.schedules()))
                     // on a handover new connections reach the new process
                     .onHandover(() -> server.ifPresent(WebServer::stopAccepting)))
@@ -303,7 +317,7 @@ public final class Wiring implements AutoCloseable {
             return new DemoModel();
         }
         ModelSettings s = new ModelSettings(m.endpoint().orElseThrow(), m.apiKey().reveal().orElse(null), m.name(),
-                m.connectTimeout(), m.idleTimeout(), m.maxRetries());
+                m.connectTimeout(), m.idleTimeout(), m.maxRetries()).withReasoningEfforts(m.reasoningEfforts());
         log.info("runtime - model {} at {}", m.name(), s.baseUrl());
         return new OpenAiCompatibleClient(s);
     }

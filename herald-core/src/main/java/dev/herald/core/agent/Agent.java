@@ -21,6 +21,16 @@ public interface Agent {
     }
 
     /**
+     * Summarizes the history of the chat {@code sessionKey} on demand ({@code /compress [focus words]}), with that chat's
+     * model profile; {@code focus} (may be empty) names what the summary must keep above all. By default the focus is
+     * ignored and {@link #compact(java.util.List, Interrupt)} answers.
+     */
+    default java.util.Optional<Compaction> compact(String sessionKey, java.util.List<ChatMessage> history, String focus,
+            Interrupt interrupt) {
+        return compact(history, interrupt);
+    }
+
+    /**
      * A side answer ({@code /btw}): one model call without tools, on {@code history} (a snapshot of the chat's transcript)
      * and {@code question}, with the model the turns of lane {@code sessionKey} use. Nothing is recorded. The text is what
      * the chat reads: the answer, or a short note that the model failed. Empty when this agent cannot answer aside.

@@ -57,6 +57,15 @@ public interface TurnListener {
     }
 
     /**
+     * Whether a dangerous call can be approved in this turn at all: someone is there to answer, or the policy allows
+     * dangerous calls without a user. False (the default, as {@link #requestApproval} denies): a tool whose every call
+     * asks is then not worth offering to a caller that brings its own tools.
+     */
+    default boolean canApprove() {
+        return false;
+    }
+
+    /**
      * The agent summarized the history: the gateway ends the current transcript with reason
      * {@code compression} and continues in a child session that starts with the summary and the kept
      * messages; later {@link #onMessage} calls append to the child. Returns the child's session id.

@@ -12,8 +12,8 @@ import java.util.TreeSet;
  * Who may run which chat command. A platform's {@code admins} may run every command; its other allowed users may run the
  * commands named in {@link #users} (config {@code commands.users}), plus {@code /help} and {@code /whoami}, which only
  * tell a user what they may do. Names are the commands' own (one per command); an alias ({@code /reset},
- * {@code /q}) follows its command. The default lets users run every conversation command and keeps {@code /restart}
- * and {@code /sethome} for admins.
+ * {@code /q}) follows its command. The default lets users run every conversation command and keeps {@code /restart},
+ * {@code /sethome} and {@code /reload-mcp} for admins.
  *
  * @param users the commands, without the slash, that users who are not admins may run
  */
@@ -22,7 +22,8 @@ public record CommandTiers(Set<String> users) {
     public static final Map<String, String> ALIASES = Map.of("reset", "new", "q", "queue", "models", "model", "set-home", "sethome",
             "commands", "help", "start", "help");
     /** The commands only admins may run unless the configuration says otherwise. */
-    public static final Set<String> ADMIN_BY_DEFAULT = Set.of("restart", "sethome");
+    public static final Set<String> ADMIN_BY_DEFAULT = Set.of("restart", "sethome",
+            "reload-mcp");
     /** Commands every allowed user may run whatever the configuration says (they only describe the user's own rights). */
     public static final Set<String> ALWAYS = Set.of("help", "whoami");
     /** Every command's own name (the gateway's and those its capabilities add), sorted. */

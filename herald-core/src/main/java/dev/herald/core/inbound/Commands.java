@@ -48,9 +48,9 @@ public final class Commands {
             "/status - this session and the gateway",
             "/queue <text> - queue a message without interrupting the running turn",
             "/approve [always] or /deny - answer a tool approval question",
-            "/compress - summarize the conversation so far to free context",
+            "/compress [focus words] - summarize the conversation so far to free context, keeping what the words name",
             "/model [name] - list the models, or switch this chat's",
-            "/usage - model tokens (and cost, where priced) of the last answer, this conversation and today",
+            "/usage [footer on|off] - model tokens (and cost, where priced) of the last answer, this conversation and today; footer: under every answer",
             "/whoami - your platform, ids and tier, and the commands you may run",
             "/restart - restart the gateway",
             "/sethome - make this chat the home channel for gateway notices",
@@ -316,18 +316,42 @@ public final class Commands {
         };
     }
 
+    /** {@code /compress [focus words]}: the focus words go to the summary prompt; the answer says what was compressed. */
     private String compress(MessageEvent event, SessionKey key) {
+        String focus = event.commandArgs().strip();
+        if (focus.length() > MAX_FOCUS) {
+            return "The focus of /compress is at most " + MAX_FOCUS + " characters; this one has " + focus.length() + ".";
+        }
         boolean started = control.runInLane(key, () -> {
             SessionEntry e = storage.sessions().getOrCreate(key, event.source());
             var history = AgentHistory.from(storage.transcripts().load(e.sessionId()));
-            String msg = agent.compact(history, new Interrupt())
-                    .map(c -> "\ud83d\udddc Compressed " + c.summarizedMessages() + " message(s) into a summary; the conversation "
-                            + "continues in session " + compactions.apply(e.sessionId(), c) + ".")
+            String msg = agent.compact(key.value(), history, focus, new Interrupt())
+                    .map(c -> compressed(history.size(), c, focus, compactions.apply(e.sessionId(), c)))
                     .orElse("Nothing to compress yet.");
             outbox.send(event.source().platform(), event.source().target(), msg, MessageKind.COMMAND_RESPONSE,
                     event.messageId(), event.eventId());
         });
         return started ? null : "A turn is running; send /compress again when it has finished.";
+    }
+
+    /** The longest focus {@code /compress} takes, in characters. */
+    static final int MAX_FOCUS = 500;
+
+    /** What {@code /compress} did: messages (and estimated tokens) before and after, and the focus it kept. */
+    static String compressed(int before, dev.herald.core.agent.Compaction c, String focus, String child) {
+        StringBuilder sb = new StringBuilder("\ud83d\udddc Compressed ").append(before).append(" message(s)");
+        if (c.tokensBefore() > 0) {
+            sb.append(String.format(java.util.Locale.ROOT, " (~%,d tokens)", c.tokensBefore()));
+        }
+        sb.append(" to ").append(c.kept().size() + 1);
+        if (c.tokensAfter() > 0) {
+            sb.append(String.format(java.util.Locale.ROOT, " (~%,d tokens)", c.tokensAfter()));
+        }
+        sb.append(": a summary of ").append(c.summarizedMessages()).append(" and the ").append(c.kept().size()).append(" most recent");
+        if (!focus.isEmpty()) {
+            sb.append(", focused on \u201c").append(focus).append('\u201d');
+        }
+        return sb.append(". The conversation continues in session ").append(child).append('.').toString();
     }
 
 }

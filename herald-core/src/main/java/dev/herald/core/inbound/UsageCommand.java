@@ -2,7 +2,9 @@ package dev.herald.core.inbound;
 
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ModelOption;
+import dev.herald.core.lanes.UsageFooter;
 import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.session.ChatPreferences;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
@@ -22,8 +24,10 @@ import java.util.Optional;
  * {@code /status} shows them) and of the sender's turns in this chat since midnight UTC, from what the store recorded
  * per turn. When the chat's model profile has prices ({@code price_per_million}), each line also shows what those tokens
  * cost at that profile's prices (the turns of the day may have run on another profile; the line says which prices).
+ * {@code /usage footer on|off} sets the chat's {@link UsageFooter}.
  */
 final class UsageCommand {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(UsageCommand.class);
     /** Turns added up for a day at most (a chat with more shows a lower bound, and says so). */
     static final int DAY_LIMIT = 2_000;
 
@@ -41,18 +45,17 @@ final class UsageCommand {
 
     /** The chat's model profile (its /model choice while configured, else the default), if the agent has profiles. */
     private Optional<ModelOption> profile(SessionKey key) {
-        List<ModelOption> options = agent.models();
-        if (options.isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<String> chosen = storage.modelChoices().chosen(key);
-        return Optional.of(options.stream().filter(o -> chosen.isPresent() && o.name().equals(chosen.get())).findFirst()
-                .orElse(options.getFirst()));
+        return UsageFooter.profile(agent, storage.modelChoices(), key);
     }
 
     String handle(MessageEvent event, SessionKey key) {
-        if (!event.commandArgs().isBlank()) {
-            return "Usage: /usage (no arguments): the tokens of the last answer, of this conversation and of today.";
+        String args = event.commandArgs().strip().toLowerCase(Locale.ROOT);
+        if (args.startsWith("footer")) {
+            return footer(key, args.substring("footer".length()).strip());
+        }
+        if (!args.isEmpty()) {
+            return "Usage: /usage: the tokens of the last answer, of this conversation and of today; /usage footer on|off: "
+                    + "a line with them under every answer.";
         }
         Optional<SessionEntry> entry = storage.sessions().find(key);
         if (entry.isEmpty()) {
@@ -88,6 +91,27 @@ final class UsageCommand {
         return sb.toString();
     }
 
+    /** {@code /usage footer [on|off]}: shows or sets the chat's {@link UsageFooter}. */
+    private String footer(SessionKey key, String word) {
+        ChatPreferences preferences = storage.chatPreferences();
+        switch (word) {
+            case "" -> {
+                return "Usage footer in this chat: " + (UsageFooter.on(preferences, key) ? "on" : "off")
+                        + ". Change it with /usage footer on or /usage footer off.";
+            }
+            case "on", "off" -> {
+                preferences.set(key, UsageFooter.PREFERENCE, word.equals("on") ? "on" : null);
+                log.info("gateway - {} turned the usage footer {}", key, word);
+                return word.equals("on") ? "Usage footer on: every answer in this chat ends with its tokens"
+                        + (profile(key).filter(p -> p.prices().known()).isPresent() ? " and their cost." : ".")
+                        : "Usage footer off.";
+            }
+            default -> {
+                return "Usage: /usage footer on or /usage footer off (a line with the answer's tokens under every answer).";
+            }
+        }
+    }
+
     private static String tokens(long in, long out, ModelOption.Prices prices) {
         String t = String.format(Locale.ROOT, "%,d / %,d", in, out);
         return prices.known() ? t + " (cost " + amount(prices.cost(in, out)) + ")" : t;
@@ -95,6 +119,6 @@ final class UsageCommand {
 
     /** A price or cost: four decimals below one, else two. */
     static String amount(double value) {
-        return String.format(Locale.ROOT, value < 1 ? "%.4f" : "%,.2f", value);
+        return UsageFooter.amount(value);
     }
 }

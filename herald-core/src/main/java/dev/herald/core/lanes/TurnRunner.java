@@ -520,6 +520,11 @@ public final class TurnRunner {
             }
 
             @Override
+            public boolean canApprove() {
+                return interactive || policy.allowDangerousWithoutUser();
+            }
+
+            @Override
             public String onCompaction(Compaction compaction) {
                 String child = compactions.apply(current.get(), compaction);
                 log.info("gateway - {} compressed {} message(s); continuing in session {}", turn.sessionKey(),
@@ -553,6 +558,7 @@ public final class TurnRunner {
                         turn.id(), turn.sessionKey());
                 return;
             }
+            reply = UsageFooter.append(storage, agent, turns, turn, outcome, reply);
             if (!outbox.record(turn, outcome.kind(), reply)) {
                 log.info("gateway - turn {} of {} was closed while it ran (stop or crash recovery); its reply is not sent",
                         turn.id(), turn.sessionKey());

@@ -33,15 +33,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A DingTalk (钉钉) robot in Stream mode ({@code dingtalk}): robot messages arrive over the Stream WebSocket Herald
- * opens ({@link DingTalkStream}), are read by {@link DingTalkMessages}, and are answered through the message's
+ * A DingTalk (钉钉) robot ({@code dingtalk}): robot messages arrive over the Stream WebSocket Herald opens
+ * ({@link DingTalkStream}, stream mode) or as signed POSTs to Herald ({@link DingTalkCallback}, http mode), are read by
+ * {@link DingTalkMessages}, and are answered through the message's
  * {@code sessionWebhook} while it is valid, else through the robot send API ({@link DingTalkApi}), as markdown
  * ({@code sampleMarkdown}) or text.
  *
- * <p>Acknowledgement: a robot message is acknowledged only after {@link InboundSink#accept} returned (stored, refused,
- * answered, or a duplicate). When the store cannot write, or Herald is stopping, it is not acknowledged, so that
- * DingTalk may push it again; the gateway's durable dedupe by {@code msgId} drops a redelivery of a message it has.
- * Messages Herald ignores are acknowledged at once.
+ * <p>Acknowledgement: a robot message is acknowledged (a Stream ack, or HTTP 200) only after {@link InboundSink#accept}
+ * returned (stored, refused, answered, or a duplicate). When the store cannot write, or Herald is stopping, it is not
+ * acknowledged (no ack, or HTTP 503), so that DingTalk may push it again; the gateway's durable dedupe by {@code msgId}
+ * drops a redelivery of a message it has. Messages Herald ignores are acknowledged at once. Stream mode holds one
+ * connection ({@link Capabilities.Delivery#SINGLE_CONNECTION}); in http mode every node receives
+ * ({@link Capabilities.Delivery#ANY_NODE}).
  *
  * <p>Session webhooks live in this process's memory only (they expire within hours anyway): after a restart, or on
  * another node, replies go through the send API. Approvals are typed ({@code /approve}); DingTalk's interactive cards
@@ -69,6 +72,7 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
     final DingTalkApi api;
     private final DingTalkMessages messages;
     private final DingTalkStream stream;
+    private final DingTalkCallback callback;
     private final Capabilities capabilities;
     private final FirstAttempt firstAttempt = new FirstAttempt();
     private final Map<String, Hook> hooks = new ConcurrentHashMap<>();
@@ -81,10 +85,11 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
         this.http = HttpClient.newBuilder().connectTimeout(timing.connectTimeout()).build();
         this.api = new DingTalkApi(settings, timing, clock);
         this.messages = new DingTalkMessages(settings, clock);
-        this.stream = new DingTalkStream(timing, api, http, new Events());
+        this.stream = settings.http() ? null : new DingTalkStream(timing, api, http, new Events());
+        this.callback = settings.http() ? new DingTalkCallback(settings.secretValue(), clock, timing.timestampWindow(), this::take) : null;
         this.capabilities = new Capabilities(true, false, false, false, false, false, false, false, MAX_TEXT,
                 settings.markdown() ? TextFormat.MARKDOWN : new TextFormat("plain", t -> PLAIN.render(t).length()),
-                Capabilities.Delivery.SINGLE_CONNECTION).withFiles(MAX_FILE_BYTES, false);
+                settings.http() ? Capabilities.Delivery.ANY_NODE : Capabilities.Delivery.SINGLE_CONNECTION).withFiles(MAX_FILE_BYTES, false);
     }
 
     public DingTalkAdapter(DingTalkSettings settings, Clock clock) {
@@ -101,14 +106,42 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
         return capabilities;
     }
 
+    /** Serves the robot callback in http mode; Stream mode needs no route. */
+    void serveOn(dev.herald.core.platform.InboundHttp routes) {
+        if (callback != null) {
+            callback.serveOn(routes);
+        }
+    }
+
     @Override
     public void start(InboundSink inboundSink) throws Exception {
         this.sink = Objects.requireNonNull(inboundSink, "sink");
+        if (callback != null) {
+            startHttp(inboundSink);
+            return;
+        }
         log.info("dingtalk - connecting in stream mode ({})", settings);
         stream.start();
         if (!firstAttempt.await(timing.connectTimeout().multipliedBy(3), this::close)) {
             log.warn("dingtalk - not connected yet; still connecting in the background");
         }
+    }
+
+    /** HTTP mode: an access token checks the credentials (a refusal stops the start); then the callback is served. */
+    private void startHttp(InboundSink inboundSink) {
+        inboundSink.connectionChanged(PLATFORM, ConnectionState.CONNECTING, "fetching an access token");
+        try {
+            api.token();
+        } catch (DingTalkApi.Refused e) {
+            inboundSink.connectionChanged(PLATFORM, ConnectionState.STOPPED, "access token refused");
+            throw new IllegalStateException(e.getMessage());
+        } catch (IOException e) {
+            log.warn("dingtalk - DingTalk is not reachable now ({}); serving the robot callback, sends are retried", api.describe(e));
+        }
+        log.info("dingtalk - receiving robot messages by HTTP at {} ({})", dev.herald.core.platform.InboundHttp.pathOf(PLATFORM, DingTalkCallback.PATH),
+                settings);
+        inboundSink.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "callback at "
+                + dev.herald.core.platform.InboundHttp.pathOf(PLATFORM, DingTalkCallback.PATH));
     }
 
     /** Through the chat's session webhook while it is valid, else through the robot send API. */
@@ -244,21 +277,32 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
 
     @Override
     public void stopReceiving() {
-        stream.close();
+        if (stream != null) {
+            stream.close();
+        }
     }
 
     @Override
     public void close() {
-        stream.close();
+        if (stream != null) {
+            stream.close();
+        }
+        sink = null;
         http.close();
     }
 
     /** Handles one robot message on its reader thread; acknowledges it as the class comment says. */
     private void onRobotMessage(JsonNode data, Runnable ack) {
+        if (take(data)) {
+            ack.run();
+        }
+    }
+
+    /** Hands one robot message to the gateway; true when it may be acknowledged (taken, refused, ignored, a duplicate). */
+    private boolean take(JsonNode data) {
         Optional<DingTalkMessages.Inbound> in = messages.normalise(data);
         if (in.isEmpty()) {
-            ack.run();
-            return;
+            return true;
         }
         DingTalkMessages.Inbound i = in.get();
         MessageEvent e = i.event();
@@ -269,7 +313,7 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
         }
         InboundSink s = sink;
         if (s == null) {
-            return;
+            return false;
         }
         Admission a;
         try {
@@ -280,14 +324,14 @@ public final class DingTalkAdapter implements PlatformAdapter, MediaFetcher {
             } else {
                 log.debug("dingtalk - message {} not taken: the store cannot write; not acknowledged", e.messageId());
             }
-            return;
+            return false;
         }
         if (a == Admission.REJECTED_UNAVAILABLE || a == Admission.REJECTED_STOPPING) {
             log.info("dingtalk - message {} not taken ({}); not acknowledged, so DingTalk may push it again", e.messageId(), a);
-            return;
+            return false;
         }
-        ack.run();
         log.debug("dingtalk - message {}: {}", e.messageId(), a);
+        return true;
     }
 
     private final class Events implements DingTalkStream.Handler {

@@ -5,8 +5,10 @@ import dev.herald.core.platform.PlatformContext;
 import dev.herald.core.platform.PlatformPlugin;
 
 /**
- * A DingTalk (钉钉) robot in Stream mode as a plug-in: {@code platforms.dingtalk}. Herald opens the Stream connection
- * itself (no public address, no API server needed) and fetches members' files by their download codes.
+ * A DingTalk (钉钉) robot as a plug-in: {@code platforms.dingtalk}. In Stream mode Herald opens the Stream connection
+ * itself (no public address, no API server needed); in http mode it serves the robot's callback at
+ * {@code /platforms/dingtalk/robot} on the API server's listener (so it needs {@code platforms.api_server.enabled}).
+ * Either way it fetches members' files by their download codes.
  */
 public final class DingTalkPlugin implements PlatformPlugin<DingTalkSettings> {
     @Override
@@ -26,7 +28,13 @@ public final class DingTalkPlugin implements PlatformPlugin<DingTalkSettings> {
 
     @Override
     public PlatformAdapter create(DingTalkSettings settings, PlatformContext context) {
-        DingTalkAdapter adapter = new DingTalkAdapter(settings, DingTalkSettings.Timing.defaults(), context.clock());
+        return create(settings, DingTalkSettings.Timing.defaults(), context);
+    }
+
+    /** The adapter with {@code timing} (tests shorten it), its callback served in http mode and its media fetcher registered. */
+    static DingTalkAdapter create(DingTalkSettings settings, DingTalkSettings.Timing timing, PlatformContext context) {
+        DingTalkAdapter adapter = new DingTalkAdapter(settings, timing, context.clock());
+        adapter.serveOn(context.http());
         context.fetchMediaWith(adapter);
         return adapter;
     }

@@ -17,14 +17,17 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * {@code platforms.dingtalk:} a DingTalk (钉钉) robot of an internal app in Stream mode: Herald opens the connection
- * ({@code gateway/connections/open}, then a WebSocket), so it needs no public address. Replies go through the message's
+ * {@code platforms.dingtalk:} a DingTalk (钉钉) robot of an internal app, in Stream mode (the default: Herald opens the
+ * connection, {@code gateway/connections/open}, then a WebSocket, so it needs no public address) or in HTTP mode (DingTalk
+ * POSTs each message, signed, to {@code /platforms/dingtalk/robot} on the API server's listener). Replies go through the message's
  * {@code sessionWebhook} while it is valid, else through the robot send API with an access token. Users are staff ids
  * ({@code senderStaffId}). {@link #toString()} masks the secret.
  */
 public record DingTalkSettings(
-        @Doc("connect the DingTalk robot in Stream mode")
+        @Doc("connect the DingTalk robot (see mode)")
         boolean enabled,
+        @Doc("stream: Herald opens DingTalk's Stream connection (no public address needed); http: DingTalk POSTs messages to /platforms/dingtalk/robot on the API server's listener")
+        String mode,
         @Doc("the app's Client ID (AppKey), from Credentials & Basic Info; required when enabled")
         String clientId,
         @Doc("the app's Client Secret (AppSecret); required when enabled")
@@ -52,6 +55,8 @@ public record DingTalkSettings(
         @Doc("what an unknown user's direct message gets: a pairing code, or nothing")
         UnauthorizedDm unauthorizedDm) implements PlatformAccess, Validated {
 
+    public static final String STREAM = "stream";
+    public static final String HTTP = "http";
     /** DingTalk's OpenAPI host. */
     public static final String DEFAULT_API_BASE = "https://api.dingtalk.com";
     /** DingTalk's older API host, which takes file uploads. */
@@ -68,20 +73,22 @@ public record DingTalkSettings(
      * @param connectTimeout   HTTP and WebSocket connection timeout
      * @param idleTimeout      a connection that heard nothing (DingTalk pings every few seconds) this long is replaced
      * @param requestTimeout   one API call
+     * @param timestampWindow  how far a signed HTTP-mode request's {@code timestamp} may be from Herald's clock (DingTalk: one hour)
      */
     public record Timing(Duration reconnectInitial, Duration reconnectMax, Duration connectTimeout, Duration idleTimeout,
-            Duration requestTimeout) {
+            Duration requestTimeout, Duration timestampWindow) {
         public Timing {
             Objects.requireNonNull(reconnectInitial, "reconnectInitial");
             Objects.requireNonNull(reconnectMax, "reconnectMax");
             Objects.requireNonNull(connectTimeout, "connectTimeout");
             Objects.requireNonNull(idleTimeout, "idleTimeout");
             Objects.requireNonNull(requestTimeout, "requestTimeout");
+            Objects.requireNonNull(timestampWindow, "timestampWindow");
         }
 
         public static Timing defaults() {
             return new Timing(Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(90),
-                    Duration.ofSeconds(30));
+                    Duration.ofSeconds(30), Duration.ofHours(1));
         }
 
         Backoff backoff() {
@@ -90,6 +97,7 @@ public record DingTalkSettings(
     }
 
     public DingTalkSettings {
+        mode = mode == null || mode.isBlank() ? STREAM : mode.strip().toLowerCase(java.util.Locale.ROOT);
         clientId = clientId == null ? "" : clientId.strip();
         clientSecret = clientSecret == null ? Secret.NONE : clientSecret;
         robotCode = robotCode == null ? "" : robotCode.strip();
@@ -101,41 +109,52 @@ public record DingTalkSettings(
     }
 
     public static DingTalkSettings defaults() {
-        return new DingTalkSettings(false, "", Secret.NONE, "", DEFAULT_API_BASE, DEFAULT_OAPI_BASE, List.of(), true, true, List.of(), false, List.of(),
+        return new DingTalkSettings(false, STREAM, "", Secret.NONE, "", DEFAULT_API_BASE, DEFAULT_OAPI_BASE, List.of(), true, true, List.of(), false, List.of(),
                 HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
     }
 
     /** Enabled settings for one app against the real DingTalk. */
     public static DingTalkSettings of(String clientId, String clientSecret) {
         DingTalkSettings d = defaults();
-        return new DingTalkSettings(true, clientId, Secret.of(clientSecret), "", d.apiBase, d.oapiBase, d.extraFileHosts, d.requireMention, d.markdown,
+        return new DingTalkSettings(true, STREAM, clientId, Secret.of(clientSecret), "", d.apiBase, d.oapiBase, d.extraFileHosts, d.requireMention, d.markdown,
                 d.allowedUsers, d.allowAllUsers, d.admins, d.homeChannel, d.unauthorizedDm);
     }
 
     /** These settings against {@code base} (a test's fake), whose host may also serve files. */
     public DingTalkSettings withApiBase(URI base) {
-        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, base.toString(), base.toString(), List.of(base.getHost()), requireMention,
+        return new DingTalkSettings(enabled, mode, clientId, clientSecret, robotCode, base.toString(), base.toString(), List.of(base.getHost()), requireMention,
                 markdown, allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
     }
 
     public DingTalkSettings withClientSecret(String secret) {
-        return new DingTalkSettings(enabled, clientId, Secret.of(secret), robotCode, apiBase, oapiBase, extraFileHosts, requireMention, markdown,
+        return new DingTalkSettings(enabled, mode, clientId, Secret.of(secret), robotCode, apiBase, oapiBase, extraFileHosts, requireMention, markdown,
                 allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
     }
 
     public DingTalkSettings withMarkdown(boolean asMarkdown) {
-        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, apiBase, oapiBase, extraFileHosts, requireMention, asMarkdown,
+        return new DingTalkSettings(enabled, mode, clientId, clientSecret, robotCode, apiBase, oapiBase, extraFileHosts, requireMention, asMarkdown,
                 allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
     }
 
     public DingTalkSettings withRequireMention(boolean required) {
-        return new DingTalkSettings(enabled, clientId, clientSecret, robotCode, apiBase, oapiBase, extraFileHosts, required, markdown, allowedUsers,
+        return new DingTalkSettings(enabled, mode, clientId, clientSecret, robotCode, apiBase, oapiBase, extraFileHosts, required, markdown, allowedUsers,
                 allowAllUsers, admins, homeChannel, unauthorizedDm);
+    }
+
+    /** These settings in {@code newMode} (stream or http). */
+    public DingTalkSettings withMode(String newMode) {
+        return new DingTalkSettings(enabled, newMode, clientId, clientSecret, robotCode, apiBase, oapiBase, extraFileHosts, requireMention, markdown,
+                allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm);
+    }
+
+    boolean http() {
+        return mode.equals(HTTP);
     }
 
     @Override
     public void validate(ConfigChecks check) {
         PlatformAccess.validateAccess(this, check);
+        check.require(mode.equals(STREAM) || mode.equals(HTTP), "mode", "must be stream or http, was \"" + mode + "\"");
         check.require(!enabled || !clientId.isEmpty(), "client_id", "is required when " + check.path("enabled")
                 + " is true: the app's Client ID (AppKey)");
         check.require(!enabled || clientSecret.isSet(), "client_secret", "is required when " + check.path("enabled")
@@ -172,6 +191,6 @@ public record DingTalkSettings(
 
     @Override
     public String toString() {
-        return "dingtalk{client_id=" + clientId + ", client_secret=****, api_base=" + apiBase + ", require_mention=" + requireMention + "}";
+        return "dingtalk{mode=" + mode + ", client_id=" + clientId + ", client_secret=****, api_base=" + apiBase + ", require_mention=" + requireMention + "}";
     }
 }

@@ -15,7 +15,10 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
+import dev.herald.core.platform.PlatformState;
+import dev.herald.platforms.common.EditedDrafts;
 import dev.herald.platforms.common.FirstAttempt;
+import dev.herald.platforms.common.PressLedger;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.Objects;
@@ -39,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * message and hands it over again with a growing pause (the messages after it wait behind it, in order) until the store
  * takes it or the adapter closes; only a message held at close is lost, and that is logged.
  *
+ * <p>Approval questions carry buttons, answered once by someone the gateway lets answer ({@link DiscordPresses}). With
+ * {@code streaming} on, a reply is shown while it is written in one message edited at most once per second
+ * ({@link EditedDrafts}), which the final reply then replaces.
+ *
  * <p>Start-up: {@link #start} returns once the first connection attempt has finished (READY, or a failure
  * that the loop will retry); a final close such as 4004 (bad token) fails start with a message naming the
  * key to fix.
@@ -51,13 +58,7 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
     public static final int MAX_TEXT = 2000;
     /** The largest attachment a bot may upload to a server without boosts (10 MiB). */
     public static final long MAX_FILE_BYTES = 10L * 1024 * 1024;
-    /**
-     * Discord counts its 2,000 characters on the Markdown it receives; its gateway connection is one per shard; a file goes
-     * as an attachment (no separate voice-note kind for bots).
-     */
-    private static final Capabilities CAPABILITIES = new Capabilities(true, true, false, true, false, MAX_TEXT)
-            .with(new TextFormat("discord-markdown", text -> DiscordMarkdown.render(text).length()))
-            .with(Capabilities.Delivery.SINGLE_CONNECTION).withFiles(MAX_FILE_BYTES, false);
+    private static final TextFormat FORMAT = new TextFormat("discord-markdown", text -> DiscordMarkdown.render(text).length());
 
     private final DiscordSettings settings;
     private final DiscordSettings.Timing timing;
@@ -69,10 +70,16 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
     private final DiscordGateway gateway;
     private final ExecutorService inbound = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("discord-inbound").factory());
     private final FirstAttempt firstAttempt = new FirstAttempt();
+    private final Capabilities capabilities;
+    private final DiscordPresses presses;
+    private final EditedDrafts drafts;
     private volatile InboundSink sink;
 
-    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
-    public DiscordAdapter(DiscordSettings settings, DiscordSettings.Timing timing, Clock clock) {
+    /**
+     * An adapter for enabled, validated {@code settings}, paced by {@code timing}, keeping the button presses it answered
+     * in {@code state} (the store's, so that a press is answered once across restarts and nodes).
+     */
+    public DiscordAdapter(DiscordSettings settings, DiscordSettings.Timing timing, Clock clock, PlatformState state) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.timing = Objects.requireNonNull(timing, "timing");
         ObjectMapper json = new ObjectMapper();
@@ -84,11 +91,27 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         this.channels = new ChannelDirectory(rest::channel);
         this.messages = new DiscordMessages(settings, channels, clock);
         this.gateway = new DiscordGateway(settings, timing, http, json, new Events());
+        this.presses = new DiscordPresses(rest, channels, clock, json, Objects.requireNonNull(state, "state"));
+        this.drafts = new EditedDrafts(new Drafts(), timing.editInterval(), MAX_TEXT - 100);
+        // Discord counts its 2,000 characters on the Markdown it receives; its gateway connection is one per shard; a file
+        // goes as an attachment (no separate voice-note kind for bots); approval questions have buttons
+        this.capabilities = new Capabilities(true, true, true, true, settings.streaming(), true, false, false, MAX_TEXT, FORMAT,
+                Capabilities.Delivery.SINGLE_CONNECTION).withFiles(MAX_FILE_BYTES, false);
     }
 
-    /** An adapter with the production {@link DiscordSettings.Timing}. */
+    /** An adapter that keeps its button presses in memory only (nothing survives it): for tools and tests without a store. */
+    public DiscordAdapter(DiscordSettings settings, DiscordSettings.Timing timing, Clock clock) {
+        this(settings, timing, clock, PressLedger.memoryState());
+    }
+
+    /** An adapter with the production {@link DiscordSettings.Timing}, keeping its presses in memory only (for tools and tests). */
     public DiscordAdapter(DiscordSettings settings, Clock clock) {
         this(settings, DiscordSettings.Timing.defaults(), clock);
+    }
+
+    /** An adapter with the production {@link DiscordSettings.Timing}, keeping its presses in {@code state}. */
+    public DiscordAdapter(DiscordSettings settings, Clock clock, PlatformState state) {
+        this(settings, DiscordSettings.Timing.defaults(), clock, state);
     }
 
     @Override
@@ -98,7 +121,7 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
 
     @Override
     public Capabilities capabilities() {
-        return CAPABILITIES;
+        return capabilities;
     }
 
     @Override
@@ -125,15 +148,62 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
             return rest.createMessageWithFile(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId(),
                     message.idempotencyKey(), f.name(), f.mimeType(), bytes);
         }
-        return rest.createMessage(channelOf(t), DiscordMarkdown.render(message.text()), message.replyToMessageId(), message.idempotencyKey());
+        Optional<SendResult> pressAnswered = presses.answer(message);
+        if (pressAnswered.isPresent()) {
+            return pressAnswered.get();
+        }
+        String text = DiscordMarkdown.render(message.text());
+        if (settings.streaming()) {
+            Optional<String> draft = drafts.claim(message);
+            if (draft.isPresent()) {
+                SendResult edited = rest.editMessage(channelOf(t), draft.get(), text, false);
+                if (edited.success()) {
+                    return edited;
+                }
+                log.info("discord - the streamed draft {} could not take the final reply ({}); sending it as a new message", draft.get(),
+                        edited.error());
+            }
+        }
+        if (DiscordPresses.wantsButtons(message)) {
+            return rest.createMessage(channelOf(t), text, message.replyToMessageId(), message.idempotencyKey(), presses.buttons());
+        }
+        return rest.createMessage(channelOf(t), text, message.replyToMessageId(), message.idempotencyKey());
     }
 
 
-    /** The typing indicator: the one progress Discord shows. */
+    /** The typing indicator, and while streaming the reply's draft, edited as text arrives. */
     @Override
     public void progress(ChatTarget target, String correlationId, StreamEvent event) {
         if (event instanceof StreamEvent.Typing) {
             rest.typing(channelOf(target));
+        } else if (settings.streaming() && event instanceof StreamEvent.TextDelta d) {
+            drafts.delta(target, correlationId, d.text());
+        }
+    }
+
+    /** A reply's draft on Discord: a message posted in the turn's channel, then edited in place, with a cursor at its end. */
+    private final class Drafts implements EditedDrafts.Surface {
+        @Override
+        public EditedDrafts.Result post(ChatTarget target, String textSoFar) {
+            return result(rest.createMessage(channelOf(target), view(textSoFar), null, null));
+        }
+
+        @Override
+        public EditedDrafts.Result edit(ChatTarget target, String messageId, String textSoFar) {
+            return result(rest.editMessage(channelOf(target), messageId, view(textSoFar), false));
+        }
+
+        private static String view(String textSoFar) {
+            String rendered = DiscordMarkdown.render(textSoFar);
+            int room = MAX_TEXT - EditedDrafts.CURSOR.length();
+            return (rendered.length() > room ? rendered.substring(0, room) : rendered) + EditedDrafts.CURSOR;
+        }
+
+        private static EditedDrafts.Result result(SendResult r) {
+            if (r.success()) {
+                return EditedDrafts.Result.ok(r.messageId());
+            }
+            return r.retryAfter() != null ? EditedDrafts.Result.limited(r.retryAfter()) : EditedDrafts.Result.FAILED;
         }
     }
 
@@ -171,6 +241,10 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
 
     private void handle(String type, JsonNode d) {
         channels.onDispatch(type, d);
+        if (type.equals("INTERACTION_CREATE")) {
+            presses.handle(d, sink);
+            return;
+        }
         if (!type.equals("MESSAGE_CREATE")) {
             return;
         }

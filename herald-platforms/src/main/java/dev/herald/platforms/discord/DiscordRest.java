@@ -18,7 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Discord's REST API, the calls Herald makes: create a message (with a file attached or not), trigger typing, read a channel.
+ * Discord's REST API, the calls Herald makes: create a message (with a file attached, or buttons, or neither), edit one,
+ * answer an interaction (a button press), trigger typing, read a channel.
  *
  * <p>Rate limits: a response with {@code X-RateLimit-Remaining: 0} holds further calls on the same route
  * until {@code X-RateLimit-Reset-After} has passed (a short hold is slept here, a long one comes back as
@@ -51,8 +52,67 @@ final class DiscordRest {
      * within a few minutes returns the first message instead of creating another, so a resend is exactly once.
      */
     SendResult createMessage(String channelId, String text, String replyTo, String nonce) {
+        return createMessage(channelId, text, replyTo, nonce, null);
+    }
+
+    /** {@link #createMessage(String, String, String, String)} with message components (an action row of buttons), when given. */
+    SendResult createMessage(String channelId, String text, String replyTo, String nonce, com.fasterxml.jackson.databind.node.ArrayNode components) {
         ObjectNode body = messageBody(text, replyTo, nonce);
+        if (components != null) {
+            body.set("components", components);
+        }
         return post(channelId, HttpRequest.BodyPublishers.ofString(body.toString()), "application/json");
+    }
+
+    /**
+     * Replaces the content of the bot's message {@code messageId} in {@code channelId} ({@code PATCH}); with
+     * {@code dropComponents} its buttons go too. Held and rate-limited per channel like posts.
+     */
+    SendResult editMessage(String channelId, String messageId, String text, boolean dropComponents) {
+        ObjectNode body = json.createObjectNode().put("content", text);
+        body.putObject("allowed_mentions").putArray("parse");
+        if (dropComponents) {
+            body.putArray("components");
+        }
+        String route = "PATCH /channels/" + channelId + "/messages";
+        Optional<Duration> held = awaitHold(route);
+        if (held.isPresent()) {
+            return SendResult.rateLimited("discord - " + route + " is rate limited for " + held.get().toMillis() + " ms more", held.get());
+        }
+        HttpResponse<String> r;
+        try {
+            r = http.send(request("/channels/" + channelId + "/messages/" + messageId).header("Content-Type", "application/json")
+                    .method("PATCH", HttpRequest.BodyPublishers.ofString(body.toString())).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return SendResult.failed("discord - " + route + " failed (" + e.getClass().getSimpleName() + ")", true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return SendResult.failed("discord - " + route + " interrupted", true);
+        }
+        noteLimits(route, r);
+        return result(route, r);
+    }
+
+    /**
+     * Answers the interaction {@code id} ({@code POST /interactions/{id}/{token}/callback}) with {@code response} (its
+     * {@code type} and {@code data}); Discord wants this within 3 seconds of the press, once. True when Discord took it.
+     */
+    boolean answerInteraction(String id, String token, ObjectNode response) {
+        try {
+            HttpResponse<String> r = http.send(request("/interactions/" + id + "/" + token + "/callback")
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(response.toString())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200 || r.statusCode() == 204) {
+                return true;
+            }
+            log.info("discord - answering interaction {} was refused ({}{})", id, r.statusCode(),
+                    errorText(r.body()).isEmpty() ? "" : ", " + errorText(r.body()));
+        } catch (IOException e) {
+            log.info("discord - answering interaction {} failed ({})", id, e.getClass().getSimpleName());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
     }
 
     /**

@@ -41,7 +41,9 @@ public record DiscordSettings(
         List<String> admins,
         HomeChannelConfig homeChannel,
         @Doc("what an unknown user's direct message gets: a pairing code, or nothing")
-        UnauthorizedDm unauthorizedDm) implements PlatformAccess, Validated {
+        UnauthorizedDm unauthorizedDm,
+        @Doc("show replies while they are written, by editing one message (at most one edit per second)")
+        boolean streaming) implements PlatformAccess, Validated {
 
     /** Discord's REST API, version 10. */
     public static final String DEFAULT_API_BASE = "https://discord.com/api/v10";
@@ -58,9 +60,11 @@ public record DiscordSettings(
      * @param connectTimeout      WebSocket and HTTP connection timeout; also how long HELLO may take
      * @param readyTimeout        how long {@code start} waits for the first READY before returning with the adapter still connecting
      * @param requestTimeout      one REST request's timeout
+     * @param editInterval        while streaming, at most one edit of a reply's draft per this interval (Discord allows
+     *                            about five edits per five seconds in a channel)
      */
     public record Timing(Duration reconnectInitial, Duration reconnectMax, Duration invalidSessionDelay, Duration connectTimeout,
-            Duration readyTimeout, Duration requestTimeout) {
+            Duration readyTimeout, Duration requestTimeout, Duration editInterval) {
         public Timing {
             Objects.requireNonNull(reconnectInitial, "reconnectInitial");
             Objects.requireNonNull(reconnectMax, "reconnectMax");
@@ -68,11 +72,12 @@ public record DiscordSettings(
             Objects.requireNonNull(connectTimeout, "connectTimeout");
             Objects.requireNonNull(readyTimeout, "readyTimeout");
             Objects.requireNonNull(requestTimeout, "requestTimeout");
+            Objects.requireNonNull(editInterval, "editInterval");
         }
 
         public static Timing defaults() {
             return new Timing(Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofSeconds(10),
-                    Duration.ofSeconds(30), Duration.ofSeconds(15));
+                    Duration.ofSeconds(30), Duration.ofSeconds(15), Duration.ofSeconds(1));
         }
 
         Backoff backoff() {
@@ -88,24 +93,30 @@ public record DiscordSettings(
 
     public static DiscordSettings defaults() {
         return new DiscordSettings(false, Secret.NONE, DEFAULT_API_BASE, DEFAULT_GATEWAY_URL, true, false, List.of(), false, List.of(),
-                HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
+                HomeChannelConfig.defaults(), UnauthorizedDm.PAIR, true);
     }
 
     /** Enabled settings for the bot {@code token}: the real Discord, mentions required in channels, bots ignored. */
     public static DiscordSettings of(String token) {
         DiscordSettings d = defaults();
         return new DiscordSettings(true, Secret.of(token), d.apiBase, d.gatewayUrl, d.requireMention, d.allowBots, d.allowedUsers,
-                d.allowAllUsers, d.admins, d.homeChannel, d.unauthorizedDm);
+                d.allowAllUsers, d.admins, d.homeChannel, d.unauthorizedDm, d.streaming);
     }
 
     public DiscordSettings withEndpoints(URI api, URI gateway) {
         return new DiscordSettings(enabled, token, api.toString(), gateway.toString(), requireMention, allowBots, allowedUsers, allowAllUsers,
-                admins, homeChannel, unauthorizedDm);
+                admins, homeChannel, unauthorizedDm, streaming);
     }
 
     public DiscordSettings withRequireMention(boolean required) {
         return new DiscordSettings(enabled, token, apiBase, gatewayUrl, required, allowBots, allowedUsers, allowAllUsers, admins, homeChannel,
-                unauthorizedDm);
+                unauthorizedDm, streaming);
+    }
+
+    /** These settings with replies streamed by edits ({@code streaming}) or not. */
+    public DiscordSettings withStreaming(boolean on) {
+        return new DiscordSettings(enabled, token, apiBase, gatewayUrl, requireMention, allowBots, allowedUsers, allowAllUsers, admins,
+                homeChannel, unauthorizedDm, on);
     }
 
     @Override
@@ -135,6 +146,6 @@ public record DiscordSettings(
     @Override
     public String toString() {
         return "discord{token=****, api_base=" + apiBase + ", gateway_url=" + gatewayUrl + ", require_mention=" + requireMention
-                + ", allow_bots=" + allowBots + "}";
+                + ", allow_bots=" + allowBots + ", streaming=" + streaming + "}";
     }
 }

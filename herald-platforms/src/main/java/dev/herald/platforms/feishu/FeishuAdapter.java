@@ -35,8 +35,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Feishu (飞书) / Lark app bot in HTTP callback mode ({@code feishu}): events arrive on Herald's request URL
- * ({@link FeishuCallback}, decrypted and signature-checked by {@link FeishuCrypto}, read by {@link FeishuEvents});
+ * A Feishu (飞书) / Lark app bot ({@code feishu}): events arrive over the long connection Herald opens
+ * ({@link FeishuLongConnection}, websocket mode) or on Herald's request URL ({@link FeishuCallback}, decrypted and
+ * signature-checked by {@link FeishuCrypto}, webhook mode), and are read by {@link FeishuEvents};
  * answers go out through the IM API ({@link FeishuApi}) as a rich-text {@code post} rendered from Markdown or as
  * {@code text} ({@link FeishuText}): into a thread as a reply to its root message, the first part of an answer in a group
  * as a reply to the question, else as a new message to the chat. Files are uploaded and sent as an image or file
@@ -46,7 +47,9 @@ import org.slf4j.LoggerFactory;
  * <p>Every send carries a {@code uuid} named by the outbox's idempotency key of the part (the same for every attempt,
  * after a crash too); the platform sends at most one message per uuid within an hour, so a part resent after a crash
  * within that hour is not a second message (exactly once within the hour; at least once after it). Any node can receive
- * and send (each caches its own token): {@link Capabilities.Delivery#ANY_NODE}.
+ * and send (each caches its own token): {@link Capabilities.Delivery#ANY_NODE}; with several long connections for one
+ * app the platform gives each event to one of them. In both modes the store drops a redelivered message by its
+ * message_id, so an event delivered again (after a 503 or a code 500 answer, or after a restart) is answered once.
  */
 public final class FeishuAdapter implements PlatformAdapter, MediaFetcher {
     private static final Logger log = LoggerFactory.getLogger(FeishuAdapter.class);
@@ -67,6 +70,11 @@ public final class FeishuAdapter implements PlatformAdapter, MediaFetcher {
     private final PlatformState state;
     private final FeishuApi api;
     private final FeishuCallback callback;
+    private final FeishuLongConnection longConnection;
+    private final java.net.http.HttpClient wsClient;
+    private final FeishuEvents events;
+    private final dev.herald.platforms.common.FirstAttempt firstAttempt = new dev.herald.platforms.common.FirstAttempt();
+    private final java.time.Duration connectTimeout;
     private final Capabilities capabilities;
     private final Map<String, ChatType> chatTypes = new ConcurrentHashMap<>();
     private final Clock clock;
@@ -81,17 +89,29 @@ public final class FeishuAdapter implements PlatformAdapter, MediaFetcher {
         this.api = new FeishuApi(settings, timing, clock);
         this.clock = clock;
         this.botLookup = timing.botLookup();
+        this.connectTimeout = timing.connectTimeout();
         String key = settings.encryptKeyValue();
-        FeishuEvents events = new FeishuEvents(PLATFORM, settings.requireMention(), this::botOpenId);
-        this.callback = new FeishuCallback(key == null ? null : new FeishuCrypto(key), settings.verificationTokenValue(), events, clock,
-                timing.timestampWindow(), this::receive);
+        this.events = new FeishuEvents(PLATFORM, settings.requireMention(), this::botOpenId);
+        if (settings.websocket()) {
+            this.callback = null;
+            this.wsClient = java.net.http.HttpClient.newBuilder().connectTimeout(timing.connectTimeout()).build();
+            this.longConnection = new FeishuLongConnection(api, timing, wsClient, new Connection());
+        } else {
+            this.callback = new FeishuCallback(key == null ? null : new FeishuCrypto(key), settings.verificationTokenValue(), events, clock,
+                    timing.timestampWindow(), this::receive);
+            this.wsClient = null;
+            this.longConnection = null;
+        }
         boolean md = settings.markdown();
         this.capabilities = new Capabilities(true, false, false, true, false, true, true, false, FeishuText.MAX_CONTENT_BYTES,
                 new TextFormat(md ? "feishu-post" : "plain", text -> FeishuText.bytes(text, md)), Capabilities.Delivery.ANY_NODE, MAX_FILE_BYTES);
     }
 
+    /** Serves the request URL in webhook mode; the long connection needs no route. */
     void serveOn(InboundHttp http) {
-        callback.serveOn(http);
+        if (callback != null) {
+            callback.serveOn(http);
+        }
     }
 
     @Override
@@ -104,9 +124,12 @@ public final class FeishuAdapter implements PlatformAdapter, MediaFetcher {
         return capabilities;
     }
 
-    /** Fetches a tenant access token and the bot's open_id: a refused secret stops the start naming the keys. */
+    /**
+     * Fetches a tenant access token and the bot's open_id: a refused secret stops the start naming the keys. In websocket
+     * mode it then opens the long connection and returns once the first attempt is over.
+     */
     @Override
-    public void start(InboundSink inboundSink) {
+    public void start(InboundSink inboundSink) throws InterruptedException {
         Objects.requireNonNull(inboundSink, "sink");
         inboundSink.connectionChanged(PLATFORM, ConnectionState.CONNECTING, "fetching a tenant access token");
         try {
@@ -120,7 +143,60 @@ public final class FeishuAdapter implements PlatformAdapter, MediaFetcher {
             log.warn("feishu - the open platform is not reachable now ({}); serving the callback, sends are retried", api.describe(e));
         }
         sink = inboundSink;
-        inboundSink.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "callback at " + InboundHttp.pathOf(PLATFORM, "events"));
+        if (longConnection == null) {
+            inboundSink.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "callback at " + InboundHttp.pathOf(PLATFORM, "events"));
+            return;
+        }
+        log.info("feishu - receiving events over the long connection ({})", settings);
+        longConnection.start();
+        if (!firstAttempt.await(connectTimeout.multipliedBy(3), this::close)) {
+            log.warn("feishu - the long connection is not open yet; still connecting in the background");
+        }
+    }
+
+    /** One event from the long connection: read and handed on as a webhook event is; its answer code for the platform. */
+    private FeishuLongConnection.Answer onLongConnectionEvent(byte[] json) {
+        com.fasterxml.jackson.databind.JsonNode root;
+        try {
+            root = JsonHttp.JSON.readTree(json);
+        } catch (IOException e) {
+            root = null;
+        }
+        if (root == null || !root.isObject()) {
+            log.warn("feishu - a long-connection event that is not a JSON object ({} bytes); answered 400, nothing stored", json.length);
+            return new FeishuLongConnection.Answer(400, null);
+        }
+        FeishuCallback.Handled h = FeishuCallback.handle(root, events, clock, this::receive);
+        if (!h.taken()) {
+            return new FeishuLongConnection.Answer(500, null);
+        }
+        return new FeishuLongConnection.Answer(200, h.answer().equals("{}") ? null : h.answer());
+    }
+
+    /** The long connection's events and state changes. */
+    private final class Connection implements FeishuLongConnection.Handler {
+        @Override
+        public FeishuLongConnection.Answer event(byte[] json) {
+            return onLongConnectionEvent(json);
+        }
+
+        @Override
+        public void connection(ConnectionState state, String detail) {
+            InboundSink s = sink;
+            if (s != null) {
+                s.connectionChanged(PLATFORM, state, detail);
+            }
+            firstAttempt.reported(state);
+        }
+
+        @Override
+        public void failed(String message) {
+            InboundSink s = sink;
+            if (s != null) {
+                s.connectionChanged(PLATFORM, ConnectionState.STOPPED, message);
+            }
+            firstAttempt.gaveUp(message);
+        }
     }
 
     /** Asks {@code bot/v3/info} for the bot's open_id (for mention gating); a failure is logged and asked again later. */
@@ -364,7 +440,18 @@ public final class FeishuAdapter implements PlatformAdapter, MediaFetcher {
     }
 
     @Override
+    public void stopReceiving() {
+        if (longConnection != null) {
+            longConnection.close();
+        }
+    }
+
+    @Override
     public void close() {
+        if (longConnection != null) {
+            longConnection.close();
+            wsClient.close();
+        }
         sink = null;
         api.close();
     }

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -64,8 +65,8 @@ final class FeishuApi {
         this.secret = settings.appSecretValue();
         this.timing = timing;
         this.clock = clock;
-        this.http = new JsonHttp(timing.connectTimeout(), java.util.Arrays.asList(secret, settings.verificationTokenValue(),
-                settings.encryptKeyValue()));
+        this.http = new JsonHttp(timing.connectTimeout(), java.util.Arrays.asList(secret,
+                settings.verificationToken().reveal().orElse(null), settings.encryptKeyValue()));
         this.files = new FileDownload("feishu", Set.copyOf(FileDownload.hostsOf(api)), timing.connectTimeout());
     }
 
@@ -104,6 +105,61 @@ final class FeishuApi {
 
     private Map<String, String> auth(String t) {
         return Map.of("Authorization", "Bearer " + t);
+    }
+
+    /** Where the long connection goes and how often it pings, from {@code POST /callback/ws/endpoint}. */
+    record Endpoint(URI url, int serviceId, Duration pingInterval) {
+    }
+
+    /** The endpoint call refused the App ID or App Secret: reconnecting cannot help. */
+    static final class EndpointRefused extends IOException {
+        EndpointRefused(String message) {
+            super(message, null);
+        }
+    }
+
+    /** Codes of the endpoint call that refuse the app: auth failed (514), forbidden (403), a wrong app id or secret. */
+    static final Set<Integer> ENDPOINT_REFUSED = Set.of(514, 403, 10003, 10014);
+
+    /**
+     * {@code POST /callback/ws/endpoint} with {@code {"AppID", "AppSecret"}}: the long connection's URL (ws or wss; its
+     * query names the {@code service_id} that pings carry) and its ping interval. A refusal of the credentials is
+     * {@link EndpointRefused}; a busy platform, an answer without a usable URL or a transport failure is an IOException.
+     */
+    Endpoint wsEndpoint() throws IOException {
+        ObjectNode b = JsonHttp.JSON.createObjectNode().put("AppID", appId).put("AppSecret", secret);
+        Answer a = answer(http.post(base + "/callback/ws/endpoint", b, Map.of("locale", "zh"), timing.requestTimeout()));
+        if (ENDPOINT_REFUSED.contains(a.code())) {
+            throw new EndpointRefused("feishu - the open platform refused a long connection for " + appId + " (" + a.describe()
+                    + "); check platforms.feishu.app_id and platforms.feishu.app_secret, and that the app receives events through the "
+                    + "long connection (Events & Callbacks > Mode of event subscription)");
+        }
+        if (!a.ok()) {
+            throw new IOException("the long-connection endpoint answered " + a.describe() + (a.code() == 1000040350
+                    ? " (too many connections for this app)" : ""));
+        }
+        String url = a.data().path("URL").asText("");
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the long-connection endpoint answered a URL that is not one");
+        }
+        if (!("wss".equals(uri.getScheme()) || "ws".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new IOException("the long-connection endpoint answered no ws(s) URL");
+        }
+        int service = 0;
+        for (String pair : uri.getRawQuery() == null ? new String[0] : uri.getRawQuery().split("&")) {
+            if (pair.startsWith("service_id=")) {
+                try {
+                    service = Integer.parseInt(pair.substring("service_id=".length()));
+                } catch (NumberFormatException e) {
+                    throw new IOException("the long-connection URL's service_id is not a number");
+                }
+            }
+        }
+        long ping = a.data().path("ClientConfig").path("PingInterval").asLong(120);
+        return new Endpoint(uri, service, Duration.ofSeconds(ping < 1 || ping > 3600 ? 120 : ping));
     }
 
     /** {@code GET /open-apis/bot/v3/info}: the bot's {@code open_id} and name under {@code bot}. */

@@ -75,33 +75,46 @@ final class FeishuCallback {
             log.info("feishu - request URL verified by the open platform (from {})", r.remoteAddress());
             return InboundHttp.Response.json(200, JsonHttp.JSON.createObjectNode().put("challenge", root.path("challenge").asText("")).toString());
         }
-        if (!root.path("schema").asText("").equals("2.0")) {
-            log.warn("feishu - an event without schema 2.0 (a 1.0 event or an old card callback); skipped. Herald reads schema 2.0 events only");
-            return InboundHttp.Response.json(200, "{}");
-        }
-        if (!tokenMatches(root.path("header").path("token").asText(""))) {
+        if (root.path("schema").asText("").equals("2.0") && !tokenMatches(root.path("header").path("token").asText(""))) {
             log.warn("feishu - event from {} with a wrong verification token; refused (401), nothing stored", r.remoteAddress());
             return InboundHttp.Response.text(401, "refused");
+        }
+        Handled h = handle(root, events, clock, receiver);
+        return h.taken() ? InboundHttp.Response.json(200, h.answer()) : InboundHttp.Response.text(503, "not taken now; deliver again later");
+    }
+
+    /** What handing one event on meant: taken (stored, refused, skipped or a duplicate) or not, and the JSON to answer. */
+    record Handled(boolean taken, String answer) {
+    }
+
+    /**
+     * Reads one schema 2.0 event (already authenticated: token-checked here, or from the long connection) and hands its
+     * message to {@code receiver}; a card press is answered with a toast. Shared by both modes.
+     */
+    static Handled handle(JsonNode root, FeishuEvents events, Clock clock, Function<MessageEvent, Admission> receiver) {
+        if (!root.path("schema").asText("").equals("2.0")) {
+            log.warn("feishu - an event without schema 2.0 (a 1.0 event or an old card callback); skipped. Herald reads schema 2.0 events only");
+            return new Handled(true, "{}");
         }
         FeishuEvents.Read read = events.read(root, clock.instant());
         boolean card = root.path("header").path("event_type").asText("").equals("card.action.trigger");
         if (read.event() == null) {
             log.info("feishu - skipped {}", read.skipped());
-            return InboundHttp.Response.json(200, "{}");
+            return new Handled(true, "{}");
         }
         Admission a = receiver.apply(read.event());
         if (a == Admission.REJECTED_STOPPING || a == Admission.REJECTED_UNAVAILABLE) {
-            log.info("feishu - message {} not taken ({}); answered 503 so that the open platform delivers it again", read.event().messageId(),
+            log.info("feishu - message {} not taken ({}); answered so that the open platform delivers it again", read.event().messageId(),
                     a == Admission.REJECTED_STOPPING ? "Herald is stopping" : "the store cannot write");
-            return InboundHttp.Response.text(503, "not taken now; deliver again later");
+            return new Handled(false, null);
         }
         log.debug("feishu - message {} from {}: {}", read.event().messageId(), read.event().source().userId(), a);
         if (card) {
             var toast = JsonHttp.JSON.createObjectNode();
             toast.putObject("toast").put("type", "info").put("content", read.event().text());
-            return InboundHttp.Response.json(200, toast.toString());
+            return new Handled(true, toast.toString());
         }
-        return InboundHttp.Response.json(200, "{}");
+        return new Handled(true, "{}");
     }
 
     /** The event's JSON: signature and timestamp checked and decrypted with an Encrypt Key, else parsed as it came. */

@@ -12,7 +12,10 @@ import dev.herald.core.platform.OutboundMessage;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.SendResult;
+import dev.herald.core.platform.PlatformState;
+import dev.herald.platforms.common.EditedDrafts;
 import dev.herald.platforms.common.FirstAttempt;
+import dev.herald.platforms.common.PressLedger;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.Objects;
@@ -30,8 +33,13 @@ import org.slf4j.LoggerFactory;
  * envelope (with {@code retry_attempt} &gt; 0), the redelivery carries the same channel and {@code ts}, and
  * the gateway's durable dedupe drops it, so a late ack costs a duplicate delivery, never a second turn. An
  * envelope refused because Herald is stopping is not acknowledged, so that Slack redelivers it, possibly
- * to the restarted process. Envelopes Herald does not handle (slash commands, interactivity) and messages
+ * to the restarted process. Envelopes Herald does not handle (slash commands, other interactivity) and messages
  * it ignores are acknowledged at once.
+ *
+ * <p>Approval questions carry Block Kit buttons, whose presses ({@code interactive} envelopes) are answered once by
+ * someone the gateway lets answer ({@link SlackPresses}). With {@code streaming} on, a reply is shown while it is written
+ * in one message updated at most once per second ({@link EditedDrafts}; {@code chat.update} is Tier 3), which the
+ * final reply then replaces.
  *
  * <p>Replies: {@code chat.postMessage} into the message's thread (see {@link SlackMessages} for where
  * threads come from), with {@code &}, {@code <} and {@code >} escaped as Slack requires (the model's
@@ -49,10 +57,9 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
      * Herald stops at 100 MiB.
      */
     public static final long MAX_FILE_BYTES = 100L * 1024 * 1024;
-    /** Slack cuts text at its length as sent, mrkdwn and escapes included; one Socket Mode connection per app. */
-    private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, true, false, MAX_TEXT)
-            .with(new TextFormat("slack-mrkdwn", text -> SlackMrkdwn.render(text).length()))
-            .with(Capabilities.Delivery.SINGLE_CONNECTION).withFiles(SlackAdapter.MAX_FILE_BYTES, false);
+    private static final TextFormat FORMAT = new TextFormat("slack-mrkdwn", text -> SlackMrkdwn.render(text).length());
+    /** A draft shows at most this much of a reply being written (the final reply is split as usual). */
+    private static final int DRAFT_VIEW = 12_000;
 
     private final SlackSettings settings;
     private final SlackSettings.Timing timing;
@@ -64,9 +71,15 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
     private final FirstAttempt firstAttempt = new FirstAttempt();
     private volatile InboundSink sink;
     private volatile SlackWebApi.Identity identity;
+    private final Capabilities capabilities;
+    private final SlackPresses presses;
+    private final EditedDrafts drafts;
 
-    /** An adapter for enabled, validated {@code settings}, paced by {@code timing}. */
-    public SlackAdapter(SlackSettings settings, SlackSettings.Timing timing, Clock clock) {
+    /**
+     * An adapter for enabled, validated {@code settings}, paced by {@code timing}, keeping the button presses it answered
+     * in {@code state} (the store's, so that a press is answered once across restarts and nodes).
+     */
+    public SlackAdapter(SlackSettings settings, SlackSettings.Timing timing, Clock clock, PlatformState state) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.timing = Objects.requireNonNull(timing, "timing");
         ObjectMapper json = new ObjectMapper();
@@ -77,11 +90,27 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         this.web = new SlackWebApi(settings, timing, http, json);
         this.messages = new SlackMessages(settings, clock);
         this.socket = new SocketModeClient(timing, web, http, json, new Events());
+        this.presses = new SlackPresses(web, clock, json, Objects.requireNonNull(state, "state"));
+        this.drafts = new EditedDrafts(new Drafts(), timing.editInterval(), DRAFT_VIEW);
+        // Slack cuts text at its length as sent, mrkdwn and escapes included; one Socket Mode connection per app; no typing
+        // indicator for bots; approval questions have buttons
+        this.capabilities = new Capabilities(true, false, true, true, settings.streaming(), true, false, false, MAX_TEXT, FORMAT,
+                Capabilities.Delivery.SINGLE_CONNECTION).withFiles(MAX_FILE_BYTES, false);
     }
 
-    /** An adapter with the production {@link SlackSettings.Timing}. */
+    /** An adapter that keeps its button presses in memory only (nothing survives it): for tools and tests without a store. */
+    public SlackAdapter(SlackSettings settings, SlackSettings.Timing timing, Clock clock) {
+        this(settings, timing, clock, PressLedger.memoryState());
+    }
+
+    /** An adapter with the production {@link SlackSettings.Timing}, keeping its presses in memory only (for tools and tests). */
     public SlackAdapter(SlackSettings settings, Clock clock) {
         this(settings, SlackSettings.Timing.defaults(), clock);
+    }
+
+    /** An adapter with the production {@link SlackSettings.Timing}, keeping its presses in {@code state}. */
+    public SlackAdapter(SlackSettings settings, Clock clock, PlatformState state) {
+        this(settings, SlackSettings.Timing.defaults(), clock, state);
     }
 
     @Override
@@ -91,7 +120,7 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
 
     @Override
     public Capabilities capabilities() {
-        return CAPABILITIES;
+        return capabilities;
     }
 
     @Override
@@ -110,7 +139,54 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
             return web.uploadFile(message.target().chatId(), message.target().threadId(), SlackMrkdwn.render(message.text()),
                     message.file(), MAX_FILE_BYTES);
         }
-        return web.postMessage(message.target().chatId(), SlackMrkdwn.render(message.text()), message.target().threadId());
+        Optional<SendResult> pressAnswered = presses.answer(message);
+        if (pressAnswered.isPresent()) {
+            return pressAnswered.get();
+        }
+        String channel = message.target().chatId();
+        String text = SlackMrkdwn.render(message.text());
+        if (settings.streaming()) {
+            Optional<String> draft = drafts.claim(message);
+            if (draft.isPresent()) {
+                SendResult edited = web.update(channel, draft.get(), text, null);
+                if (edited.success()) {
+                    return edited;
+                }
+                log.info("slack - the streamed draft {} could not take the final reply ({}); sending it as a new message", draft.get(),
+                        edited.error());
+            }
+        }
+        return web.postMessage(channel, text, message.target().threadId(), presses.blocks(message, text).orElse(null));
+    }
+
+    /** While streaming, the reply's draft, updated as text arrives (Slack has no typing indicator for bots). */
+    @Override
+    public void progress(dev.herald.core.platform.ChatTarget target, String correlationId, dev.herald.core.platform.StreamEvent event) {
+        if (settings.streaming() && event instanceof dev.herald.core.platform.StreamEvent.TextDelta d) {
+            drafts.delta(target, correlationId, d.text());
+        }
+    }
+
+    /** A reply's draft on Slack: a message posted where the reply goes, then updated in place, with a cursor at its end. */
+    private final class Drafts implements EditedDrafts.Surface {
+        @Override
+        public EditedDrafts.Result post(dev.herald.core.platform.ChatTarget target, String textSoFar) {
+            SendResult r = web.postMessage(target.chatId(), SlackMrkdwn.render(textSoFar) + EditedDrafts.CURSOR, target.threadId());
+            String id = r.messageId();
+            return r.success() && id != null ? EditedDrafts.Result.ok(id.substring(id.indexOf(':') + 1)) : result(r);
+        }
+
+        @Override
+        public EditedDrafts.Result edit(dev.herald.core.platform.ChatTarget target, String ts, String textSoFar) {
+            return result(web.update(target.chatId(), ts, SlackMrkdwn.render(textSoFar) + EditedDrafts.CURSOR, null));
+        }
+
+        private static EditedDrafts.Result result(SendResult r) {
+            if (r.success()) {
+                return EditedDrafts.Result.ok(r.messageId());
+            }
+            return r.retryAfter() != null ? EditedDrafts.Result.limited(r.retryAfter()) : EditedDrafts.Result.FAILED;
+        }
     }
 
 
@@ -136,6 +212,12 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
     /** Handles one envelope on its connection's reader thread; acknowledges it as the class comment says. */
     private void onEnvelope(JsonNode envelope, Runnable ack) {
         String type = envelope.path("type").asText("");
+        if ("interactive".equals(type)) {
+            if (presses.handle(envelope.path("payload"), sink) == SlackPresses.Outcome.ACK) {
+                ack.run();
+            }
+            return;
+        }
         if (!"events_api".equals(type)) {
             ack.run();
             log.debug("slack - {} envelope acknowledged and ignored (Herald handles events_api only)", type);

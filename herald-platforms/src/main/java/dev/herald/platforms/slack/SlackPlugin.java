@@ -23,7 +23,7 @@ public final class SlackPlugin implements PlatformPlugin<SlackSettings> {
 
     @Override
     public PlatformAdapter create(SlackSettings settings, PlatformContext context) {
-        SlackAdapter adapter = new SlackAdapter(settings, SlackSettings.Timing.defaults(), context.clock());
+        SlackAdapter adapter = new SlackAdapter(settings, SlackSettings.Timing.defaults(), context.clock(), context.state());
         context.fetchMediaWith(adapter);
         return adapter;
     }

@@ -42,7 +42,9 @@ public record SlackSettings(
         List<String> admins,
         HomeChannelConfig homeChannel,
         @Doc("what an unknown user's direct message gets: a pairing code, or nothing")
-        UnauthorizedDm unauthorizedDm) implements PlatformAccess, Validated {
+        UnauthorizedDm unauthorizedDm,
+        @Doc("show replies while they are written, by editing one message (at most one edit per second)")
+        boolean streaming) implements PlatformAccess, Validated {
 
     /** Slack's Web API. */
     public static final String DEFAULT_API_BASE = "https://slack.com/api";
@@ -56,9 +58,11 @@ public record SlackSettings(
      * @param pingInterval     how often Herald pings the Socket Mode connection
      * @param idleTimeout      a connection that has heard nothing (not even a pong) this long is replaced
      * @param requestTimeout   one Web API request's timeout
+     * @param editInterval     while streaming, at most one {@code chat.update} of a reply's draft per this interval ({@code
+     *                         chat.update} is Tier 3, about 50 a minute)
      */
     public record Timing(Duration reconnectInitial, Duration reconnectMax, Duration connectTimeout, Duration pingInterval,
-            Duration idleTimeout, Duration requestTimeout) {
+            Duration idleTimeout, Duration requestTimeout, Duration editInterval) {
         public Timing {
             Objects.requireNonNull(reconnectInitial, "reconnectInitial");
             Objects.requireNonNull(reconnectMax, "reconnectMax");
@@ -66,11 +70,12 @@ public record SlackSettings(
             Objects.requireNonNull(pingInterval, "pingInterval");
             Objects.requireNonNull(idleTimeout, "idleTimeout");
             Objects.requireNonNull(requestTimeout, "requestTimeout");
+            Objects.requireNonNull(editInterval, "editInterval");
         }
 
         public static Timing defaults() {
             return new Timing(Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(20),
-                    Duration.ofSeconds(70), Duration.ofSeconds(15));
+                    Duration.ofSeconds(70), Duration.ofSeconds(15), Duration.ofSeconds(1));
         }
 
         Backoff backoff() {
@@ -87,29 +92,35 @@ public record SlackSettings(
 
     public static SlackSettings defaults() {
         return new SlackSettings(false, Secret.NONE, Secret.NONE, DEFAULT_API_BASE, true, false, List.of(), false, List.of(),
-                HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
+                HomeChannelConfig.defaults(), UnauthorizedDm.PAIR, true);
     }
 
     /** Enabled settings for the two tokens: the real Slack, mentions required in channels, bots ignored. */
     public static SlackSettings of(String appToken, String botToken) {
         SlackSettings d = defaults();
         return new SlackSettings(true, Secret.of(appToken), Secret.of(botToken), d.apiBase, d.requireMention, d.allowBots, d.allowedUsers,
-                d.allowAllUsers, d.admins, d.homeChannel, d.unauthorizedDm);
+                d.allowAllUsers, d.admins, d.homeChannel, d.unauthorizedDm, d.streaming);
     }
 
     public SlackSettings withApiBase(URI base) {
         return new SlackSettings(enabled, appToken, botToken, base.toString(), requireMention, allowBots, allowedUsers, allowAllUsers, admins,
-                homeChannel, unauthorizedDm);
+                homeChannel, unauthorizedDm, streaming);
     }
 
     public SlackSettings withRequireMention(boolean required) {
         return new SlackSettings(enabled, appToken, botToken, apiBase, required, allowBots, allowedUsers, allowAllUsers, admins, homeChannel,
-                unauthorizedDm);
+                unauthorizedDm, streaming);
+    }
+
+    /** These settings with replies streamed by edits ({@code streaming}) or not. */
+    public SlackSettings withStreaming(boolean on) {
+        return new SlackSettings(enabled, appToken, botToken, apiBase, requireMention, allowBots, allowedUsers, allowAllUsers, admins,
+                homeChannel, unauthorizedDm, on);
     }
 
     public SlackSettings withTokens(String app, String bot) {
         return new SlackSettings(enabled, Secret.of(app), Secret.of(bot), apiBase, requireMention, allowBots, allowedUsers, allowAllUsers,
-                admins, homeChannel, unauthorizedDm);
+                admins, homeChannel, unauthorizedDm, streaming);
     }
 
     @Override
@@ -144,6 +155,6 @@ public record SlackSettings(
     @Override
     public String toString() {
         return "slack{app_token=****, bot_token=****, api_base=" + apiBase + ", require_mention=" + requireMention
-                + ", allow_bots=" + allowBots + "}";
+                + ", allow_bots=" + allowBots + ", streaming=" + streaming + "}";
     }
 }

@@ -20,8 +20,8 @@ import java.util.Set;
 
 /**
  * Slack's Web API, the calls Herald makes: {@code auth.test} (who the bot is; checks the bot token),
- * {@code apps.connections.open} (a Socket Mode URL; checks the app token), {@code chat.postMessage}, and the external file
- * upload ({@code files.getUploadURLExternal}, the upload, {@code files.completeUploadExternal}).
+ * {@code apps.connections.open} (a Socket Mode URL; checks the app token), {@code chat.postMessage} (with Block Kit blocks
+ * or without), {@code chat.update}, {@code chat.postEphemeral}, and the external file upload ({@code files.getUploadURLExternal}, the upload, {@code files.completeUploadExternal}).
  *
  * <p>Slack answers HTTP 200 with {@code ok:false} and an error code for most failures; those come back as
  * {@link Reply.Failed} with the code. HTTP 429 carries {@code Retry-After} in seconds. Tokens travel only in
@@ -102,17 +102,50 @@ final class SlackWebApi {
 
     /** Posts {@code text} in {@code channel}, in the thread {@code threadTs} when given. */
     SendResult postMessage(String channel, String text, String threadTs) {
+        return postMessage(channel, text, threadTs, null);
+    }
+
+    /** {@link #postMessage(String, String, String)} with Block Kit {@code blocks} shown instead of the text, when given. */
+    SendResult postMessage(String channel, String text, String threadTs, ArrayNode blocks) {
         ObjectNode body = json.createObjectNode();
         body.put("channel", channel);
         body.put("text", text);
         if (threadTs != null) {
             body.put("thread_ts", threadTs);
         }
+        if (blocks != null) {
+            body.set("blocks", blocks);
+        }
         Reply r = call("chat.postMessage", settings.botTokenValue(), body);
         if (r instanceof Reply.Ok ok) {
             return SendResult.sent(ok.body().path("channel").asText(channel) + ":" + ok.body().path("ts").asText(""));
         }
         return failed("slack - chat.postMessage to " + channel, (Reply.Failed) r);
+    }
+
+    /**
+     * Replaces the text of the bot's message {@code ts} in {@code channel} ({@code chat.update}); with {@code blocks}, its
+     * blocks too (an empty array removes them). The message id answered is {@code <channel>:<ts>}, as for a post.
+     */
+    SendResult update(String channel, String ts, String text, ArrayNode blocks) {
+        ObjectNode body = json.createObjectNode().put("channel", channel).put("ts", ts).put("text", text);
+        if (blocks != null) {
+            body.set("blocks", blocks);
+        }
+        Reply r = call("chat.update", settings.botTokenValue(), body);
+        if (r instanceof Reply.Ok) {
+            return SendResult.sent(channel + ":" + ts);
+        }
+        return failed("slack - chat.update of " + channel + ":" + ts, (Reply.Failed) r);
+    }
+
+    /** Shows {@code text} to {@code user} alone in {@code channel} (in the thread {@code threadTs} when given); true when Slack took it. */
+    boolean postEphemeral(String channel, String user, String text, String threadTs) {
+        ObjectNode body = json.createObjectNode().put("channel", channel).put("user", user).put("text", text);
+        if (threadTs != null) {
+            body.put("thread_ts", threadTs);
+        }
+        return call("chat.postEphemeral", settings.botTokenValue(), body) instanceof Reply.Ok;
     }
 
     /**

@@ -62,6 +62,9 @@ final class FakeDingTalk implements AutoCloseable {
     private final List<WsContext> open = new CopyOnWriteArrayList<>();
     private final Javalin app;
     private volatile WsContext current;
+    private volatile dev.herald.web.WebServer web;
+    private volatile String callback;
+    private final java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
 
     FakeDingTalk() {
         app = Javalin.create(config -> {
@@ -113,7 +116,7 @@ final class FakeDingTalk implements AutoCloseable {
 
     static DingTalkSettings.Timing timing() {
         return new DingTalkSettings.Timing(Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(3), Duration.ofSeconds(70),
-                Duration.ofSeconds(3));
+                Duration.ofSeconds(3), Duration.ofHours(1));
     }
 
     GatewayFixture herald(String... allowedUsers) {
@@ -122,6 +125,60 @@ final class FakeDingTalk implements AutoCloseable {
 
     GatewayFixture herald(DingTalkSettings s, String... allowedUsers) {
         return new GatewayFixture(clock -> new DingTalkAdapter(s, timing(), clock)).allow(allowedUsers).readyWhen(this::connected).closing(this);
+    }
+
+    /** Herald in http mode: its callback served on a loopback web server of its own, replaced with each process. */
+    GatewayFixture heraldOverHttp(String... allowedUsers) {
+        DingTalkSettings s = settings().withMode(DingTalkSettings.HTTP);
+        GatewayFixture[] holder = new GatewayFixture[1];
+        holder[0] = new GatewayFixture(clock -> httpAdapter(s, clock, holder[0].storage.platformState())).allow(allowedUsers).closing(this);
+        return holder[0];
+    }
+
+    private synchronized DingTalkAdapter httpAdapter(DingTalkSettings s, java.time.Clock clock, dev.herald.core.platform.PlatformState state) {
+        if (web != null) {
+            web.close();
+        }
+        dev.herald.web.WebServer w = new dev.herald.web.WebServer(dev.herald.web.WebServer.Settings.ephemeral());
+        dev.herald.core.platform.PlatformContext context = new dev.herald.core.platform.PlatformContext(DingTalkAdapter.PLATFORM, clock,
+                java.nio.file.Path.of(System.getProperty("java.io.tmpdir")), state, new dev.herald.core.platform.MediaFetchers(),
+                new dev.herald.web.PlatformRoutes(DingTalkAdapter.PLATFORM, w));
+        DingTalkAdapter adapter = DingTalkPlugin.create(s, timing(), context);
+        w.start();
+        web = w;
+        callback = w.baseUrl() + "/platforms/dingtalk/robot";
+        return adapter;
+    }
+
+    /** DingTalk's sign of {@code timestamp} with {@code secret}: Base64(HmacSHA256(secret, timestamp + "\n" + secret)). */
+    static String sign(long timestamp, String secret) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8), "HmacSHA256"));
+            return java.util.Base64.getEncoder().encodeToString(mac.doFinal((timestamp + "\n" + secret).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** POSTs {@code message} as DingTalk's robot callback does: signed with the app secret, timestamped now; the status. */
+    int post(ObjectNode message) {
+        long ts = System.currentTimeMillis();
+        return post(message.toString(), Map.of("timestamp", Long.toString(ts), "sign", sign(ts, CLIENT_SECRET)));
+    }
+
+    int post(String body, Map<String, String> headers) {
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(URI.create(callback)).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json; charset=utf-8").POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(b::header);
+        try {
+            return client.send(b.build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     // ---- driving ------------------------------------------------------------------------------
@@ -320,7 +377,11 @@ final class FakeDingTalk implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (web != null) {
+            web.close();
+        }
+        client.close();
         app.stop();
     }
 }

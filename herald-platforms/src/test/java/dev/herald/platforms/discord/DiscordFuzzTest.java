@@ -48,6 +48,12 @@ class DiscordFuzzTest {
             """
             {"op":0,"t":"RESUMED","s":3,"d":null}""",
             """
+            {"op":0,"t":"INTERACTION_CREATE","s":8,"d":{"id":"900000000000000001","application_id":"100000000000000001","type":3,
+             "token":"aW50ZXJhY3Rpb24-tok.en_1","version":1,"channel_id":"general-1","guild_id":"200000000000000001",
+             "data":{"custom_id":"herald:/approve always","component_type":2},"member":{"user":{"id":"u2","username":"user-u2",
+             "global_name":"*U* @everyone"}},"message":{"id":"300000000000000001","channel_id":"general-1",
+             "content":"Approval needed: shell\nReply /approve, /approve always, or /deny within 5 min."}}}""",
+            """
             {"op":11}""",
             """
             {"op":1,"d":null}""");
@@ -68,6 +74,27 @@ class DiscordFuzzTest {
                 return;
             }
             messages.normalise(frame.path("d")).ifPresent(DiscordFuzzTest::wellFormed);
+        }, t -> t instanceof JacksonException);
+    }
+
+    @Test
+    void pressReading_neverThrows_andEveryPressIsOneOfHeraldsCommands_fromAUserInAChannel() {
+        ChannelDirectory channels = new ChannelDirectory(id -> Optional.ofNullable(discord.channels.get(id)).map(JsonNode.class::cast));
+        DiscordSettings settings = discord.settings(FakeDiscord.TOKEN);
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        DiscordPresses presses = new DiscordPresses(new DiscordRest(settings, FakeDiscord.timing(), http, JSON), channels, Clock.systemUTC(),
+                JSON, dev.herald.platforms.common.PressLedger.memoryState());
+        Fuzzer.of("discord press", CORPUS, 5_000).run(input -> {
+            JsonNode frame = JSON.readTree(input);
+            if (frame == null) {
+                return;
+            }
+            presses.read(frame.path("d")).ifPresent(p -> {
+                wellFormed(p.event());
+                assertThat(p.command()).isIn("/approve", "/approve always", "/deny");
+                assertThat(p.token()).matches("[A-Za-z0-9._-]{1,512}");
+                assertThat(p.who()).doesNotContainPattern("(?<!\\\\)[*_@`]").hasSizeLessThanOrEqualTo(128);
+            });
         }, t -> t instanceof JacksonException);
     }
 

@@ -29,6 +29,12 @@ import java.util.function.Predicate;
  * get channel, with programmable 429s); a message with a file comes as {@code multipart/form-data} ({@code payload_json} and
  * {@code files[n]}), its files recorded in {@link #uploads}. Everything it receives is recorded for assertions.
  *
+ * <p>Messages can be edited ({@code PATCH /channels/{id}/messages/{id}}, recorded in {@link #edits}), and a press of a
+ * message's button is an INTERACTION_CREATE (type 3) dispatched by {@link #press}; its answer
+ * ({@code POST /interactions/{id}/{token}/callback}) is recorded in {@link #callbacks} and, as on Discord, accepted once
+ * per interaction within its token (a second answer is 400, code 40060), an UPDATE_MESSAGE (type 7) changing the
+ * message. {@link #shown} is what the channel shows of a message now.
+ *
  * <p>Create message honours {@code nonce} with {@code enforce_nonce} as Discord documents it: "if true and nonce is
  * present, it will be checked for uniqueness in the past few minutes; if another message was created by the same author
  * with the same nonce, that message will be returned and no new message will be created" (here: five minutes, by the
@@ -47,6 +53,34 @@ final class FakeDiscord implements AutoCloseable {
     /** A file attached to a created message (a {@code multipart/form-data} post), as the channel shows it. */
     record Upload(String messageId, String channelId, String fileName, String contentType, byte[] bytes) {
     }
+
+    /** One PATCH of a message. */
+    record Edit(String channelId, String messageId, JsonNode body) {
+    }
+
+    /** One answer to an interaction. */
+    record Callback(String interactionId, String token, JsonNode body) {
+        int type() {
+            return body.path("type").asInt();
+        }
+
+        String content() {
+            return body.path("data").path("content").asText(null);
+        }
+
+        boolean ephemeral() {
+            return (body.path("data").path("flags").asInt() & 64) != 0;
+        }
+    }
+
+    final List<Edit> edits = new CopyOnWriteArrayList<>();
+    final List<Callback> callbacks = new CopyOnWriteArrayList<>();
+    /** The interaction id of every answer tried, taken or refused. */
+    final List<String> callbackAttempts = new CopyOnWriteArrayList<>();
+    /** Each message as the channel shows it now: id, channel_id, content, components. */
+    final Map<String, ObjectNode> messages = new ConcurrentHashMap<>();
+    private final Map<String, String> interactionTokens = new ConcurrentHashMap<>();
+    private final AtomicLong interactionIds = new AtomicLong(900_000_000_000_000_000L);
 
     /** How long Discord remembers an enforced nonce here ("the past few minutes"). */
     static final Duration NONCE_MEMORY = Duration.ofMinutes(5);
@@ -87,6 +121,8 @@ final class FakeDiscord implements AutoCloseable {
             config.routes.ws("/gateway", ws -> gateway(ws, "/gateway"));
             config.routes.ws("/resume", ws -> gateway(ws, "/resume"));
             config.routes.post("/api/v10/channels/{id}/messages", this::createMessage);
+            config.routes.patch("/api/v10/channels/{id}/messages/{message}", this::editMessage);
+            config.routes.post("/api/v10/interactions/{id}/{token}/callback", this::interactionCallback);
             config.routes.post("/api/v10/channels/{id}/typing", ctx -> {
                 typing.add(ctx.pathParam("id"));
                 ctx.status(204);
@@ -113,8 +149,19 @@ final class FakeDiscord implements AutoCloseable {
 
     /** A Herald process on this fake: the real adapter with {@link #TOKEN}; it has started once it identified and is connected. */
     GatewayFixture herald(String... allowedUsers) {
-        return new GatewayFixture(clock -> new DiscordAdapter(settings(TOKEN), timing(), clock)).allow(allowedUsers)
-                .readyWhen(() -> !sent(2).isEmpty() && connected()).closing(this);
+        return herald(FakeDiscord::timing, () -> true, allowedUsers);
+    }
+
+    /**
+     * A Herald process on this fake with the timing and streaming choice these give when it starts; the adapter keeps its
+     * button presses in the process's store.
+     */
+    GatewayFixture herald(java.util.function.Supplier<DiscordSettings.Timing> timing, java.util.function.BooleanSupplier streaming,
+            String... allowedUsers) {
+        GatewayFixture[] fixture = new GatewayFixture[1];
+        fixture[0] = new GatewayFixture(clock -> new DiscordAdapter(settings(TOKEN).withStreaming(streaming.getAsBoolean()), timing.get(), clock,
+                fixture[0].storage.platformState())).allow(allowedUsers).readyWhen(() -> !sent(2).isEmpty() && connected()).closing(this);
+        return fixture[0];
     }
 
     DiscordSettings settings(String token) {
@@ -123,8 +170,13 @@ final class FakeDiscord implements AutoCloseable {
 
     /** Quick reconnection and short timeouts, so that a test of a dropped connection takes milliseconds. */
     static DiscordSettings.Timing timing() {
+        return timing(Duration.ofMillis(50));
+    }
+
+    /** {@link #timing()} with drafts edited at most once per {@code editInterval}. */
+    static DiscordSettings.Timing timing(Duration editInterval) {
         return new DiscordSettings.Timing(Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofMillis(20), Duration.ofSeconds(3),
-                Duration.ofSeconds(5), Duration.ofSeconds(3));
+                Duration.ofSeconds(5), Duration.ofSeconds(3), editInterval);
     }
 
     // ---- channels -----------------------------------------------------------------------------
@@ -185,6 +237,49 @@ final class FakeDiscord implements AutoCloseable {
         }
         d.putArray("attachments");
         return d;
+    }
+
+    /**
+     * {@code userId} presses the button {@code customId} of message {@code messageId} (in a guild when {@code guild} is
+     * set: the presser as a member, else in a DM); returns the interaction's id. The message's content comes along, as on
+     * Discord.
+     */
+    String press(String messageId, String guild, String userId, String customId) {
+        String id = Long.toString(interactionIds.incrementAndGet());
+        press(interactionJson(id, messageId, guild, userId, customId));
+        return id;
+    }
+
+    /** Dispatches {@code interaction} (again, for a redelivery). */
+    void press(ObjectNode interaction) {
+        dispatch("INTERACTION_CREATE", interaction);
+    }
+
+    ObjectNode interactionJson(String id, String messageId, String guild, String userId, String customId) {
+        ObjectNode message = messages.get(messageId);
+        String token = interactionTokens.computeIfAbsent(id, k -> "aW50ZXJhY3Rpb24-" + k + ".token_" + Long.toHexString(k.hashCode()));
+        ObjectNode d = JSON.createObjectNode().put("id", id).put("application_id", BOT_ID).put("type", 3).put("token", token)
+                .put("version", 1).put("channel_id", message.path("channel_id").asText());
+        d.putObject("data").put("custom_id", customId).put("component_type", 2);
+        ObjectNode user = JSON.createObjectNode().put("id", userId).put("username", "user-" + userId);
+        if (guild != null) {
+            d.put("guild_id", guild);
+            d.putObject("member").set("user", user);
+        } else {
+            d.set("user", user);
+        }
+        d.set("message", message.deepCopy());
+        pressedMessages.put(id, messageId);
+        return d;
+    }
+
+    /** What the channel shows of message {@code id} now (its latest content and components). */
+    ObjectNode shown(String id) {
+        return messages.get(id);
+    }
+
+    List<Callback> callbacksTo(String interactionId) {
+        return callbacks.stream().filter(c -> c.interactionId().equals(interactionId)).toList();
     }
 
     /** The server drops the connection with a resumable close code. */
@@ -361,6 +456,10 @@ final class FakeDiscord implements AutoCloseable {
                 if (form != null) {
                     form.files().forEach(f -> uploads.add(new Upload(id, ctx.pathParam("id"), f.fileName(), f.contentType(), f.bytes())));
                 }
+                ObjectNode shown = JSON.createObjectNode().put("id", id).put("channel_id", ctx.pathParam("id"))
+                        .put("content", body.path("content").asText(""));
+                shown.set("components", body.has("components") ? body.get("components") : JSON.createArrayNode());
+                messages.put(id, shown);
                 ObjectNode created = JSON.createObjectNode().put("id", id).put("channel_id", ctx.pathParam("id"));
                 if (nonce != null) {
                     created.put("nonce", nonce);
@@ -376,6 +475,63 @@ final class FakeDiscord implements AutoCloseable {
             Thread.sleep(delay);
         }
         ctx.status(200).contentType("application/json").result(answer);
+    }
+
+    private void editMessage(Context ctx) throws Exception {
+        if (!("Bot " + TOKEN).equals(ctx.header("Authorization"))) {
+            ctx.status(401).result("{\"message\":\"401: Unauthorized\",\"code\":0}");
+            return;
+        }
+        ObjectNode message = messages.get(ctx.pathParam("message"));
+        if (message == null || !message.path("channel_id").asText().equals(ctx.pathParam("id"))) {
+            ctx.status(404).result("{\"message\":\"Unknown Message\",\"code\":10008}");
+            return;
+        }
+        JsonNode body = JSON.readTree(ctx.body());
+        edits.add(new Edit(ctx.pathParam("id"), ctx.pathParam("message"), body));
+        change(message, body);
+        ctx.status(200).contentType("application/json").result(message.toString());
+    }
+
+    private void interactionCallback(Context ctx) throws Exception {
+        String id = ctx.pathParam("id");
+        callbackAttempts.add(id);
+        if (!ctx.pathParam("token").equals(interactionTokens.get(id))) {
+            ctx.status(401).result("{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
+            return;
+        }
+        JsonNode body = JSON.readTree(ctx.body());
+        synchronized (callbacks) {
+            if (!callbacksTo(id).isEmpty()) {
+                ctx.status(400).result("{\"message\":\"Interaction has already been acknowledged.\",\"code\":40060}");
+                return;
+            }
+            callbacks.add(new Callback(id, ctx.pathParam("token"), body));
+        }
+        if (body.path("type").asInt() == 7) {
+            // UPDATE_MESSAGE: the message the pressed button is on
+            for (ObjectNode m : messages.values()) {
+                if (m.path("id").asText().equals(pressedMessage(id))) {
+                    change(m, body.path("data"));
+                }
+            }
+        }
+        ctx.status(204);
+    }
+
+    private final Map<String, String> pressedMessages = new ConcurrentHashMap<>();
+
+    private String pressedMessage(String interactionId) {
+        return pressedMessages.get(interactionId);
+    }
+
+    private static void change(ObjectNode message, JsonNode edit) {
+        if (edit.has("content")) {
+            message.put("content", edit.path("content").asText());
+        }
+        if (edit.has("components")) {
+            message.set("components", edit.get("components"));
+        }
     }
 
     private static void send(WsContext ctx, JsonNode payload) {

@@ -93,6 +93,7 @@ final class FakeFeishu implements AutoCloseable {
     private volatile WebServer web;
     private volatile String callback;
     private volatile MediaFetchers current;
+    private volatile FakeFeishuLongConnection longConnection;
 
     FakeFeishu() {
         server = new LocalJsonServer(this::serve);
@@ -104,7 +105,26 @@ final class FakeFeishu implements AutoCloseable {
     }
 
     static FeishuSettings.Timing timing() {
-        return new FeishuSettings.Timing(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ofMillis(200), Duration.ofMillis(100));
+        return new FeishuSettings.Timing(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ofMillis(200), Duration.ofMillis(100),
+                Duration.ofMillis(50), Duration.ofMillis(300));
+    }
+
+    /** Herald in websocket mode against this fake's long connection, ready once it is connected. */
+    GatewayFixture heraldOverLongConnection(String... allowedUsers) {
+        FakeFeishuLongConnection ws = longConnection();
+        settings = settings.withMode(FeishuSettings.WEBSOCKET);
+        GatewayFixture[] holder = new GatewayFixture[1];
+        holder[0] = new GatewayFixture(clock -> adapter(clock, holder[0].storage.platformState())).allow(allowedUsers).readyWhen(ws::connected)
+                .closing(this);
+        return holder[0];
+    }
+
+    /** The long-connection side of the platform, started on first use. */
+    synchronized FakeFeishuLongConnection longConnection() {
+        if (longConnection == null) {
+            longConnection = new FakeFeishuLongConnection();
+        }
+        return longConnection;
     }
 
     GatewayFixture herald(String... allowedUsers) {
@@ -282,6 +302,10 @@ final class FakeFeishu implements AutoCloseable {
     private void serve(HttpExchange x) throws IOException {
         try (x) {
             String path = x.getRequestURI().getPath();
+            if (path.equals("/callback/ws/endpoint") && longConnection != null && x.getRequestMethod().equals("POST")) {
+                longConnection.endpoint(x);
+                return;
+            }
             if (path.equals("/open-apis/auth/v3/tenant_access_token/internal")) {
                 tokenCalls.incrementAndGet();
                 JsonNode b = LocalJsonServer.JSON.readTree(x.getRequestBody());
@@ -413,5 +437,8 @@ final class FakeFeishu implements AutoCloseable {
         }
         server.close();
         client.close();
+        if (longConnection != null) {
+            longConnection.close();
+        }
     }
 }

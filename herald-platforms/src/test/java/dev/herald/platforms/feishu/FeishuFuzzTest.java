@@ -44,6 +44,27 @@ class FeishuFuzzTest {
     @RegisterExtension
     final GatewayFixture herald = feishu.herald(ALICE);
 
+    /**
+     * The long connection's frame decoder on mutated frames (bytes as ISO-8859-1 characters): it throws only its own
+     * refusal, and what it decodes encodes to a frame that decodes to the same.
+     */
+    @Test
+    void theFrameDecoder_throwsOnlyMalformed_andWhatItDecodesSurvivesARoundTrip() {
+        java.nio.charset.Charset latin1 = java.nio.charset.StandardCharsets.ISO_8859_1;
+        List<String> frames = List.of(
+                new String(FakeFeishuLongConnection.data("msg_1", 1, 0, CORPUS.getFirst().getBytes(java.nio.charset.StandardCharsets.UTF_8)), latin1),
+                new String(FakeFeishuLongConnection.data("msg_2", 3, 2, "{\"x\":1}".getBytes(latin1)), latin1),
+                new String(FeishuFrame.control(33554678, "ping", new byte[0]).encode(), latin1),
+                new String(FeishuFrame.control(33554678, "pong", "{\"PingInterval\":120}".getBytes(latin1)).encode(), latin1));
+        Fuzzer.of("feishu pbbp2 frame", frames, 400).run(input -> {
+            FeishuFrame f = FeishuFrame.decode(input.getBytes(latin1));
+            FeishuFrame again = FeishuFrame.decode(f.encode());
+            assertThat(again.headers()).isEqualTo(f.headers());
+            assertThat(again.payload()).isEqualTo(f.payload());
+            assertThat(again.method()).isIn(FeishuFrame.CONTROL, FeishuFrame.DATA);
+        }, t -> t instanceof FeishuFrame.Malformed);
+    }
+
     @Test
     void theDecryptionAndTheEventReader_neverThrowButTheirRefusals_andEveryEventIsWellFormed() {
         FeishuCrypto crypto = new FeishuCrypto(FakeFeishu.ENCRYPT_KEY);

@@ -115,7 +115,7 @@ class FeishuSendTest {
     void theDomain_choosesFeishuOrLark_andBaseUrlWins() {
         FeishuSettings d = FeishuSettings.defaults();
         assertThat(d.apiUri().toString()).isEqualTo("https://open.feishu.cn");
-        FeishuSettings lark = new FeishuSettings(true, FakeFeishu.APP_ID, d.appSecret(), d.verificationToken(), d.encryptKey(), "lark", "",
+        FeishuSettings lark = new FeishuSettings(true, FeishuSettings.WEBHOOK, FakeFeishu.APP_ID, d.appSecret(), d.verificationToken(), d.encryptKey(), "lark", "",
                 true, true, java.util.List.of(), false, java.util.List.of(), d.homeChannel(), d.unauthorizedDm());
         assertThat(lark.apiUri().toString()).isEqualTo("https://open.larksuite.com");
         assertThat(feishu.settings.apiUri().toString()).isEqualTo(feishu.baseUrl());

@@ -25,7 +25,7 @@ class FeishuSettingsTest {
     });
 
     private static FeishuSettings with(String domain, List<String> users) {
-        return new FeishuSettings(true, "cli_a5f3c2e1b0d94e7f", Secret.of("secret"), Secret.of("token"), Secret.NONE, domain, null, true, true,
+        return new FeishuSettings(true, FeishuSettings.WEBHOOK, "cli_a5f3c2e1b0d94e7f", Secret.of("secret"), Secret.of("token"), Secret.NONE, domain, null, true, true,
                 users, false, List.of(), HomeChannelConfig.defaults(), UnauthorizedDm.PAIR);
     }
 
@@ -47,5 +47,13 @@ class FeishuSettingsTest {
         assertThatCode(() -> with("lark", List.of("ou_7d8a6e6df7621556ce0d21922b676706", "*")).validate(CHECK)).doesNotThrowAnyException();
         assertThatThrownBy(() -> with("dingtalk", List.of()).validate(CHECK)).hasMessageContaining("platforms.feishu.domain must be feishu or lark");
         assertThatThrownBy(() -> with("feishu", List.of("alice")).validate(CHECK)).hasMessageContaining("platforms.feishu.allowed_users must be open_ids");
+    }
+
+    @Test
+    void theModeIsWebsocketByDefault_needsNoVerificationToken_andAnUnknownModeIsRefused() {
+        FeishuSettings ws = FeishuSettings.of(FeishuSettings.FEISHU_BASE, "cli_a5f3c2e1b0d94e7f", "s", "", null).withMode("websocket");
+        org.assertj.core.api.Assertions.assertThat(FeishuSettings.defaults().mode()).isEqualTo("websocket");
+        assertThatCode(() -> ws.validate(CHECK)).doesNotThrowAnyException();
+        assertThatThrownBy(() -> ws.withMode("longpoll").validate(CHECK)).hasMessageContaining("platforms.feishu.mode must be websocket or webhook");
     }
 }

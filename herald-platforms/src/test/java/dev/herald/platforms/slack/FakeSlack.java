@@ -23,6 +23,11 @@ import java.util.function.Consumer;
  * {@code chat.postMessage} (with programmable errors and 429s), and the external file upload: {@code
  * files.getUploadURLExternal} answers an upload URL on this fake, the bytes are POSTed there, and {@code
  * files.completeUploadExternal} shares the file (recorded in {@link #files}). Everything it receives is recorded.
+ *
+ * <p>Messages can be changed with {@code chat.update} (recorded in {@link #updates}; {@link #shown} is a message as the
+ * channel shows it now, text and blocks) and {@code chat.postEphemeral} shows a text to one user ({@link #ephemerals}).
+ * A press of a message's button is an {@code interactive} envelope with a {@code block_actions} payload
+ * ({@link #press}).
  */
 final class FakeSlack implements AutoCloseable {
     static final String APP_TOKEN = "xapp-1-A111-fake-app-token";
@@ -36,6 +41,20 @@ final class FakeSlack implements AutoCloseable {
     }
 
     final List<Post> posts = new CopyOnWriteArrayList<>();
+
+    /** One chat.update call that Slack accepted. */
+    record Update(String channel, String ts, String text, JsonNode blocks) {
+    }
+
+    /** One chat.postEphemeral: a text only {@code user} sees. */
+    record Ephemeral(String channel, String user, String threadTs, String text) {
+    }
+
+    final List<Update> updates = new CopyOnWriteArrayList<>();
+    final List<Ephemeral> ephemerals = new CopyOnWriteArrayList<>();
+    /** Each message as the channel shows it now, by ts: channel, ts, thread_ts, text, blocks. */
+    final java.util.Map<String, ObjectNode> messages = new java.util.concurrent.ConcurrentHashMap<>();
+    private final AtomicInteger triggers = new AtomicInteger();
 
     /** A file shared by files.completeUploadExternal, as the channel shows it. */
     record SharedFile(String channel, String threadTs, String comment, String fileId, String title, String fileName, byte[] bytes) {
@@ -85,6 +104,8 @@ final class FakeSlack implements AutoCloseable {
                 }
             });
             config.routes.post("/api/chat.postMessage", this::postMessage);
+            config.routes.post("/api/chat.update", this::update);
+            config.routes.post("/api/chat.postEphemeral", this::postEphemeral);
             config.routes.post("/api/files.getUploadURLExternal", this::getUploadUrl);
             config.routes.post("/upload/{id}", ctx -> {
                 String id = ctx.pathParam("id");
@@ -128,7 +149,19 @@ final class FakeSlack implements AutoCloseable {
 
     /** A Herald process on this fake: the real adapter with the fake's tokens; it has started once its socket is connected. */
     GatewayFixture herald(String... allowedUsers) {
-        return new GatewayFixture(clock -> new SlackAdapter(settings(), timing(), clock)).allow(allowedUsers).readyWhen(this::connected).closing(this);
+        return herald(FakeSlack::timing, () -> true, allowedUsers);
+    }
+
+    /**
+     * A Herald process on this fake with the timing and streaming choice these give when it starts; the adapter keeps its
+     * button presses in the process's store.
+     */
+    GatewayFixture herald(java.util.function.Supplier<SlackSettings.Timing> timing, java.util.function.BooleanSupplier streaming,
+            String... allowedUsers) {
+        GatewayFixture[] fixture = new GatewayFixture[1];
+        fixture[0] = new GatewayFixture(clock -> new SlackAdapter(settings().withStreaming(streaming.getAsBoolean()), timing.get(), clock,
+                fixture[0].storage.platformState())).allow(allowedUsers).readyWhen(this::connected).closing(this);
+        return fixture[0];
     }
 
     SlackSettings settings() {
@@ -137,8 +170,13 @@ final class FakeSlack implements AutoCloseable {
 
     /** Quick reconnection and short timeouts, so that a test of a dropped connection takes milliseconds. */
     static SlackSettings.Timing timing() {
+        return timing(Duration.ofMillis(50));
+    }
+
+    /** {@link #timing()} with drafts updated at most once per {@code editInterval}. */
+    static SlackSettings.Timing timing(Duration editInterval) {
         return new SlackSettings.Timing(Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(3), Duration.ofSeconds(20),
-                Duration.ofSeconds(70), Duration.ofSeconds(3));
+                Duration.ofSeconds(70), Duration.ofSeconds(3), editInterval);
     }
 
     // ---- driving ------------------------------------------------------------------------------
@@ -166,6 +204,46 @@ final class FakeSlack implements AutoCloseable {
             e.put("thread_ts", threadTs);
         }
         return e;
+    }
+
+    /**
+     * {@code user} presses the button {@code value} (action {@code actionId}) of the message {@code ts}, as Slack delivers
+     * it over Socket Mode; returns the envelope (to deliver again for a redelivery with {@link #redeliver}).
+     */
+    ObjectNode press(String ts, String user, String actionId, String value) {
+        ObjectNode message = messages.get(ts);
+        String channel = message.path("channel").asText();
+        ObjectNode env = JSON.createObjectNode().put("envelope_id", "env-" + envelopes.incrementAndGet()).put("type", "interactive")
+                .put("accepts_response_payload", false);
+        ObjectNode payload = env.putObject("payload").put("type", "block_actions").put("api_app_id", "A111")
+                .put("trigger_id", "1712000" + triggers.incrementAndGet() + ".123456.abcdef" + triggers.get())
+                .put("response_url", "http://127.0.0.1:" + port() + "/actions/T1");
+        payload.putObject("user").put("id", user).put("username", "user-" + user).put("name", "user-" + user).put("team_id", "T1");
+        payload.putObject("container").put("type", "message").put("message_ts", ts).put("channel_id", channel).put("is_ephemeral", false);
+        payload.putObject("channel").put("id", channel).put("name", channel.startsWith("D") ? "directmessage" : "general");
+        ObjectNode shown = message.deepCopy();
+        shown.remove("channel");
+        shown.put("type", "message").put("user", BOT_USER).put("bot_id", BOT_ID);
+        payload.set("message", shown);
+        payload.putArray("actions").addObject().put("action_id", actionId).put("block_id", "herald_approval").put("type", "button")
+                .put("value", value).put("action_ts", "1712001" + triggers.get() + ".000100");
+        send(requireCurrent(), env.toString());
+        return env;
+    }
+
+    /** Delivers {@code envelope} again, with the retry fields Slack sets. */
+    void redeliver(ObjectNode envelope) {
+        ObjectNode again = envelope.deepCopy().put("retry_attempt", 1).put("retry_reason", "timeout");
+        send(requireCurrent(), again.toString());
+    }
+
+    /** What the channel shows of message {@code ts} now: its text and blocks. */
+    ObjectNode shown(String ts) {
+        return messages.get(ts);
+    }
+
+    List<Ephemeral> ephemeralsTo(String user) {
+        return ephemerals.stream().filter(e -> e.user().equals(user)).toList();
     }
 
     /** Slack asks for a new connection on the current one. */
@@ -220,10 +298,48 @@ final class FakeSlack implements AutoCloseable {
         String messageTs = Long.toString(ts.incrementAndGet()).replaceFirst("(\\d{10})(\\d{6})", "$1.$2");
         String channel = body.path("channel").asText();
         posts.add(new Post(channel, body.path("thread_ts").asText(null), body.path("text").asText(), messageTs));
+        ObjectNode shown = JSON.createObjectNode().put("channel", channel).put("ts", messageTs).put("text", body.path("text").asText());
+        if (body.hasNonNull("thread_ts")) {
+            shown.put("thread_ts", body.path("thread_ts").asText());
+        }
+        shown.set("blocks", body.has("blocks") ? body.get("blocks") : JSON.createArrayNode());
+        messages.put(messageTs, shown);
         if (!answerDelay.isZero()) {
             Thread.sleep(answerDelay);
         }
         json(ctx, JSON.createObjectNode().put("ok", true).put("channel", channel).put("ts", messageTs));
+    }
+
+    /** As Slack: only the bot's own message in that channel can be updated; blocks are replaced when given. */
+    private void update(Context ctx) throws Exception {
+        if (!bearer(ctx, BOT_TOKEN)) {
+            return;
+        }
+        JsonNode body = JSON.readTree(ctx.body());
+        String channel = body.path("channel").asText();
+        String ts = body.path("ts").asText();
+        ObjectNode message = messages.get(ts);
+        if (message == null || !message.path("channel").asText().equals(channel)) {
+            json(ctx, JSON.createObjectNode().put("ok", false).put("error", "message_not_found"));
+            return;
+        }
+        updates.add(new Update(channel, ts, body.path("text").asText(), body.get("blocks")));
+        message.put("text", body.path("text").asText());
+        if (body.has("blocks")) {
+            message.set("blocks", body.get("blocks"));
+        }
+        json(ctx, JSON.createObjectNode().put("ok", true).put("channel", channel).put("ts", ts).put("text", body.path("text").asText()));
+    }
+
+    private void postEphemeral(Context ctx) throws Exception {
+        if (!bearer(ctx, BOT_TOKEN)) {
+            return;
+        }
+        JsonNode body = JSON.readTree(ctx.body());
+        ephemerals.add(new Ephemeral(body.path("channel").asText(), body.path("user").asText(), body.path("thread_ts").asText(null),
+                body.path("text").asText()));
+        json(ctx, JSON.createObjectNode().put("ok", true).put("message_ts", Long.toString(ts.incrementAndGet())
+                .replaceFirst("(\\d{10})(\\d{6})", "$1.$2")));
     }
 
     private void getUploadUrl(Context ctx) {

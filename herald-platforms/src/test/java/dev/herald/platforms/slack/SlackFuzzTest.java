@@ -41,6 +41,14 @@ class SlackFuzzTest {
             """
             {"envelope_id":"env-4","type":"slash_commands","payload":{"command":"/x","text":"y"}}""",
             """
+            {"envelope_id":"env-5","type":"interactive","accepts_response_payload":false,"payload":{"type":"block_actions",
+             "trigger_id":"1712000.123456.abcdef1","user":{"id":"U2","username":"user-u2"},"container":{"type":"message",
+             "message_ts":"1712000004.000100","channel_id":"C1"},"channel":{"id":"C1","name":"general"},
+             "message":{"type":"message","ts":"1712000004.000100","thread_ts":"1712000001.000100",
+             "text":"Approval needed: shell\nReply /approve, /approve always, or /deny within 5 min."},
+             "actions":[{"action_id":"herald_deny","block_id":"herald_approval","type":"button","value":"/deny",
+             "action_ts":"1712000005.000100"}]}}""",
+            """
             {"type":"hello","num_connections":1,"debug_info":{"host":"fake"},"connection_info":{"app_id":"A1"}}""",
             """
             {"type":"disconnect","reason":"refresh_requested","debug_info":{"host":"fake"}}""");
@@ -59,6 +67,22 @@ class SlackFuzzTest {
                 return;
             }
             messages.normalise(envelope.path("payload").path("event")).ifPresent(SlackFuzzTest::wellFormed);
+        }, t -> t instanceof JacksonException);
+    }
+
+    @Test
+    void pressReading_neverThrows_andEveryPressIsOneOfHeraldsCommands() {
+        SlackPresses presses = new SlackPresses(null, Clock.systemUTC(), JSON, dev.herald.platforms.common.PressLedger.memoryState());
+        Fuzzer.of("slack press", CORPUS, 5_000).run(input -> {
+            JsonNode envelope = JSON.readTree(input);
+            if (envelope == null) {
+                return;
+            }
+            presses.read(envelope.path("payload")).ifPresent(p -> {
+                wellFormed(p.event());
+                assertThat(p.command()).isIn("/approve", "/approve always", "/deny");
+                assertThat(p.event().text()).isEqualTo(p.command());
+            });
         }, t -> t instanceof JacksonException);
     }
 

@@ -226,7 +226,7 @@ class TelegramConversationCommandsTest {
                 "Last answer: 2,000 / 20", "This conversation: 3,000 / 30", "Today (UTC), your messages in this chat: 3,000 / 30 over 2 turns");
         say("/new");
         assertThat(say("/usage")).contains("This conversation: 0 / 0").contains("Today (UTC), your messages in this chat: 3,000 / 30 over 2 turns");
-        assertThat(say("/usage please")).startsWith("Usage: /usage (no arguments)");
+        assertThat(say("/usage please")).startsWith("Usage: /usage: the tokens of the last answer");
     }
 
     @Test

@@ -13,8 +13,9 @@ import java.util.Map;
  * A {@code POST /v1/responses} body, the text-in, text-out subset: {@code input} (a string, or messages whose
  * content is text and, for the user, {@code input_image} data URLs), {@code instructions}, {@code stream}, the
  * sampling fields and {@code text.format}. It becomes the same {@link ChatRequest} a chat completion is, so both
- * routes run turns alike. What the subset leaves out ({@code previous_response_id}, {@code tools}, stored responses,
- * background runs, ...) is a 400 naming the field.
+ * routes run turns alike. What the subset leaves out ({@code previous_response_id}, stored responses, background runs,
+ * ...) is a 400 naming the field; {@code tools} (tools the client runs) is a 400 that points to {@code /v1/chat/completions},
+ * which runs them.
  *
  * @param chat         the request as a chat completion
  * @param instructions {@code instructions}, echoed in the response; null when absent
@@ -51,6 +52,10 @@ record ResponsesRequest(ChatRequest chat, String instructions) {
                 case "store" -> RequestFields.require(value.isBoolean() && !value.asBoolean(), name,
                         "'store': true is not supported: Herald keeps no responses to fetch later; send store: false, or use a durable "
                                 + "session (X-Herald-Session-Id)");
+                case "tools", "tool_choice", "parallel_tool_calls" -> throw ApiError.badRequest("'" + name + "': tools the client "
+                        + "runs are not supported on /v1/responses; send the request to /v1/chat/completions, which supports them (the "
+                        + "Vercel AI SDK: createOpenAI({baseURL}).chat('herald'), or @ai-sdk/openai-compatible; the openai clients: "
+                        + "chat.completions.create)", name);
                 case "previous_response_id" -> throw ApiError.badRequest("'previous_response_id' is not supported: send the "
                         + "conversation in 'input', or use a durable session (X-Herald-Session-Id)", name);
                 default -> {

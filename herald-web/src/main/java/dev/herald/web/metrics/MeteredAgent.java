@@ -47,6 +47,11 @@ public final class MeteredAgent implements Agent {
     }
 
     @Override
+    public Optional<Compaction> compact(String sessionKey, List<ChatMessage> history, String focus, Interrupt interrupt) {
+        return agent.compact(sessionKey, history, focus, interrupt);
+    }
+
+    @Override
     public Optional<String> aside(String sessionKey, List<ChatMessage> history, String question, Interrupt interrupt) {
         return agent.aside(sessionKey, history, question, interrupt);
     }
@@ -122,6 +127,11 @@ public final class MeteredAgent implements Agent {
         @Override
         public ApprovalDecision requestApproval(ApprovalRequest request) {
             return delegate.requestApproval(request);
+        }
+
+        @Override
+        public boolean canApprove() {
+            return delegate.canApprove();
         }
 
         @Override

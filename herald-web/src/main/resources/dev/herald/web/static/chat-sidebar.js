@@ -108,6 +108,22 @@ const HeraldSidebar = (ctx) => {
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") closeMenu();
   });
+  // below 720 px the conversation's actions are a menu under the ⋯ button: closed by choosing one, a tap elsewhere or Escape
+  function setActionsOpen(open) {
+    document.body.classList.toggle("actions-open", open);
+    $("more").setAttribute("aria-expanded", String(open));
+  }
+  $("more").addEventListener("click", (e) => {
+    e.stopPropagation();
+    setActionsOpen(!document.body.classList.contains("actions-open"));
+  });
+  $("actions").addEventListener("click", () => setActionsOpen(false));
+  document.addEventListener("click", (e) => {
+    if (!$("actions").contains(e.target)) setActionsOpen(false);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") setActionsOpen(false);
+  });
   $("rename").addEventListener("click", rename);
   $("rename-dialog").querySelector("form").addEventListener("submit", saveTitle);
   $("rename-cancel").addEventListener("click", () => $("rename-dialog").close());

@@ -104,6 +104,12 @@ class OpenAiClientsCompatTest {
                 assertThat(aiSdk.path("toolResults").path(0).asText()).isEqualTo("sunny");
                 assertThat(aiSdk.path("text").asText()).isEqualTo("It is sunny in Oslo.");
                 assertThat(aiSdk.path("steps").asInt()).isEqualTo(2);
+                JsonNode responsesTools = steps.get("aiSdkResponsesTools");
+                assertThat(responsesTools.path("status").asInt()).as("the AI SDK's default provider with tools").isEqualTo(400);
+                assertThat(responsesTools.path("body").asText()).contains("/v1/chat/completions", ".chat('herald')",
+                        "@ai-sdk/openai-compatible");
+                assertThat(steps.get("aiSdkChat").path("text").asText()).as("what the refusal names works")
+                        .isEqualTo("It is sunny in Oslo.");
                 RecordedRequest firstToolRequest = model.requests().stream().filter(r -> r.toolNames().contains("get_weather")).findFirst()
                         .orElseThrow();
                 assertThat(firstToolRequest.tools().path(0).path("function").path("parameters").path("required").path(0).asText())
@@ -141,12 +147,13 @@ class OpenAiClientsCompatTest {
             steps.put(step.path("step").asText(), step);
         }
         assertThat(steps).as("steps printed by compat.mjs:%n%s", stdout).containsKeys("models", "select", "unknownModel", "nTwo",
-                "unknownField", "json", "tools", "toolsStream", "responses", "responsesStream", "responsesRefusal", "aiSdk");
+                "unknownField", "json", "tools", "toolsStream", "responses", "responsesStream", "responsesRefusal", "aiSdk",
+                "aiSdkResponsesTools", "aiSdkChat");
         return steps;
     }
 
     private static void requireNodePackages() {
-        for (String pkg : List.of("openai", "ai", "@ai-sdk/openai-compatible", "zod")) {
+        for (String pkg : List.of("openai", "ai", "@ai-sdk/openai-compatible", "@ai-sdk/openai", "zod")) {
             if (!Files.isDirectory(NODE_DIR.resolve("node_modules").resolve(pkg))) {
                 fail("the npm package %s is not installed in %s; run: (cd %s && npm ci)  (bin/test does this before the tests)", pkg,
                         NODE_DIR, NODE_DIR);
