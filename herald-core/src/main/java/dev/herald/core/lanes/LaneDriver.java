@@ -33,7 +33,7 @@ public final class LaneDriver {
         this(lanes, runner, accepting, key -> busyPolicy);
     }
 
-    /** @param busyModes what a chat's message does while a turn runs there ({@link BusyModes#of}) */
+    /** @param busyModes what a message does in its chat while a turn runs there (the chat's {@code /busy} mode, else the policy) */
     public LaneDriver(SessionLanes lanes, TurnRunner runner, BooleanSupplier accepting,
             java.util.function.Function<SessionKey, BusyPolicy> busyModes) {
         this.lanes = lanes;

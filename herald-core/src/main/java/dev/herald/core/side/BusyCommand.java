@@ -1,7 +1,6 @@
 package dev.herald.core.side;
 
 import dev.herald.core.inbound.CommandExtension;
-import dev.herald.core.lanes.BusyModes;
 import dev.herald.core.lanes.BusyPolicy;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionKey;

@@ -2,7 +2,6 @@ package dev.herald.core.side;
 
 import dev.herald.core.agent.Agent;
 import dev.herald.core.inbound.Commands;
-import dev.herald.core.lanes.BusyModes;
 import dev.herald.core.lanes.SessionLanes;
 import dev.herald.core.outbox.Outbox;
 import dev.herald.core.outbox.PlatformRegistry;

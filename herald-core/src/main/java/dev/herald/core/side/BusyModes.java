@@ -1,5 +1,6 @@
-package dev.herald.core.lanes;
+package dev.herald.core.side;
 
+import dev.herald.core.lanes.BusyPolicy;
 import dev.herald.core.session.ChatPreferences;
 import dev.herald.core.session.SessionKey;
 import java.util.Locale;
