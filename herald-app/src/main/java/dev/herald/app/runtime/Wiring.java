@@ -193,6 +193,8 @@ public final class Wiring implements AutoCloseable {
                     metrics.registry());
             // the log delivery of scheduled jobs; only the scheduler writes there, so nothing else is asked of it
             platforms.trusted(new SchedulePlatform());
+            // background tasks (/bg): only the gateway writes there, and their messages go to the chat that asked
+            platforms.trusted(new dev.herald.core.side.BackgroundPlatform());
             if (config.platforms().webhook().enabled()) {
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
                 WebhookPlatform webhook = WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock);

@@ -26,23 +26,40 @@ public final class LaneDriver {
     private final SessionLanes lanes;
     private final TurnRunner runner;
     private final BooleanSupplier accepting;
-    private final BusyPolicy busyPolicy;
+    private final java.util.function.Function<SessionKey, BusyPolicy> busyModes;
     private final ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("herald-lane-", 0).factory());
 
     public LaneDriver(SessionLanes lanes, TurnRunner runner, BooleanSupplier accepting, BusyPolicy busyPolicy) {
+        this(lanes, runner, accepting, key -> busyPolicy);
+    }
+
+    /** @param busyModes what a message does in its chat while a turn runs there (the chat's {@code /busy} mode, else the policy) */
+    public LaneDriver(SessionLanes lanes, TurnRunner runner, BooleanSupplier accepting,
+            java.util.function.Function<SessionKey, BusyPolicy> busyModes) {
         this.lanes = lanes;
         this.runner = runner;
         this.accepting = accepting;
-        this.busyPolicy = busyPolicy;
+        this.busyModes = busyModes;
     }
 
-    /** Runs {@code turn} now, or queues it behind its lane's running turn (interrupting it under that policy). */
+    /**
+     * Runs {@code turn} now, or queues it behind its lane's running turn; a message that may interrupt follows its chat's
+     * busy mode (interrupts the running turn, or steers it), any other just waits.
+     */
     public void dispatch(TurnRecord turn, boolean mayInterrupt) {
+        dispatch(turn, mayInterrupt ? busyModes.apply(turn.sessionKey()) : BusyPolicy.QUEUE);
+    }
+
+    /** Runs {@code turn} now, or queues it behind its lane's running turn and then does what {@code busy} says. */
+    public void dispatch(TurnRecord turn, BusyPolicy busy) {
         switch (lanes.submit(turn.sessionKey(), turn)) {
             case SessionLanes.Submission.RunNow now -> launch(turn.sessionKey(), () -> Optional.of(turn));
             case SessionLanes.Submission.Queued q -> {
-                if (mayInterrupt && busyPolicy == BusyPolicy.INTERRUPT) {
+                if (busy == BusyPolicy.INTERRUPT) {
                     q.running().ifPresent(a -> a.interrupt().raise("a new message arrived"));
+                } else if (busy == BusyPolicy.STEER && turn.attachments().isEmpty() && lanes.steer(turn.sessionKey(), turn.id())) {
+                    log.debug("gateway - turn {} steers the running turn of {}", turn.id(), turn.sessionKey());
+                    return; // a message with files waits its turn: the running turn has read its files already
                 }
                 log.debug("gateway - turn {} queued behind the running turn of {} (position {})", turn.id(), turn.sessionKey(), q.position());
             }
