@@ -57,7 +57,7 @@ class WeixinFuzzTest {
             if (m == null) {
                 return;
             }
-            ILinkApi.Inbound in = ILinkApi.inbound(m);
+            WeixinMessages.Inbound in = WeixinMessages.inbound(m);
             if (in != null) {
                 assertThat(SessionKey.of(SessionSource.dm(WeixinAdapter.PLATFORM, in.fromUser(), in.fromUser()))).isNotNull();
             }
