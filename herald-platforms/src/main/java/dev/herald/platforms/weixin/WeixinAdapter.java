@@ -88,7 +88,8 @@ public final class WeixinAdapter implements PlatformAdapter {
     @Override
     public void start(InboundSink sink) throws InterruptedException {
         sink.connectionChanged(PLATFORM, ConnectionState.CONNECTING, "first poll");
-        WeixinEvents events = new WeixinEvents(PLATFORM, state, media, settings.requireMention(), settings.mentionNames(), clock);
+        WeixinEvents events = new WeixinEvents(PLATFORM, state, media, settings.requireMention(), settings.mentionNames(),
+                user -> settings.allowAllUsers() || settings.allowedUsers().contains("*") || settings.allowedUsers().contains(user), clock);
         WeixinPoller p = new WeixinPoller(PLATFORM, api, state, sink, timing, events);
         poller = p;
         WeixinPoller.First first;

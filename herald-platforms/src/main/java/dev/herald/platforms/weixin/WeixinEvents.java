@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * {@code group_id} (with the sender as the user, so the core's session policy applies as on other platforms). A group
  * message starts a turn only when it names the bot ({@code require_mention} with {@code mention_names}, since iLink marks
  * no mentions); the name is taken out of the text. Media are received ({@link WeixinMedia}) only for messages that will be
- * taken; a file refused (over the cap, undecryptable, gone from the CDN) leaves a line in the text saying so, and the text
- * still gets through.
+ * taken, and downloaded at once only from senders on the allowlist (a stranger's files wait for a turn, which the gateway
+ * may never run); a file refused (over the cap, undecryptable, gone from the CDN) leaves a line in the text saying so, and
+ * the text still gets through.
  */
 final class WeixinEvents {
     private static final Logger log = LoggerFactory.getLogger(WeixinEvents.class);
@@ -32,9 +33,13 @@ final class WeixinEvents {
     private final WeixinMedia media;
     private final boolean requireMention;
     private final List<Pattern> mentions;
+    private final java.util.function.Predicate<String> listed;
     private final Clock clock;
 
-    WeixinEvents(Platform platform, WeixinState state, WeixinMedia media, boolean requireMention, List<String> mentionNames, Clock clock) {
+    /** @param listed whether a sender is on the allowlist: only their media are downloaded at once, others' when a turn asks */
+    WeixinEvents(Platform platform, WeixinState state, WeixinMedia media, boolean requireMention, List<String> mentionNames,
+            java.util.function.Predicate<String> listed, Clock clock) {
+        this.listed = listed;
         this.platform = platform;
         this.state = state;
         this.media = media;
@@ -63,13 +68,14 @@ final class WeixinEvents {
             text = withoutMention(text);
         }
         List<MessageEvent.MediaRef> refs = new ArrayList<>();
+        boolean eager = listed.test(in.fromUser());
         List<String> notes = new ArrayList<>();
         for (WeixinMessages.MediaItem m : in.media()) {
             try {
-                refs.add(media.receive(m));
+                refs.add(eager ? media.receive(m) : media.refer(m));
             } catch (IOException | RuntimeException e) {
                 String why = e instanceof IOException ? e.getMessage() : "it could not be read";
-                log.warn("{} - a {} in message {} was refused: {}", platform, m.kind(), in.messageId(), why);
+                log.warn("{} - the {} in message {} was refused: {}", platform, m.kind(), in.messageId(), why);
                 notes.add("(The " + m.kind() + (m.name() != null ? " " + m.name() : "") + " sent with this message was not received: "
                         + why + ".)");
             }

@@ -69,6 +69,26 @@ final class WeixinMedia implements MediaFetcher {
         return new MessageEvent.MediaRef(item.kind(), ref, mime, item.name(), bytes.length);
     }
 
+    /**
+     * The attachment naming {@code item} without downloading it (a sender not on the allowlist, whom the gateway may still
+     * refuse): the key and the declared size are checked now, the bytes when the turn fetches them.
+     */
+    MessageEvent.MediaRef refer(WeixinMessages.MediaItem item) throws IOException {
+        if (item.declaredSize() > maxBytes) {
+            throw new IOException("it is " + OutboundFile.size(item.declaredSize()) + ", over the " + maxBytes
+                    + "-byte limit (platforms.weixin.max_file_bytes)");
+        }
+        byte[] key = WeixinCdn.key(item.hexKey(), item.aesKey());
+        if (item.param() == null) {
+            throw new IOException("it names no CDN download parameter");
+        }
+        String id = HexFormat.of().formatHex(cdn.newKey(), 0, 8);
+        ObjectNode record = JsonHttp.JSON.createObjectNode().put("id", id).put("param", item.param()).put("key", HexFormat.of().formatHex(key));
+        int slot = state.rememberMedia(record.toString());
+        return new MessageEvent.MediaRef(item.kind(), PREFIX + slot + ":" + id, mimeType(item.kind(), item.name(), new byte[0]), item.name(),
+                item.declaredSize());
+    }
+
     @Override
     public Fetched fetch(MessageEvent.MediaRef ref, long limit) throws IOException {
         Matcher m = REF.matcher(ref.ref());

@@ -102,6 +102,12 @@ public record WeixinSettings(
                 homeChannel, unauthorizedDm);
     }
 
+    /** These settings letting {@code users} talk to the agent. */
+    public WeixinSettings withAllowedUsers(List<String> users) {
+        return new WeixinSettings(enabled, token, apiBase, cdnBase, maxFileBytes, requireMention, mentionNames, users, allowAllUsers, admins,
+                homeChannel, unauthorizedDm);
+    }
+
     /** These settings answering group messages that name one of {@code names} (all group messages when {@code require} is off). */
     public WeixinSettings withMentions(boolean require, List<String> names) {
         return new WeixinSettings(enabled, token, apiBase, cdnBase, maxFileBytes, require, names, allowedUsers, allowAllUsers, admins,

@@ -34,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 class WeixinMediaTest {
     private static final String TOKEN = "ilink-secret-token";
     private static final String USER = "wxid_alice@im.wechat";
+    /** Let in by the gateway (as a paired user would be), not by the adapter's allowed_users. */
+    private static final String PAIRED = "wxid_paired@im.wechat";
     private static final long MAX = 64 * 1024;
     static final byte[] JPEG = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 2, 3};
     static final byte[] PDF = "%PDF-1.4 the quarterly report".getBytes(StandardCharsets.UTF_8);
@@ -47,9 +49,10 @@ class WeixinMediaTest {
 
     private final FakeILink fake = new FakeILink(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(WeixinSettings.of(fake.apiBase(), TOKEN).withMedia(fake.cdnBase(), MAX),
+    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(WeixinSettings.of(fake.apiBase(), TOKEN).withMedia(fake.cdnBase(), MAX)
+            .withAllowedUsers(List.of(USER)),
             new WeixinSettings.Timing(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(50),
-                    Duration.ofMillis(300)), dir.resolve("weixin/state.json"), clock)).allow(USER).closing(fake);
+                    Duration.ofMillis(300)), dir.resolve("weixin/state.json"), clock)).allow(USER, PAIRED).closing(fake);
 
     private TurnRecord turnAnswered(int sent) {
         await().atMost(WAIT).until(() -> fake.sent().size() >= sent);
@@ -110,6 +113,17 @@ class WeixinMediaTest {
         fake.userSends(USER, null, "ctx-2", FakeILink.mediaItem(2, new String[] {"dl-gone", wrongKey[1]}));
         turnAnswered(2);
         assertThat(h.agent.messages().get(1)).startsWith("(The image sent with this message was not received: ").contains("HTTP 404");
+    }
+
+    @Test
+    void aSenderNotOnTheAllowlist_getsAttachmentsFetchedOnlyWhenTheTurnAsks() throws Exception {
+        h.start();
+        fake.userSends(PAIRED, null, "ctx-p", FakeILink.mediaItem(2, fake.store(JPEG)));
+
+        TurnRecord turn = turnAnswered(1);
+        assertThat(fake.cdnDownloads).as("nothing downloaded for a sender the gateway might refuse").isEmpty();
+        assertThat(((WeixinAdapter) h.current).fetcher().fetch(turn.attachments().getFirst(), MAX).bytes()).isEqualTo(JPEG);
+        assertThat(fake.cdnDownloads).hasSize(1);
     }
 
     @Test
