@@ -135,14 +135,18 @@ final class WeixinCdn {
         try {
             cipher = download.get(url, Map.of(), cipherSize(maxBytes), TIMEOUT).bytes();
         } catch (IOException e) {
-            throw new IOException(e.getMessage().replace("weixin - ", "").replace("the file is over the " + cipherSize(maxBytes)
-                    + "-byte limit", "it is over the " + maxBytes + "-byte limit (platforms.weixin.max_file_bytes)"));
+            String why = String.valueOf(e.getMessage()).replaceFirst("^weixin - ", "");
+            throw new IOException(why.contains("-byte limit") ? overLimit(maxBytes) : why);
         }
         byte[] plain = decrypt(cipher, key);
         if (plain.length > maxBytes) {
-            throw new IOException("it is over the " + maxBytes + "-byte limit (platforms.weixin.max_file_bytes)");
+            throw new IOException(overLimit(maxBytes));
         }
         return plain;
+    }
+
+    private static String overLimit(long maxBytes) {
+        return "it is over the " + maxBytes + "-byte limit (platforms.weixin.max_file_bytes)";
     }
 
     /**

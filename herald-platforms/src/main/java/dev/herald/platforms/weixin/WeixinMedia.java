@@ -53,11 +53,7 @@ final class WeixinMedia implements MediaFetcher {
      * @throws IOException why it was refused, for the chat: "it is over the ...-byte limit", "it could not be decrypted ..."
      */
     MessageEvent.MediaRef receive(WeixinMessages.MediaItem item) throws IOException {
-        if (item.declaredSize() > maxBytes) {
-            throw new IOException("it is " + OutboundFile.size(item.declaredSize()) + ", over the " + maxBytes
-                    + "-byte limit (platforms.weixin.max_file_bytes)");
-        }
-        byte[] key = WeixinCdn.key(item.hexKey(), item.aesKey());
+        byte[] key = check(item);
         byte[] bytes = cdn.fetch(item.param(), key, maxBytes);
         String mime = mimeType(item.kind(), item.name(), bytes);
         String id = HexFormat.of().formatHex(cdn.newKey(), 0, 8);
@@ -74,11 +70,7 @@ final class WeixinMedia implements MediaFetcher {
      * refuse): the key and the declared size are checked now, the bytes when the turn fetches them.
      */
     MessageEvent.MediaRef refer(WeixinMessages.MediaItem item) throws IOException {
-        if (item.declaredSize() > maxBytes) {
-            throw new IOException("it is " + OutboundFile.size(item.declaredSize()) + ", over the " + maxBytes
-                    + "-byte limit (platforms.weixin.max_file_bytes)");
-        }
-        byte[] key = WeixinCdn.key(item.hexKey(), item.aesKey());
+        byte[] key = check(item);
         if (item.param() == null) {
             throw new IOException("it names no CDN download parameter");
         }
@@ -87,6 +79,15 @@ final class WeixinMedia implements MediaFetcher {
         int slot = state.rememberMedia(record.toString());
         return new MessageEvent.MediaRef(item.kind(), PREFIX + slot + ":" + id, mimeType(item.kind(), item.name(), new byte[0]), item.name(),
                 item.declaredSize());
+    }
+
+    /** The item's key, once its declared size is within the cap. */
+    private byte[] check(WeixinMessages.MediaItem item) throws IOException {
+        if (item.declaredSize() > maxBytes) {
+            throw new IOException("it is " + OutboundFile.size(item.declaredSize()) + ", over the " + maxBytes
+                    + "-byte limit (platforms.weixin.max_file_bytes)");
+        }
+        return WeixinCdn.key(item.hexKey(), item.aesKey());
     }
 
     @Override

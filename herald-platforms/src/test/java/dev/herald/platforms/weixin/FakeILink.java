@@ -56,6 +56,11 @@ final class FakeILink implements AutoCloseable {
         return server.baseUrl() + "/c2c";
     }
 
+    /** Settings for the bot {@code token} on this fake, its CDN included (so no test reaches WeChat's). */
+    WeixinSettings settings(String token) {
+        return WeixinSettings.of(apiBase(), token).withMedia(cdnBase(), WeixinSettings.DEFAULT_MAX_FILE_BYTES);
+    }
+
     /** A file on the CDN, encrypted under a fresh key; returns {download parameter, key}. */
     String[] store(byte[] plain) {
         byte[] key = new byte[16];

@@ -32,8 +32,7 @@ class WeixinGroupTest {
 
     private final FakeILink fake = new FakeILink(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(WeixinSettings.of(fake.apiBase(), TOKEN)
-            .withMedia(fake.cdnBase(), 1024 * 1024).withMentions(true, List.of("Herald")).withAllowedUsers(List.of(ALICE, BOB)),
+    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(fake.settings(TOKEN).withMentions(true, List.of("Herald")).withAllowedUsers(List.of(ALICE, BOB)),
             new WeixinSettings.Timing(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(50),
                     Duration.ofMillis(300)), dir.resolve("weixin/state.json"), clock)).allow(ALICE, BOB).closing(fake);
 

@@ -49,8 +49,8 @@ class WeixinMediaTest {
 
     private final FakeILink fake = new FakeILink(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(WeixinSettings.of(fake.apiBase(), TOKEN).withMedia(fake.cdnBase(), MAX)
-            .withAllowedUsers(List.of(USER)),
+    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(
+            fake.settings(TOKEN).withMedia(fake.cdnBase(), MAX).withAllowedUsers(List.of(USER)),
             new WeixinSettings.Timing(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(50),
                     Duration.ofMillis(300)), dir.resolve("weixin/state.json"), clock)).allow(USER, PAIRED).closing(fake);
 
@@ -110,9 +110,13 @@ class WeixinMediaTest {
                 (The file huge.zip sent with this message was not received: it is 640 KB, over the 65536-byte limit (platforms.weixin.max_file_bytes).)""");
         assertThat(fake.cdnDownloads).as("the oversize file is refused by its declared size, before any download").hasSize(2);
 
-        fake.userSends(USER, null, "ctx-2", FakeILink.mediaItem(2, new String[] {"dl-gone", wrongKey[1]}));
+        byte[] large = Arrays.copyOf(JPEG, (int) MAX + 1); // no declared size: refused by what the CDN sends
+        fake.userSends(USER, null, "ctx-2", FakeILink.mediaItem(2, new String[] {"dl-gone", wrongKey[1]}),
+                FakeILink.mediaItem(5, fake.store(large)));
         turnAnswered(2);
-        assertThat(h.agent.messages().get(1)).startsWith("(The image sent with this message was not received: ").contains("HTTP 404");
+        assertThat(h.agent.messages().get(1)).isEqualTo("""
+                (The image sent with this message was not received: the file server answered HTTP 404.)
+                (The video sent with this message was not received: it is over the 65536-byte limit (platforms.weixin.max_file_bytes).)""");
     }
 
     @Test
