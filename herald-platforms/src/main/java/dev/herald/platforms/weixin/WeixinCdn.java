@@ -176,20 +176,15 @@ final class WeixinCdn {
         JsonHttp.Reply r = http.send(url, "POST", "application/octet-stream", cipher, Map.of(), TIMEOUT);
         if (r.status() != 200) {
             throw new IOException("the CDN upload answered HTTP " + r.status()
-                    + r.header("x-error-message").map(m -> ": " + JsonHttpText.clip(m)).orElse(""));
+                    + r.header("x-error-message").map(m -> ": " + clip(m)).orElse(""));
         }
         return r.header("x-encrypted-param").filter(p -> !p.isBlank())
                 .orElseThrow(() -> new IOException("the CDN upload answered without an x-encrypted-param header"));
     }
 
-    /** Short, single-line text from a header or an answer. */
-    static final class JsonHttpText {
-        private JsonHttpText() {
-        }
-
-        static String clip(String s) {
-            String one = s.replaceAll("[\\p{Cntrl}]", " ").strip();
-            return one.length() > 160 ? one.substring(0, 160) + "..." : one;
-        }
+    /** Short, single-line text from a header. */
+    private static String clip(String s) {
+        String one = s.replaceAll("\\p{Cntrl}", " ").strip();
+        return one.length() > 160 ? one.substring(0, 160) + "..." : one;
     }
 }
