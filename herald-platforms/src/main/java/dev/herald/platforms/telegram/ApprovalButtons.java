@@ -33,8 +33,11 @@ import org.slf4j.LoggerFactory;
  * gateway took it, which ends the spinner on the presser's button. A press on a prompt this process already saw
  * decided is answered "already decided" and not handed over.
  *
- * <p>What is kept in memory (who pressed, the prompt's text, decided prompts) only makes the edit richer: after a
- * restart, a decision removes the buttons and is sent as a reply instead.
+ * <p>A question waits in the memory of the process that asked it (the gateway does not keep open questions over a
+ * restart, nor does it keep which commands it answered), and that process sent the prompt. So a press on a prompt
+ * this adapter did not send cannot decide anything: it is answered "closed", its buttons are removed, and it is not
+ * handed over. That is what keeps a press that Telegram delivers again after a restart from being answered twice.
+ * What else is kept in memory (who pressed, the prompt's text) only makes the edit richer.
  */
 final class ApprovalButtons {
     private static final Logger log = LoggerFactory.getLogger(ApprovalButtons.class);
@@ -51,12 +54,27 @@ final class ApprovalButtons {
     }
 
     private final Platform platform;
+    private final BotApi api;
+    private final Map<String, Boolean> prompts = java.util.Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > REMEMBERED;
+        }
+    });
     private final Map<String, Press> presses = new ConcurrentHashMap<>();
     private final Map<String, String> toasts = new ConcurrentHashMap<>();
     private final Map<String, String> decided = new ConcurrentHashMap<>();
 
-    ApprovalButtons(Platform platform) {
+    ApprovalButtons(Platform platform, BotApi api) {
         this.platform = platform;
+        this.api = api;
+    }
+
+    /** The prompt {@code messageId} in {@code chatId} went out with the buttons. */
+    void sent(String chatId, String messageId) {
+        if (messageId != null) {
+            prompts.put(chatId + ":" + messageId, Boolean.TRUE);
+        }
     }
 
     private static Map<String, String> buttons() {
@@ -103,6 +121,11 @@ final class ApprovalButtons {
             remember(toasts, queryId, "Already decided: " + decision);
             return Optional.empty();
         }
+        if (!prompts.containsKey(promptKey)) {
+            remember(toasts, queryId, "This question is closed (Herald restarted since it was asked); nothing was decided.");
+            removeButtons(chatId, Long.parseLong(promptNumber));
+            return Optional.empty();
+        }
         String label = BUTTONS.entrySet().stream().filter(e -> e.getValue().equals(command)).findFirst().orElseThrow().getKey();
         remember(toasts, queryId, label + ": received");
         String presser = Normaliser.userName(q);
@@ -116,7 +139,7 @@ final class ApprovalButtons {
     }
 
     /** Ends the spinner of a press in {@code update} (one the gateway took, or passed over); failures are only logged. */
-    void answer(BotApi api, JsonNode update) {
+    void answer(JsonNode update) {
         String queryId = update.path("callback_query").path("id").asText("");
         if (!CALLBACK_ID.matcher(queryId).matches()) {
             return;
@@ -137,7 +160,7 @@ final class ApprovalButtons {
      * removed. Empty when {@code m} answers no press, is no decision, or the edit failed (then the answer goes out as a
      * reply, the buttons removed if possible).
      */
-    Optional<SendResult> finish(BotApi api, OutboundMessage m) {
+    Optional<SendResult> finish(OutboundMessage m) {
         String replyTo = m.replyToMessageId();
         if (m.kind() != MessageKind.COMMAND_RESPONSE || replyTo == null || !replyTo.startsWith(PRESS) || m.file() != null) {
             return Optional.empty();
@@ -154,6 +177,7 @@ final class ApprovalButtons {
         String promptKey = parts[1] + ":" + promptId;
         Press press = presses.remove(replyTo);
         remember(decided, promptKey, press == null ? text : text + " (" + press.presser() + ")");
+        prompts.remove(promptKey);
         try {
             if (press != null) {
                 String shown = "Decided by " + press.presser() + ": " + text;
@@ -164,14 +188,22 @@ final class ApprovalButtons {
                 }
                 log.info("{} - the approval question was not edited ({}); the decision is sent as a reply", platform, a.problem());
             }
-            BotApi.Answer a = api.editMessageReplyMarkup(parts[1], promptId, NO_BUTTONS);
+        } catch (IOException e) {
+            log.info("{} - the approval question was not edited ({}); the decision is sent as a reply", platform, api.describe(e));
+        }
+        removeButtons(parts[1], promptId);
+        return Optional.empty();
+    }
+
+    private void removeButtons(String chatId, long promptId) {
+        try {
+            BotApi.Answer a = api.editMessageReplyMarkup(chatId, promptId, NO_BUTTONS);
             if (!a.ok()) {
                 log.debug("{} - the approval buttons were not removed ({})", platform, a.problem());
             }
         } catch (IOException e) {
-            log.info("{} - the approval question was not edited ({}); the decision is sent as a reply", platform, api.describe(e));
+            log.debug("{} - the approval buttons were not removed: {}", platform, api.describe(e));
         }
-        return Optional.empty();
     }
 
     /** The question without its "Reply /approve ..." line (the buttons answered it), cut to {@code max} characters. */

@@ -52,7 +52,7 @@ final class Normaliser {
     void botUsername(String username) {
         this.botUsername = username == null ? null : username.toLowerCase(Locale.ROOT);
         this.selfMention = username == null ? java.util.regex.Pattern.compile("(?!)")
-                : java.util.regex.Pattern.compile("@" + java.util.regex.Pattern.quote(username) + "(?![A-Za-z0-9_])",
+                : java.util.regex.Pattern.compile("@" + java.util.regex.Pattern.quote(username) + "(?![A-Za-z0-9_])[,:]? ?",
                         java.util.regex.Pattern.CASE_INSENSITIVE);
     }
 
@@ -116,7 +116,7 @@ final class Normaliser {
             int end = offset + e.path("length").asInt(-1);
             if ("text_mention".equals(e.path("type").asText()) && self != null && self.equals(id(e.path("user").path("id")))
                     && offset >= 0 && end > offset && end <= text.length()) {
-                text.delete(offset, end);
+                text.delete(offset, end < text.length() && (text.charAt(end) == ',' || text.charAt(end) == ':') ? end + 1 : end);
                 forBot = true;
             }
         }

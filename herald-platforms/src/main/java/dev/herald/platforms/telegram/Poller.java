@@ -102,7 +102,7 @@ final class Poller implements LongPoll.Source<JsonNode> {
     public void acknowledge(List<JsonNode> updates, int accepted) {
         for (JsonNode update : updates.subList(0, accepted)) {
             if (update.has("callback_query")) {
-                buttons.answer(api, update);
+                buttons.answer(update);
             }
         }
         if (accepted > 0) {

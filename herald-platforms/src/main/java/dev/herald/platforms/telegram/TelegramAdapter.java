@@ -49,7 +49,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     private final BotApi api;
     private final FileDownload files;
     private final Normaliser normaliser;
-    private final ApprovalButtons buttons = new ApprovalButtons(PLATFORM);
+    private final ApprovalButtons buttons;
     private final StreamDrafts drafts;
     private final AtomicBoolean typingWarned = new AtomicBoolean();
     private volatile Poller poller;
@@ -64,6 +64,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         this.api = new BotApi(base.toString(), settings.tokenValue());
         this.files = new FileDownload("telegram", java.util.Set.copyOf(FileDownload.hostsOf(base)), Duration.ofSeconds(10));
         this.drafts = new StreamDrafts(api, timing.editInterval());
+        this.buttons = new ApprovalButtons(PLATFORM, api);
     }
 
     /** An adapter with the production {@link TelegramSettings.Timing}. */
@@ -116,7 +117,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
                 return edited.get();
             }
         }
-        Optional<SendResult> decided = buttons.finish(api, m);
+        Optional<SendResult> decided = buttons.finish(m);
         if (decided.isPresent()) {
             return decided.get();
         }
@@ -132,7 +133,11 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
                         number(m.replyToMessageId()), keyboard);
             }
             if (a.ok()) {
-                return SendResult.sent(a.result().path("message_id").asText(null));
+                String id = a.result().path("message_id").asText(null);
+                if (keyboard != null) {
+                    buttons.sent(m.target().chatId(), id);
+                }
+                return SendResult.sent(id);
             }
             if (a.status() == 429) {
                 return SendResult.rateLimited(a.problem(), a.retryAfter());
