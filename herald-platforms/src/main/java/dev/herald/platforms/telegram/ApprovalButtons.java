@@ -64,6 +64,8 @@ final class ApprovalButtons {
     private final Map<String, Press> presses = new ConcurrentHashMap<>();
     private final Map<String, String> toasts = new ConcurrentHashMap<>();
     private final Map<String, String> decided = new ConcurrentHashMap<>();
+    /** Presses on prompts of an earlier process, by callback id: their prompt's buttons are removed when they are answered. */
+    private final Map<String, String> stale = new ConcurrentHashMap<>();
 
     ApprovalButtons(Platform platform, BotApi api) {
         this.platform = platform;
@@ -105,7 +107,7 @@ final class ApprovalButtons {
         String command = q.path("data").asText("");
         JsonNode prompt = q.path("message");
         String chatId = Normaliser.id(prompt.path("chat").path("id"));
-        String promptNumber = Normaliser.id(prompt.path("message_id"));
+        Long promptNumber = TelegramAdapter.number(Normaliser.id(prompt.path("message_id")));
         String userId = Normaliser.userId(q);
         if (!BUTTONS.containsValue(command)) {
             remember(toasts, queryId, "This button is not one of Herald's.");
@@ -123,14 +125,14 @@ final class ApprovalButtons {
         }
         if (!prompts.containsKey(promptKey)) {
             remember(toasts, queryId, "This question is closed (Herald restarted since it was asked); nothing was decided.");
-            removeButtons(chatId, Long.parseLong(promptNumber));
+            remember(stale, queryId, promptKey);
             return Optional.empty();
         }
         String label = BUTTONS.entrySet().stream().filter(e -> e.getValue().equals(command)).findFirst().orElseThrow().getKey();
         remember(toasts, queryId, label + ": received");
         String presser = Normaliser.userName(q);
         String messageId = PRESS + queryId + ":" + promptKey;
-        remember(presses, messageId, new Press(presser == null ? userId : presser, chatId, Long.parseLong(promptNumber),
+        remember(presses, messageId, new Press(presser == null ? userId : presser, chatId, promptNumber,
                 prompt.path("text").asText("")));
         SessionSource source = new SessionSource(platform, chatId, Normaliser.chatType(prompt.path("chat").path("type").asText()), userId,
                 presser, Normaliser.thread(prompt), Normaliser.chatName(prompt.path("chat")));
@@ -138,13 +140,20 @@ final class ApprovalButtons {
                 receivedAt));
     }
 
-    /** Ends the spinner of a press in {@code update} (one the gateway took, or passed over); failures are only logged. */
+    /**
+     * Ends the spinner of a press in {@code update} (one the gateway took, or passed over), and takes the buttons off a
+     * closed question; failures are only logged.
+     */
     void answer(JsonNode update) {
         String queryId = update.path("callback_query").path("id").asText("");
         if (!CALLBACK_ID.matcher(queryId).matches()) {
             return;
         }
         String toast = toasts.remove(queryId);
+        String closed = stale.remove(queryId);
+        if (closed != null) {
+            removeButtons(closed.substring(0, closed.lastIndexOf(':')), TelegramAdapter.number(closed));
+        }
         try {
             BotApi.Answer a = api.answerCallbackQuery(queryId, toast == null ? "Received" : toast);
             if (!a.ok()) {

@@ -110,7 +110,7 @@ final class Normaliser {
         boolean forBot = self != null && !isTopicRoot(m) && self.equals(id(m.path("reply_to_message").path("from").path("id")));
         StringBuilder text = new StringBuilder(raw);
         JsonNode entities = m.hasNonNull("text") ? m.path("entities") : m.path("caption_entities");
-        for (int i = entities.size() - 1; i >= 0; i--) { // from the end, so earlier offsets stay right
+        for (int i = entities.isArray() ? entities.size() - 1 : -1; i >= 0; i--) { // from the end, so earlier offsets stay right
             JsonNode e = entities.get(i);
             int offset = e.path("offset").asInt(-1);
             int end = offset + e.path("length").asInt(-1);

@@ -100,13 +100,17 @@ final class Poller implements LongPoll.Source<JsonNode> {
     /** Moves the offset past the accepted updates, and answers the button presses among them. */
     @Override
     public void acknowledge(List<JsonNode> updates, int accepted) {
-        for (JsonNode update : updates.subList(0, accepted)) {
-            if (update.has("callback_query")) {
-                buttons.answer(update);
-            }
-        }
         if (accepted > 0) {
             offset = updateId(updates.get(accepted - 1)) + 1;
+        }
+        for (JsonNode update : updates.subList(0, accepted)) {
+            if (update.has("callback_query")) {
+                try {
+                    buttons.answer(update);
+                } catch (RuntimeException e) {
+                    log.warn("{} - button press {} not answered", platform, update.path("update_id").asLong(), e);
+                }
+            }
         }
     }
 
