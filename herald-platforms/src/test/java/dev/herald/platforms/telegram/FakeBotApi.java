@@ -218,7 +218,7 @@ final class FakeBotApi implements AutoCloseable {
                 ok.putObject("result").put("file_id", id).put("file_unique_id", "u" + id.hashCode()).put("file_size", bytes.length)
                         .put("file_path", "voice/file_" + Integer.toHexString(id.hashCode()) + ".oga");
             }
-            case "getUpdates" -> ok.set("result", pending(body.path("offset").asLong(0)));
+            case "getUpdates" -> ok.set("result", pending(body.path("offset").asLong(0), body.path("allowed_updates")));
             case "sendPhoto", "sendDocument", "sendVoice" -> ok.putObject("result").put("message_id", nextMessageId.getAndIncrement());
             case "sendMessage" -> ok.putObject("result").put("message_id", nextMessageId.getAndIncrement())
                     .put("text", body.path("text").asText());
@@ -246,15 +246,30 @@ final class FakeBotApi implements AutoCloseable {
         reply(ex, 404, error(404, "Not Found"));
     }
 
-    /** Drops updates the offset confirms; returns the rest (after a short wait when there are none). */
-    private ArrayNode pending(long offset) {
-        updates.removeIf(u -> u.path("update_id").asLong() < offset);
+    /**
+     * Drops updates the offset confirms, and those of kinds the call does not allow ({@code allowed_updates}: Telegram
+     * never sends those to the bot); returns the rest (after a short wait when there are none).
+     */
+    private ArrayNode pending(long offset, JsonNode allowed) {
+        updates.removeIf(u -> u.path("update_id").asLong() < offset || !allowedKind(u, allowed));
         if (updates.isEmpty()) {
             LocalJsonServer.holdEmptyPoll();
         }
         ArrayNode out = JSON.createArrayNode();
-        updates.stream().filter(u -> u.path("update_id").asLong() >= offset).forEach(out::add);
+        updates.stream().filter(u -> u.path("update_id").asLong() >= offset && allowedKind(u, allowed)).forEach(out::add);
         return out;
+    }
+
+    private static boolean allowedKind(JsonNode update, JsonNode allowed) {
+        if (!allowed.isArray() || allowed.isEmpty()) {
+            return true;
+        }
+        for (JsonNode kind : allowed) {
+            if (update.has(kind.asText())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ObjectNode error(int code, String description) {

@@ -99,7 +99,8 @@ class TelegramButtonsTest {
         assertThat(toolRuns).as("the tool ran once").hasValue(1);
         assertThat(decisions).containsExactly(ApprovalDecision.APPROVED_ONCE);
         assertThat(fake.calls("answerCallbackQuery")).extracting(c -> c.body().path("callback_query_id").asText())
-                .containsExactlyInAnyOrder(first.path("callback_query").path("id").asText(), second.path("callback_query").path("id").asText());
+                .containsExactly(first.path("callback_query").path("id").asText(), second.path("callback_query").path("id").asText());
+        assertThat(fake.calls("answerCallbackQuery").getFirst().body().path("text").asText()).isEqualTo("Approve: received");
 
         List<Call> edits = fake.calls("editMessageText");
         assertThat(edits).as("one decision, shown once").hasSize(1);
