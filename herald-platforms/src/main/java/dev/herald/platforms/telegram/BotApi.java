@@ -65,12 +65,17 @@ final class BotApi {
             body.put("offset", offset);
         }
         body.put("timeout", wait.toSeconds());
-        body.put("allowed_updates", List.of("message", "channel_post"));
+        body.put("allowed_updates", List.of("message", "channel_post", "callback_query"));
         return call("getUpdates", body, wait.plus(Duration.ofSeconds(15)));
     }
 
     /** Sends {@code text}; {@code parseMode} {@code HTML} reads it as Telegram HTML, null as plain text. */
     Answer sendMessage(String chatId, Long threadId, String text, String parseMode, Long replyTo) throws IOException {
+        return sendMessage(chatId, threadId, text, parseMode, replyTo, null);
+    }
+
+    /** Like {@link #sendMessage(String, Long, String, String, Long)}, with {@code replyMarkup} (an inline keyboard) when not null. */
+    Answer sendMessage(String chatId, Long threadId, String text, String parseMode, Long replyTo, Object replyMarkup) throws IOException {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("chat_id", chatKey(chatId));
         if (threadId != null) {
@@ -83,10 +88,18 @@ final class BotApi {
         if (replyTo != null) {
             body.put("reply_parameters", Map.of("message_id", replyTo, "allow_sending_without_reply", true));
         }
+        if (replyMarkup != null) {
+            body.put("reply_markup", replyMarkup);
+        }
         return call("sendMessage", body, CALL_TIMEOUT);
     }
 
     Answer editMessageText(String chatId, long messageId, String text, String parseMode) throws IOException {
+        return editMessageText(chatId, messageId, text, parseMode, null);
+    }
+
+    /** Edits a message's text; {@code replyMarkup} replaces its inline keyboard when not null (an empty one removes it). */
+    Answer editMessageText(String chatId, long messageId, String text, String parseMode, Object replyMarkup) throws IOException {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("chat_id", chatKey(chatId));
         body.put("message_id", messageId);
@@ -94,7 +107,29 @@ final class BotApi {
         if (parseMode != null) {
             body.put("parse_mode", parseMode);
         }
+        if (replyMarkup != null) {
+            body.put("reply_markup", replyMarkup);
+        }
         return call("editMessageText", body, CALL_TIMEOUT);
+    }
+
+    /** Replaces a message's inline keyboard ({@code replyMarkup}; an empty keyboard removes the buttons). */
+    Answer editMessageReplyMarkup(String chatId, long messageId, Object replyMarkup) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("chat_id", chatKey(chatId));
+        body.put("message_id", messageId);
+        body.put("reply_markup", replyMarkup);
+        return call("editMessageReplyMarkup", body, CALL_TIMEOUT);
+    }
+
+    /** Ends the spinner on a pressed button, showing {@code text} (up to 200 characters) to the presser. */
+    Answer answerCallbackQuery(String callbackQueryId, String text) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("callback_query_id", callbackQueryId);
+        if (text != null) {
+            body.put("text", text.length() > 200 ? text.substring(0, 200) : text);
+        }
+        return call("answerCallbackQuery", body, Duration.ofSeconds(10));
     }
 
     Answer sendChatAction(String chatId, Long threadId, String action) throws IOException {

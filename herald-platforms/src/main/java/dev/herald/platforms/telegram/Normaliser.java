@@ -24,21 +24,42 @@ import java.util.Optional;
  *   <li>commands: {@code /cmd@thisbot args} becomes {@code /cmd args}; {@code /cmd@otherbot} is dropped;</li>
  *   <li>text is the message text, else its caption; photos (largest size), documents, voice, audio,
  *       video and stickers become media references by {@code file_id};</li>
- *   <li>message ids are {@code <chat_id>:<message_id>} (Telegram's ids are unique per chat only).</li>
+ *   <li>message ids are {@code <chat_id>:<message_id>} (Telegram's ids are unique per chat only);</li>
+ *   <li>with {@code require_mention}, a group message counts only when it mentions the bot ({@code @username}, or a
+ *       {@code text_mention} of its id), answers one of its messages, or is a command; the mention is taken out of the
+ *       text. Private chats and channel posts always count.</li>
  * </ul>
  */
 final class Normaliser {
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("-?[0-9]{1,20}");
     private final Platform platform;
+    private final boolean requireMention;
     private volatile String botUsername;
+    private volatile java.util.regex.Pattern selfMention = java.util.regex.Pattern.compile("(?!)");
+    private volatile String botId;
 
+    /** A normaliser that answers every group message. */
     Normaliser(Platform platform) {
+        this(platform, false);
+    }
+
+    Normaliser(Platform platform, boolean requireMention) {
         this.platform = platform;
+        this.requireMention = requireMention;
     }
 
     /** The bot's own username (from getMe), to recognise commands addressed to it. */
     void botUsername(String username) {
         this.botUsername = username == null ? null : username.toLowerCase(Locale.ROOT);
+        this.selfMention = username == null ? java.util.regex.Pattern.compile("(?!)")
+                : java.util.regex.Pattern.compile("@" + java.util.regex.Pattern.quote(username) + "(?![A-Za-z0-9_])[,:]? ?",
+                        java.util.regex.Pattern.CASE_INSENSITIVE);
+    }
+
+    /** Who the bot is, from getMe's {@code result}: its username and its user id (replies to it and text mentions of it). */
+    void bot(JsonNode me) {
+        botUsername(me.path("username").asText(null));
+        this.botId = id(me.path("id"));
     }
 
     Optional<MessageEvent> event(JsonNode update, Instant receivedAt) {
@@ -60,14 +81,50 @@ final class Normaliser {
         if (addressed.isEmpty()) {
             return Optional.empty();
         }
-        SessionSource source = new SessionSource(platform, chatId, chatType(chat.path("type").asText()), userId(m), userName(m),
-                thread(m), chatName(chat));
+        ChatType type = chatType(chat.path("type").asText());
+        if (requireMention && type == ChatType.GROUP) {
+            Optional<String> spoken = forTheBot(m, text, addressed.get());
+            if (spoken.isEmpty() || spoken.get().isEmpty() && media.isEmpty()) {
+                return Optional.empty();
+            }
+            addressed = spoken;
+        }
+        SessionSource source = new SessionSource(platform, chatId, type, userId(m), userName(m), thread(m), chatName(chat));
         String messageNumber = id(m.path("message_id"));
         String messageId = messageNumber == null ? null : chatId + ":" + messageNumber;
         String reply = id(m.path("reply_to_message").path("message_id"));
         String replyTo = reply != null && !isTopicRoot(m) ? chatId + ":" + reply : null;
         return Optional.of(new MessageEvent(EventIds.next(), source, addressed.get(), messageId, replyTo, media,
                 MessageEvent.Origin.USER, receivedAt));
+    }
+
+    /**
+     * In a group with mentions required: the text without the bot's mentions when the message is for the bot (a
+     * command, a reply to the bot, a mention of it), else empty.
+     */
+    private Optional<String> forTheBot(JsonNode m, String raw, String addressed) {
+        if (addressed.stripLeading().startsWith("/")) {
+            return Optional.of(addressed);
+        }
+        String self = botId;
+        boolean forBot = self != null && !isTopicRoot(m) && self.equals(id(m.path("reply_to_message").path("from").path("id")));
+        StringBuilder text = new StringBuilder(raw);
+        JsonNode entities = m.hasNonNull("text") ? m.path("entities") : m.path("caption_entities");
+        for (int i = entities.isArray() ? entities.size() - 1 : -1; i >= 0; i--) { // from the end, so earlier offsets stay right
+            JsonNode e = entities.get(i);
+            int offset = e.path("offset").asInt(-1);
+            int end = offset + e.path("length").asInt(-1);
+            if ("text_mention".equals(e.path("type").asText()) && self != null && self.equals(id(e.path("user").path("id")))
+                    && offset >= 0 && end > offset && end <= text.length()) {
+                text.delete(offset, end < text.length() && (text.charAt(end) == ',' || text.charAt(end) == ':') ? end + 1 : end);
+                forBot = true;
+            }
+        }
+        java.util.regex.Matcher mention = selfMention.matcher(text);
+        if (mention.find()) {
+            forBot = true;
+        }
+        return forBot ? Optional.of(mention.replaceAll("").strip()) : Optional.empty();
     }
 
     /** The text with this bot's {@code @username} removed from a leading command; empty when it names another bot. */
@@ -92,7 +149,7 @@ final class Normaliser {
         return Optional.of(word.substring(0, at) + t.substring(end));
     }
 
-    private static ChatType chatType(String type) {
+    static ChatType chatType(String type) {
         return switch (type) {
             case "private" -> ChatType.DM;
             case "channel" -> ChatType.CHANNEL;
@@ -100,7 +157,7 @@ final class Normaliser {
         };
     }
 
-    private static String thread(JsonNode m) {
+    static String thread(JsonNode m) {
         return m.path("is_topic_message").asBoolean(false) ? id(m.path("message_thread_id")) : null;
     }
 
@@ -110,7 +167,7 @@ final class Normaliser {
                 && m.path("reply_to_message").path("message_id").asText().equals(m.path("message_thread_id").asText());
     }
 
-    private static String userId(JsonNode m) {
+    static String userId(JsonNode m) {
         return m.path("from").has("id") ? id(m.get("from").get("id")) : id(m.path("sender_chat").path("id"));
     }
 
@@ -129,7 +186,7 @@ final class Normaliser {
         return null;
     }
 
-    private static String userName(JsonNode m) {
+    static String userName(JsonNode m) {
         JsonNode from = m.has("from") ? m.get("from") : m.path("sender_chat");
         for (String field : List.of("username", "first_name", "title")) {
             if (from.hasNonNull(field) && !from.get(field).asText().isBlank()) {
@@ -139,7 +196,7 @@ final class Normaliser {
         return null;
     }
 
-    private static String chatName(JsonNode chat) {
+    static String chatName(JsonNode chat) {
         for (String field : List.of("title", "username", "first_name")) {
             if (chat.hasNonNull(field) && !chat.get(field).asText().isBlank()) {
                 return chat.get(field).asText();

@@ -33,17 +33,19 @@ final class Poller implements LongPoll.Source<JsonNode> {
     private final Platform platform;
     private final BotApi api;
     private final Normaliser normaliser;
+    private final ApprovalButtons buttons;
     private final TelegramSettings.Timing timing;
     private final Clock clock;
     private final LongPoll<JsonNode> loop;
     private boolean identified;
     private long offset;
 
-    Poller(Platform platform, BotApi api, Normaliser normaliser, InboundSink sink, TelegramSettings.Timing timing, Clock clock,
-            boolean identified) {
+    Poller(Platform platform, BotApi api, Normaliser normaliser, ApprovalButtons buttons, InboundSink sink, TelegramSettings.Timing timing,
+            Clock clock, boolean identified) {
         this.platform = platform;
         this.api = api;
         this.normaliser = normaliser;
+        this.buttons = buttons;
         this.timing = timing;
         this.clock = clock;
         this.identified = identified;
@@ -69,7 +71,7 @@ final class Poller implements LongPoll.Source<JsonNode> {
                 return new LongPoll.Failed<>(me.unauthorized() ? "the bot token was rejected (HTTP " + me.status() + ")" : me.problem(),
                         me.retryAfter());
             }
-            normaliser.botUsername(me.result().path("username").asText(null));
+            normaliser.bot(me.result());
             identified = true;
         }
         BotApi.Answer answer = api.getUpdates(offset, timing.pollWait());
@@ -92,13 +94,23 @@ final class Poller implements LongPoll.Source<JsonNode> {
 
     @Override
     public Optional<MessageEvent> event(JsonNode update) {
-        return normaliser.event(update, clock.instant());
+        return update.has("callback_query") ? buttons.event(update, clock.instant()) : normaliser.event(update, clock.instant());
     }
 
+    /** Moves the offset past the accepted updates, and answers the button presses among them. */
     @Override
     public void acknowledge(List<JsonNode> updates, int accepted) {
         if (accepted > 0) {
             offset = updateId(updates.get(accepted - 1)) + 1;
+        }
+        for (JsonNode update : updates.subList(0, accepted)) {
+            if (update.has("callback_query")) {
+                try {
+                    buttons.answer(update);
+                } catch (RuntimeException e) {
+                    log.warn("{} - button press {} not answered", platform, update.path("update_id").asLong(), e);
+                }
+            }
         }
     }
 

@@ -48,7 +48,8 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
     private final Clock clock;
     private final BotApi api;
     private final FileDownload files;
-    private final Normaliser normaliser = new Normaliser(PLATFORM);
+    private final Normaliser normaliser;
+    private final ApprovalButtons buttons;
     private final StreamDrafts drafts;
     private final AtomicBoolean typingWarned = new AtomicBoolean();
     private volatile Poller poller;
@@ -58,10 +59,12 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         this.settings = settings;
         this.timing = timing;
         this.clock = clock;
+        this.normaliser = new Normaliser(PLATFORM, settings.requireMention());
         java.net.URI base = BaseUrl.of(settings.apiBase());
         this.api = new BotApi(base.toString(), settings.tokenValue());
         this.files = new FileDownload("telegram", java.util.Set.copyOf(FileDownload.hostsOf(base)), Duration.ofSeconds(10));
         this.drafts = new StreamDrafts(api, timing.editInterval());
+        this.buttons = new ApprovalButtons(PLATFORM, api);
     }
 
     /** An adapter with the production {@link TelegramSettings.Timing}. */
@@ -76,8 +79,8 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
 
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(true, true, true, true, settings.streaming(), MAX_TEXT).with(FORMAT)
-                .with(Capabilities.Delivery.SINGLE_CONNECTION).withFiles(TelegramFiles.MAX_UPLOAD_BYTES, true);
+        return new Capabilities(true, true, true, true, settings.streaming(), true, true, false, MAX_TEXT, FORMAT,
+                Capabilities.Delivery.SINGLE_CONNECTION).withFiles(TelegramFiles.MAX_UPLOAD_BYTES, true);
     }
 
     @Override
@@ -91,7 +94,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
             }
             if (me.ok()) {
                 String username = me.result().path("username").asText(null);
-                normaliser.botUsername(username);
+                normaliser.bot(me.result());
                 identified = true;
                 sink.connectionChanged(PLATFORM, ConnectionState.CONNECTED, "bot @" + username);
             } else {
@@ -100,7 +103,7 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         } catch (IOException e) {
             sink.connectionChanged(PLATFORM, ConnectionState.BACKING_OFF, "getMe failed: " + api.describe(e));
         }
-        poller = new Poller(PLATFORM, api, normaliser, sink, timing, clock, identified).start();
+        poller = new Poller(PLATFORM, api, normaliser, buttons, sink, timing, clock, identified).start();
     }
 
     @Override
@@ -114,18 +117,27 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
                 return edited.get();
             }
         }
+        Optional<SendResult> decided = buttons.finish(m);
+        if (decided.isPresent()) {
+            return decided.get();
+        }
+        Object keyboard = ApprovalButtons.keyboardFor(m);
         try {
             String html = TelegramHtml.render(m.text());
             BotApi.Answer a = html.isBlank()
-                    ? api.sendMessage(m.target().chatId(), number(m.target().threadId()), m.text(), null, number(m.replyToMessageId()))
-                    : api.sendMessage(m.target().chatId(), number(m.target().threadId()), html, "HTML", number(m.replyToMessageId()));
+                    ? api.sendMessage(m.target().chatId(), number(m.target().threadId()), m.text(), null, number(m.replyToMessageId()), keyboard)
+                    : api.sendMessage(m.target().chatId(), number(m.target().threadId()), html, "HTML", number(m.replyToMessageId()), keyboard);
             if (a.entitiesRefused()) {
                 log.info("telegram - {} refused the formatted reply ({}); sending it as plain text", m.target().chatId(), a.problem());
                 a = api.sendMessage(m.target().chatId(), number(m.target().threadId()), TelegramHtml.plain(m.text()), null,
-                        number(m.replyToMessageId()));
+                        number(m.replyToMessageId()), keyboard);
             }
             if (a.ok()) {
-                return SendResult.sent(a.result().path("message_id").asText(null));
+                String id = a.result().path("message_id").asText(null);
+                if (keyboard != null) {
+                    buttons.sent(m.target().chatId(), id);
+                }
+                return SendResult.sent(id);
             }
             if (a.status() == 429) {
                 return SendResult.rateLimited(a.problem(), a.retryAfter());

@@ -37,7 +37,9 @@ public record TelegramSettings(
         @Doc("what an unknown user's direct message gets: a pairing code, or nothing")
         UnauthorizedDm unauthorizedDm,
         @Doc("show replies while they are written, by editing one message (at most one edit per second)")
-        boolean streaming) implements PlatformAccess, Validated {
+        boolean streaming,
+        @Doc("in groups, answer only messages that mention the bot (@username), reply to it, or are commands (private chats always)")
+        boolean requireMention) implements PlatformAccess, Validated {
 
     /** The Bot API's root. */
     public static final String DEFAULT_API_BASE = "https://api.telegram.org";
@@ -76,14 +78,20 @@ public record TelegramSettings(
 
     public static TelegramSettings defaults() {
         return new TelegramSettings(false, Secret.NONE, DEFAULT_API_BASE, List.of(), false, List.of(), HomeChannelConfig.defaults(),
-                UnauthorizedDm.PAIR, false);
+                UnauthorizedDm.PAIR, false, true);
     }
 
     /** Enabled settings for the bot {@code token} at {@code apiBase}, every other key at its default. */
     public static TelegramSettings of(String apiBase, String token, boolean streaming) {
         TelegramSettings d = defaults();
         return new TelegramSettings(true, Secret.of(token), apiBase, d.allowedUsers(), d.allowAllUsers(), d.admins(), d.homeChannel(),
-                d.unauthorizedDm(), streaming);
+                d.unauthorizedDm(), streaming, d.requireMention());
+    }
+
+    /** These settings with {@code require_mention} set to {@code required}. */
+    public TelegramSettings withRequireMention(boolean required) {
+        return new TelegramSettings(enabled, token, apiBase, allowedUsers, allowAllUsers, admins, homeChannel, unauthorizedDm, streaming,
+                required);
     }
 
     @Override

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (429 with retry_after, 5xx, 401 for a wrong token) and a record of every call with its arrival time.
  */
 final class FakeBotApi implements AutoCloseable {
-    /** One call the bot made. */
-    record Call(String method, JsonNode body, long atNanos) {
+    /** One call the bot made, and what the fake answered. */
+    record Call(String method, JsonNode body, long atNanos, JsonNode answer) {
     }
 
     private final LocalJsonServer server;
@@ -39,6 +39,7 @@ final class FakeBotApi implements AutoCloseable {
     private final Map<String, ConcurrentLinkedQueue<Integer>> failures = new ConcurrentHashMap<>();
     private final AtomicInteger nextUpdateId = new AtomicInteger(10);
     private final AtomicInteger nextMessageId = new AtomicInteger(500);
+    private final AtomicInteger nextCallbackId = new AtomicInteger(1);
     private volatile boolean pollsFail;
     /** Delay before a sent message is answered (it is recorded, and would be in the chat, at once). */
     volatile java.time.Duration sendDelay = java.time.Duration.ZERO;
@@ -71,6 +72,30 @@ final class FakeBotApi implements AutoCloseable {
         m.put("date", System.currentTimeMillis() / 1000);
         m.put("text", text);
         shape.accept(m);
+        updates.add(u);
+        return u;
+    }
+
+    /**
+     * Queues a press of the inline button carrying {@code data} under the bot's message {@code prompt} (a sendMessage
+     * call), by {@code userId}, as Telegram sends it: a {@code callback_query} with its own id and the message it is under.
+     */
+    ObjectNode pressButton(long userId, Call prompt, String data) {
+        ObjectNode u = JSON.createObjectNode();
+        u.put("update_id", nextUpdateId.getAndIncrement());
+        ObjectNode q = u.putObject("callback_query");
+        q.put("id", "7000" + nextCallbackId.getAndIncrement());
+        q.putObject("from").put("id", userId).put("is_bot", false).put("first_name", "U" + userId);
+        ObjectNode m = q.putObject("message");
+        m.put("message_id", prompt.answer().path("result").path("message_id").asLong());
+        m.putObject("from").put("id", 42).put("is_bot", true).put("username", "herald_test_bot");
+        long chat = prompt.body().path("chat_id").asLong();
+        m.putObject("chat").put("id", chat).put("type", chat < 0 ? "supergroup" : "private");
+        m.put("date", System.currentTimeMillis() / 1000);
+        m.put("text", prompt.body().path("text").asText().replaceAll("<[^>]+>", ""));
+        m.set("reply_markup", prompt.body().path("reply_markup"));
+        q.put("chat_instance", "ci" + chat);
+        q.put("data", data);
         updates.add(u);
         return u;
     }
@@ -146,7 +171,7 @@ final class FakeBotApi implements AutoCloseable {
                 reply(ex, 401, error(401, "Unauthorized"));
                 return;
             }
-            calls.add(new Call(method, body, System.nanoTime()));
+            long at = System.nanoTime();
             Integer fail = failures.getOrDefault(method, new ConcurrentLinkedQueue<>()).poll();
             if (fail == null && method.equals("getUpdates") && pollsFail) {
                 fail = 502;
@@ -157,6 +182,7 @@ final class FakeBotApi implements AutoCloseable {
                 if (fail == 429) {
                     e.putObject("parameters").put("retry_after", 1);
                 }
+                calls.add(new Call(method, body, at, e));
                 reply(ex, fail, e);
                 return;
             }
@@ -167,6 +193,7 @@ final class FakeBotApi implements AutoCloseable {
                 }
             }
             ObjectNode answer = answer(method, body);
+            calls.add(new Call(method, body, at, answer));
             if (method.equals("sendMessage") && !sendDelay.isZero()) {
                 try {
                     Thread.sleep(sendDelay);
@@ -191,7 +218,7 @@ final class FakeBotApi implements AutoCloseable {
                 ok.putObject("result").put("file_id", id).put("file_unique_id", "u" + id.hashCode()).put("file_size", bytes.length)
                         .put("file_path", "voice/file_" + Integer.toHexString(id.hashCode()) + ".oga");
             }
-            case "getUpdates" -> ok.set("result", pending(body.path("offset").asLong(0)));
+            case "getUpdates" -> ok.set("result", pending(body.path("offset").asLong(0), body.path("allowed_updates")));
             case "sendPhoto", "sendDocument", "sendVoice" -> ok.putObject("result").put("message_id", nextMessageId.getAndIncrement());
             case "sendMessage" -> ok.putObject("result").put("message_id", nextMessageId.getAndIncrement())
                     .put("text", body.path("text").asText());
@@ -219,15 +246,30 @@ final class FakeBotApi implements AutoCloseable {
         reply(ex, 404, error(404, "Not Found"));
     }
 
-    /** Drops updates the offset confirms; returns the rest (after a short wait when there are none). */
-    private ArrayNode pending(long offset) {
-        updates.removeIf(u -> u.path("update_id").asLong() < offset);
+    /**
+     * Drops updates the offset confirms, and those of kinds the call does not allow ({@code allowed_updates}: Telegram
+     * never sends those to the bot); returns the rest (after a short wait when there are none).
+     */
+    private ArrayNode pending(long offset, JsonNode allowed) {
+        updates.removeIf(u -> u.path("update_id").asLong() < offset || !allowedKind(u, allowed));
         if (updates.isEmpty()) {
             LocalJsonServer.holdEmptyPoll();
         }
         ArrayNode out = JSON.createArrayNode();
-        updates.stream().filter(u -> u.path("update_id").asLong() >= offset).forEach(out::add);
+        updates.stream().filter(u -> u.path("update_id").asLong() >= offset && allowedKind(u, allowed)).forEach(out::add);
         return out;
+    }
+
+    private static boolean allowedKind(JsonNode update, JsonNode allowed) {
+        if (!allowed.isArray() || allowed.isEmpty()) {
+            return true;
+        }
+        for (JsonNode kind : allowed) {
+            if (update.has(kind.asText())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ObjectNode error(int code, String description) {

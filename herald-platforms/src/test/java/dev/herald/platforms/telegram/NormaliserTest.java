@@ -98,4 +98,31 @@ class NormaliserTest {
                  "new_chat_members": [{"id": 8}]}}""")).isEmpty();
         assertThat(event("{\"update_id\": 3, \"edited_message\": {\"message_id\": 1}}")).isEmpty();
     }
+
+    @Test
+    void withMentionsRequired_aGroupMessageCounts_onlyWhenItIsForTheBot_andLosesTheMention() throws Exception {
+        Normaliser gated = new Normaliser(TelegramAdapter.PLATFORM, true);
+        gated.bot(JsonHttp.JSON.readTree("{\"id\": 42, \"username\": \"Herald_Bot\"}"));
+        java.util.function.Function<String, Optional<String>> text = message -> {
+            try {
+                return gated.event(JsonHttp.JSON.readTree("{\"update_id\": 1, \"message\": {\"message_id\": 9, \"from\": {\"id\": 7}, "
+                        + "\"chat\": {\"id\": -5, \"type\": \"group\"}, " + message + "}}"), Instant.EPOCH).map(MessageEvent::text);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+
+        assertThat(text.apply("\"text\": \"lunch?\"")).isEmpty();
+        assertThat(text.apply("\"text\": \"ask @Herald_Bot_2\"")).as("another bot's name").isEmpty();
+        assertThat(text.apply("\"text\": \"@herald_bot: what time is it?\"")).contains("what time is it?");
+        assertThat(text.apply("\"text\": \"@Herald_Bot\"")).as("only the mention: nothing to answer").isEmpty();
+        assertThat(text.apply("\"text\": \"Herald, go\", \"entities\": [{\"type\": \"text_mention\", \"offset\": 0, \"length\": 6, "
+                + "\"user\": {\"id\": 42}}]")).contains("go");
+        assertThat(text.apply("\"text\": \"Tom, go\", \"entities\": [{\"type\": \"text_mention\", \"offset\": 0, \"length\": 3, "
+                + "\"user\": {\"id\": 8}}]")).as("someone else mentioned").isEmpty();
+        assertThat(text.apply("\"text\": \"and now?\", \"reply_to_message\": {\"message_id\": 8, \"from\": {\"id\": 42}}")).contains("and now?");
+        assertThat(text.apply("\"text\": \"/status@Herald_Bot\"")).contains("/status");
+        assertThat(text.apply("\"text\": \"/status\"")).contains("/status");
+        assertThat(text.apply("\"caption\": \"@Herald_Bot look\", \"document\": {\"file_id\": \"BQAD\"}")).contains("look");
+    }
 }

@@ -34,7 +34,7 @@ class TelegramEmulatorTest {
     /** Each test is its own bot (its own token), so tests never see each other's updates. */
     private final String token = "1" + (++tokens) + ":emulator-token-" + System.nanoTime();
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(TelegramSettings.of(emulator.apiBase(), token, false),
+    final GatewayFixture h = new GatewayFixture(clock -> new TelegramAdapter(TelegramSettings.of(emulator.apiBase(), token, false).withRequireMention(false),
             new TelegramSettings.Timing(Duration.ofSeconds(1), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(50),
                     Duration.ofMillis(500)), clock))
             .allow(Long.toString(USER)).withPairing();

@@ -40,7 +40,7 @@ class TelegramFakeServerTest {
             .withPairing().closing(fake);
 
     private TelegramSettings settings(String token) {
-        return TelegramSettings.of(fake.apiBase(), token, streaming);
+        return TelegramSettings.of(fake.apiBase(), token, streaming).withRequireMention(false);
     }
 
     private static TelegramSettings.Timing timing() {

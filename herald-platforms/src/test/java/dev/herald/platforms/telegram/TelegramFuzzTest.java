@@ -50,7 +50,17 @@ class TelegramFuzzTest {
             """
             {"update_id": 6, "message": {"message_id": 6, "from": {"id": 7}, "chat": {"id": 7, "type": "private"},
              "sticker": {"file_id": "CAAD", "emoji": "x"}, "video": {"file_id": "BAAD", "mime_type": "video/mp4"},
-             "audio": {"file_id": "CQAD", "title": "song"}}}""");
+             "audio": {"file_id": "CQAD", "title": "song"}}}""",
+            """
+            {"update_id": 7, "callback_query": {"id": "4382000001", "from": {"id": 7, "first_name": "Ann"}, "chat_instance": "-1",
+             "data": "/approve always", "message": {"message_id": 77, "date": 1700000000, "from": {"id": 42, "is_bot": true},
+             "message_thread_id": 9, "is_topic_message": true, "chat": {"id": -100, "type": "supergroup", "title": "Team"},
+             "text": "Approval needed: shell\nReply /approve, /approve always, or /deny within 5 min."}}}""",
+            """
+            {"update_id": 8, "message": {"message_id": 52, "from": {"id": 8}, "chat": {"id": -5, "type": "group"},
+             "reply_to_message": {"message_id": 40, "from": {"id": 42, "is_bot": true}}, "text": "Herald: @Herald_Bot, go",
+             "entities": [{"type": "text_mention", "offset": 0, "length": 6, "user": {"id": 42}},
+             {"type": "mention", "offset": 8, "length": 11}]}}""");
 
     private final FakeBotApi fake = new FakeBotApi(TOKEN);
     @RegisterExtension
@@ -68,6 +78,29 @@ class TelegramFuzzTest {
                 return;
             }
             normaliser.event(update, Instant.EPOCH).ifPresent(TelegramFuzzTest::wellFormed);
+        }, t -> t instanceof JacksonException);
+    }
+
+    @Test
+    void buttonPresses_andMentionsInGroups_neverThrow_andMakeWellFormedEvents() {
+        Normaliser normaliser = new Normaliser(TelegramAdapter.PLATFORM, true);
+        normaliser.bot(JsonHttp.JSON.createObjectNode().put("id", 42).put("username", "Herald_Bot"));
+        ApprovalButtons buttons = new ApprovalButtons(TelegramAdapter.PLATFORM, null); // event() calls nothing
+        buttons.sent("-100", "77");
+        Fuzzer.of("telegram press or mention", CORPUS, 10_000).run(input -> {
+            JsonNode update = JsonHttp.JSON.readTree(input);
+            if (update == null) {
+                return;
+            }
+            if (update.has("callback_query")) {
+                buttons.event(update, Instant.EPOCH).ifPresent(e -> {
+                    assertThat(SessionKey.of(e.source())).isNotNull();
+                    assertThat(ApprovalButtons.BUTTONS).containsValue(e.text());
+                    assertThat(e.messageId()).startsWith("cb").endsWith(":" + e.source().chatId() + ":77");
+                });
+            } else {
+                normaliser.event(update, Instant.EPOCH).ifPresent(TelegramFuzzTest::wellFormed);
+            }
         }, t -> t instanceof JacksonException);
     }
 
