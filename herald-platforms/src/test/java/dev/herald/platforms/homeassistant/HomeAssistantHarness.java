@@ -18,8 +18,8 @@ final class HomeAssistantHarness {
 
     /** Quick reconnection and short timeouts, so a dropped connection costs milliseconds. */
     static HomeAssistantSettings.Timing timing() {
-        return new HomeAssistantSettings.Timing(Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofMillis(200),
-                Duration.ofSeconds(20), Duration.ofSeconds(5));
+        return new HomeAssistantSettings.Timing(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofMillis(20), Duration.ofMillis(200),
+                Duration.ofSeconds(20), Duration.ofSeconds(12));
     }
 
     static PlatformContext context(PlatformTools tools) {
