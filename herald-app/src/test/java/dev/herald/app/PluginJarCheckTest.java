@@ -70,7 +70,7 @@ class PluginJarCheckTest {
 
         assertThat(run.exit()).isEqualTo(78);
         assertThat(run.err()).contains("line 2: unknown key platforms.telnet (known keys under platforms: api_server, telegram, weixin, "
-                + "discord, slack, email, irc, matrix, xmpp, mattermost, whatsapp, signal, waha, teams, sms, line, google_chat, wecom, ntfy, feishu, dingtalk, qqbot, bluebubbles, webhook, webchat)");
+                + "discord, slack, email, irc, matrix, xmpp, mattermost, whatsapp, signal, waha, teams, sms, line, google_chat, wecom, ntfy, feishu, dingtalk, qqbot, bluebubbles, homeassistant, webhook, webchat)");
     }
 
     @Test

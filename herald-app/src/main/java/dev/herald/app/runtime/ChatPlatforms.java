@@ -29,15 +29,18 @@ final class ChatPlatforms {
      * @throws ConfigException when a plug-in refuses its settings
      */
     static void add(PlatformsConfig config, Path home, Clock clock, PlatformSet set, PlatformState state, MediaFetchers fetchers) {
-        add(config, home, clock, set, state, fetchers, java.util.Optional.empty(), new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        add(config, home, clock, set, state, fetchers, java.util.Optional.empty(), new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                new dev.herald.core.platform.PlatformTools());
     }
 
     /**
      * @param web      the API server's listener, where plug-ins serve their webhooks ({@code /platforms/<type>/}); empty when off
      * @param registry where the webhook routes count their answers
+     * @param tools    where plug-ins offer the agent their tools
      */
     static void add(PlatformsConfig config, Path home, Clock clock, PlatformSet set, PlatformState state, MediaFetchers fetchers,
-            java.util.Optional<dev.herald.web.WebServer> web, io.micrometer.core.instrument.MeterRegistry registry) {
+            java.util.Optional<dev.herald.web.WebServer> web, io.micrometer.core.instrument.MeterRegistry registry,
+            dev.herald.core.platform.PlatformTools tools) {
         for (PluginSection section : config.chat().values()) {
             PlatformAccess access = section.access();
             if (!access.enabled()) {
@@ -47,7 +50,7 @@ final class ChatPlatforms {
             PlatformAdapter adapter;
             try {
                 adapter = section.create(new PlatformContext(platform, clock, home, state, fetchers,
-                        web.map(w -> (dev.herald.core.platform.InboundHttp) new dev.herald.web.PlatformRoutes(platform, w, registry)).orElse(null)));
+                        web.map(w -> (dev.herald.core.platform.InboundHttp) new dev.herald.web.PlatformRoutes(platform, w, registry)).orElse(null), tools));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("config - platforms." + platform + ": " + e.getMessage(), e);
             }

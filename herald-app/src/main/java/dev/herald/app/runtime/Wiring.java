@@ -146,7 +146,9 @@ public final class Wiring implements AutoCloseable {
             dev.herald.agent.skill.Skills skills = new dev.herald.agent.skill.Skills(home.resolve("skills"), config.agent().skillsWritable());
             skills.checkAtStart(); // an invalid SKILL.md is a warning naming the file, now
             dev.herald.agent.skill.SkillCommand skillCommand = new dev.herald.agent.skill.SkillCommand(skills);
-            ToolRegistry toolRegistry = tools(config.agent(), mcp, schedules, storage, authorizerRef, skills);
+            dev.herald.core.platform.PlatformTools pluginTools = new dev.herald.core.platform.PlatformTools(); // filled as adapters are made
+            ToolRegistry toolRegistry = tools(config.agent(), List.of(mcp, new dev.herald.agent.tool.PlatformToolSource(pluginTools)), schedules,
+                    storage, authorizerRef, skills);
             toolsRef.set(toolRegistry);
             voiceLine(config.voice().transcription());
             if (config.voice().speech().enabled()) {
@@ -190,7 +192,7 @@ public final class Wiring implements AutoCloseable {
                         + "are served on the API server's port, so they are off");
             }
             ChatPlatforms.add(config.platforms(), home, clock, platforms, storage.platformState(), fetchers, api.enabled() ? web : Optional.empty(),
-                    metrics.registry());
+                    metrics.registry(), pluginTools);
             // the log delivery of scheduled jobs; only the scheduler writes there, so nothing else is asked of it
             platforms.trusted(new SchedulePlatform());
             // background tasks (/bg): only the gateway writes there, and their messages go to the chat that asked
@@ -260,10 +262,10 @@ public final class Wiring implements AutoCloseable {
     }
 
     /**
-     * The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), {@code skill}, and the MCP
-     * servers' tools.
+     * The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), {@code skill}, and the
+     * {@code sources}' tools (the MCP servers', the platform plug-ins').
      */
-    private static ToolRegistry tools(AgentConfig a, McpTools mcp, Schedules schedules, Storage storage, AtomicReference<Authorizer> auth,
+    private static ToolRegistry tools(AgentConfig a, List<dev.herald.agent.tool.ToolSource> sources, Schedules schedules, Storage storage, AtomicReference<Authorizer> auth,
             dev.herald.agent.skill.Skills skills) {
         ToolSettings settings = toolSettings(a);
         ScheduleTool schedule = new ScheduleTool(schedules, scope -> chatOf(storage, scope),
@@ -271,7 +273,7 @@ public final class Wiring implements AutoCloseable {
         List<dev.herald.agent.tool.Tool> builtins = new ArrayList<>(BuiltinTools.all(settings));
         builtins.add(schedule);
         builtins.add(new dev.herald.agent.skill.SkillTool(skills));
-        return new ToolRegistry(settings, builtins, List.of(mcp));
+        return new ToolRegistry(settings, builtins, sources);
     }
 
     /** The chat and user of a lane (its latest message's source); empty for a scope that is no lane (a stateless call). */

@@ -88,7 +88,7 @@ class ConfigTrustTest {
         String error = fixture().error("agent:\n  platform_tools:\n    webhok: []\n");
 
         assertThat(error).isEqualTo("config - " + home.resolve("config.yaml") + " line 3: agent.platform_tools.webhok is not a platform"
-                + " (did you mean \"webhook\"?); the platforms are api_server, telegram, weixin, discord, slack, email, irc, matrix, xmpp, mattermost, whatsapp, signal, waha, teams, sms, line, google_chat, wecom, ntfy, feishu, dingtalk, qqbot, bluebubbles, webhook, webchat");
+                + " (did you mean \"webhook\"?); the platforms are api_server, telegram, weixin, discord, slack, email, irc, matrix, xmpp, mattermost, whatsapp, signal, waha, teams, sms, line, google_chat, wecom, ntfy, feishu, dingtalk, qqbot, bluebubbles, homeassistant, webhook, webchat");
     }
 
     @Test

@@ -73,7 +73,7 @@ class PluginJarIT {
 
         assertThat(answer).isEqualTo("pong from the agent");
         assertThat(model.lastRequest().body()).contains("ping through a plug-in");
-        assertThat(herald.output()).contains("plugins - platforms: telegram, weixin, discord, slack, email, irc, matrix, xmpp, mattermost, whatsapp, signal, waha, teams, sms, line, google_chat, wecom, ntfy, feishu, dingtalk, qqbot, bluebubbles (built in); telnet (from " + jar + ")")
+        assertThat(herald.output()).contains("plugins - platforms: telegram, weixin, discord, slack, email, irc, matrix, xmpp, mattermost, whatsapp, signal, waha, teams, sms, line, google_chat, wecom, ntfy, feishu, dingtalk, qqbot, bluebubbles, homeassistant (built in); telnet (from " + jar + ")")
                 .contains("runtime - telnet enabled");
     }
 

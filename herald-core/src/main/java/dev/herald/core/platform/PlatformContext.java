@@ -18,6 +18,7 @@ public final class PlatformContext {
     private final PlatformState state;
     private final MediaFetchers fetchers;
     private final InboundHttp http;
+    private final PlatformTools tools;
 
     /**
      * @param platform the platform being built
@@ -32,6 +33,13 @@ public final class PlatformContext {
 
     /** @param http where the platform serves the calls its service makes (null: Herald serves no HTTP) */
     public PlatformContext(Platform platform, Clock clock, Path home, PlatformState state, MediaFetchers fetchers, InboundHttp http) {
+        this(platform, clock, home, state, fetchers, http, new PlatformTools());
+    }
+
+    /** @param tools where the platform offers the agent its tools (a fresh registry: offered tools reach no agent) */
+    public PlatformContext(Platform platform, Clock clock, Path home, PlatformState state, MediaFetchers fetchers, InboundHttp http,
+            PlatformTools tools) {
+        this.tools = Objects.requireNonNull(tools, "tools");
         this.http = http == null ? InboundHttp.none(platform) : http;
         this.platform = Objects.requireNonNull(platform, "platform");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -74,5 +82,15 @@ public final class PlatformContext {
     /** The platform fetches its attachments with {@code fetcher} (the agent asks it for images a vision model sees). */
     public void fetchMediaWith(MediaFetcher fetcher) {
         fetchers.register(platform, fetcher);
+    }
+
+    /**
+     * The platform offers the agent {@code tool} (Home Assistant's {@code ha_states}). It is selected like an MCP server's
+     * tool: by the {@code mcp} entry of {@code agent.tools} (every tool from a source outside Herald's built-ins).
+     *
+     * @throws IllegalArgumentException when another plug-in already offers a tool of that name
+     */
+    public void offerTool(PlatformTool tool) {
+        tools.offer(platform, tool);
     }
 }
