@@ -46,6 +46,12 @@ class HooksConfigTest {
     }
 
     @Test
+    void aUrlWithCredentials_isRefusedWithoutQuotingThem() throws Exception {
+        assertThat(error("  - events: [turn.failed]\n    url: https://bot:pw-91x@127.0.0.1/hook\n"))
+                .contains("hooks[0].url must not carry credentials").contains("send it in hooks[0].headers").doesNotContain("pw-91x");
+    }
+
+    @Test
     void aValidEntry_loadsWithItsEventsAndTheDefaultTimeout() throws Exception {
         Path file = Files.writeString(home.resolve("config.yaml"), "hooks:\n  - events: [turn.completed, approval.requested]\n"
                 + "    url: https://127.0.0.1:8443/herald\n    headers:\n      X-Token: ${T}\n");
