@@ -28,7 +28,9 @@ public record HeraldConfig(
         dev.herald.agent.voice.VoiceSettings voice,
         CommandsConfig commands,
         @Doc("personas by name (letters, digits, '.', '_' or '-'): /personality <name> chooses one for a chat")
-        java.util.Map<String, PersonalityConfig> personalities) implements Validated {
+        java.util.Map<String, PersonalityConfig> personalities,
+        @Doc("commands or URLs run on lifecycle events (docs/hooks.md)")
+        java.util.List<HookConfig> hooks) implements Validated {
 
     public HeraldConfig {
         mcpServers = mcpServers == null ? java.util.List.of() : java.util.List.copyOf(mcpServers);
@@ -40,6 +42,7 @@ public record HeraldConfig(
         commands = commands == null ? CommandsConfig.defaults() : commands;
         personalities = personalities == null ? java.util.Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(personalities));
+        hooks = hooks == null ? java.util.List.of() : java.util.List.copyOf(hooks);
     }
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
@@ -47,7 +50,7 @@ public record HeraldConfig(
         return new HeraldConfig(ModelConfig.defaults(), java.util.Map.of(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
                 LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults(), dev.herald.agent.voice.VoiceSettings.defaults(),
-                CommandsConfig.defaults(), java.util.Map.of());
+                CommandsConfig.defaults(), java.util.Map.of(), java.util.List.of());
     }
 
     /** Rules across sections: the agent's and the scheduled jobs' tool lists name tools and platforms that exist, jobs name profiles that do. */
@@ -91,6 +94,6 @@ public record HeraldConfig(
     /** This configuration with the paths that live under {@code home} made absolute. */
     public HeraldConfig resolvedIn(Path home) {
         return new HeraldConfig(model, models, platforms, gateway, auth, agent.resolvedIn(home), mcpServers, store.resolvedIn(home), logging,
-                schedules, cluster, voice, commands, personalities);
+                schedules, cluster, voice, commands, personalities, hooks);
     }
 }

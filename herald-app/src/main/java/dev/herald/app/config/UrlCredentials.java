@@ -79,7 +79,7 @@ final class UrlCredentials {
         if (path.equals("store.url")) {
             return "set store.user and store.password (e.g. password: ${HERALD_STORE_PASSWORD})";
         }
-        if (path.startsWith("mcp_servers[") && path.endsWith(".url")) {
+        if ((path.startsWith("mcp_servers[") || path.startsWith("hooks[")) && path.endsWith(".url")) {
             return "send it in " + Provenance.parent(path) + ".headers (e.g. Authorization: \"Bearer ${TOKEN}\")";
         }
         return "give the credential in the section's key, token or secret setting, from an environment variable";

@@ -95,9 +95,10 @@ public final class Wiring implements AutoCloseable {
     private final Optional<WebUi> ui;
     private final Gateway gateway;
     private final Scheduler scheduler;
+    private final dev.herald.app.hooks.Hooks hooks;
 
     private Wiring(Storage storage, List<ProfileAgent.Profile> models, McpTools mcp, Optional<WebServer> web, Optional<WebUi> ui,
-            Gateway gateway, Scheduler scheduler) {
+            Gateway gateway, Scheduler scheduler, dev.herald.app.hooks.Hooks hooks) {
         this.storage = storage;
         this.models = models;
         this.mcp = mcp;
@@ -105,6 +106,7 @@ public final class Wiring implements AutoCloseable {
         this.ui = ui;
         this.gateway = gateway;
         this.scheduler = scheduler;
+        this.hooks = hooks;
     }
 
     public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock) {
@@ -135,6 +137,7 @@ public final class Wiring implements AutoCloseable {
         try {
             ModelClient model = modelClient(config.model(), demo);
             HeraldMetrics metrics = new HeraldMetrics();
+            dev.herald.app.hooks.Hooks lifecycleHooks = new dev.herald.app.hooks.Hooks(config.hooks(), clock);
             McpTools mcp = new McpTools(config.mcpServers().stream().map(Wiring::mcpSettings).toList()).start();
             AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
             AtomicReference<Authorizer> authorizerRef = new AtomicReference<>();
@@ -212,7 +215,7 @@ public final class Wiring implements AutoCloseable {
             Gateway gateway = hooks.apply(Gateway.builder(storage, agent, authorizer, registry)
                     .settings(settings)
                     .clock(clock)
-                    .metrics(metrics)
+                    .metrics(dev.herald.core.metrics.MetricsFanOut.of(metrics, lifecycleHooks))
                     .cluster(cluster(config.cluster(), predecessor))
                     .homeChannels(new FileHomeChannelStore(home.resolve("home_channels.json")))
                     .commandTiers(config.commands().tiers())
@@ -230,11 +233,12 @@ public final class Wiring implements AutoCloseable {
                     .onHandover(() -> server.ifPresent(WebServer::stopAccepting)))
                     .build();
             skillCommand.attach(gateway::accept); // /<skill name> becomes a turn of the chat
+            lifecycleHooks.node(() -> gateway.membership().id());
             // a cut-off run waits for its resume as long as the gateway would still resume it
             Scheduler scheduler = new Scheduler(storage.schedules(), gateway, clock, new ScheduleMeters(metrics),
                     Scheduler.Settings.defaults().withResumeWait(settings.freshness().length()));
             ui.ifPresent(u -> u.attach(gateway).attachSchedules(schedules, scheduler));
-            return new Wiring(storage, profiles, mcp, web, ui, gateway, scheduler);
+            return new Wiring(storage, profiles, mcp, web, ui, gateway, scheduler, lifecycleHooks);
         } catch (RuntimeException e) {
             storage.close();
             throw e;
@@ -356,6 +360,7 @@ public final class Wiring implements AutoCloseable {
         scheduler.close();
         web.ifPresent(WebServer::close);
         mcp.close();
+        hooks.close(); // after the gateway's stop: gateway.stopping gets its run
         for (ProfileAgent.Profile p : models) {
             if (p.client() instanceof AutoCloseable c) {
                 try {

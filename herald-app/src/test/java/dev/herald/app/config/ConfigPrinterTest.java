@@ -19,7 +19,7 @@ class ConfigPrinterTest {
                 .contains("platforms:\n  api_server:\n    enabled: true\n    host: 127.0.0.1\n    port: 8642\n")
                 .contains("gateway:\n  auto_continue_freshness_seconds: 3600\n  drain_timeout_seconds: 60\n")
                 .contains("  busy_input: queue\n")
-                .endsWith("\npersonalities: {}")
+                .endsWith("\npersonalities: {}\nhooks: []")
                 .contains("store:\n  path: " + home.resolve("herald.db") + "\n  url: (not set)\n  user: (not set)\n  password: (not set)\n  outage_wait_seconds: 60\n  low_space_warning_mb: 512"
                         + "\nlogging:\n  format: text\nschedules:\n  time_zone: (not set)\n  jobs: {}\ncluster:\n  enabled: false\n  node_id: (not set)\n  lease_seconds: 15"
                         + "\nvoice:\n  transcription:\n    base_url: (not set)\n    api_key: (not set)\n    model: whisper-1\n"

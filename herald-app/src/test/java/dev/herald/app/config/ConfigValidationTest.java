@@ -134,7 +134,7 @@ class ConfigValidationTest {
         String message = f.error("modle:\n  name: x\n");
 
         assertThat(message).isEqualTo("config - " + f.file + " line 1: unknown key modle; did you mean model? "
-                + "(known sections: model, models, platforms, gateway, auth, agent, mcp_servers, store, logging, schedules, cluster, voice, commands, personalities)");
+                + "(known sections: model, models, platforms, gateway, auth, agent, mcp_servers, store, logging, schedules, cluster, voice, commands, personalities, hooks)");
     }
 
     @Test

@@ -358,6 +358,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         log.info("gateway - running ({} platform(s), agent {}); start-up took {} ms, {} held message(s) replayed",
                 platforms.all().size(), agent.describe(), took.toMillis(), replayed);
+        metrics.gatewayStarted(membership.id());
         return new StartReport(recovered.marked(), recovered.suspended(), recovered.held(), replayed, timedOut, took);
     }
 
@@ -485,6 +486,7 @@ public final class Gateway implements InboundSink, GatewayControl {
                     ? new StopReport(kind, List.of(), Duration.ZERO)
                     : stopped.join();
         }
+        metrics.gatewayStopping(membership.id(), kind.name().toLowerCase(java.util.Locale.ROOT));
         redelivery.stop(settings.interruptGrace());
         watchdog.stop(settings.interruptGrace());
         takeover.stop(settings.interruptGrace());

@@ -431,6 +431,9 @@ public final class TurnRunner {
                 prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), turnOptions, turn.attachments());
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
+        if (transcript.isEmpty()) {
+            metrics.sessionStarted(turn);
+        }
         TurnOutcome outcome;
         List<OutboundFile> files = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (Typing typing = Typing.start(adapter, turn.source().target(), turn.eventId())) {
@@ -516,6 +519,7 @@ public final class TurnRunner {
                 if (!interactive) {
                     return policy.allowDangerousWithoutUser() ? ApprovalDecision.APPROVED_ONCE : ApprovalDecision.DENIED_NON_INTERACTIVE;
                 }
+                metrics.approvalRequested(turn, request);
                 return approvals.ask(turn.sessionKey(), turn.source(), request, interrupt);
             }
 

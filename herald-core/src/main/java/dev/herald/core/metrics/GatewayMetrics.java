@@ -39,6 +39,22 @@ public interface GatewayMetrics {
     default void turnMoved(long turnId, TurnTransition transition) {
     }
 
+    /** The first turn of a new transcript session (a new chat, or after /new, /reset or an automatic reset) has started. */
+    default void sessionStarted(TurnRecord turn) {
+    }
+
+    /** A turn asks its user to approve a dangerous tool call; called before the question goes out. */
+    default void approvalRequested(TurnRecord turn, dev.herald.core.agent.ApprovalRequest request) {
+    }
+
+    /** The gateway of node {@code nodeId} finished starting and runs. */
+    default void gatewayStarted(String nodeId) {
+    }
+
+    /** The gateway of node {@code nodeId} begins to stop; {@code kind} is shutdown, restart or handover. */
+    default void gatewayStopping(String nodeId, String kind) {
+    }
+
     GatewayMetrics NONE = new GatewayMetrics() {
     };
 }
