@@ -1,5 +1,6 @@
 package dev.herald.core.lanes;
 
+import dev.herald.core.platform.ChannelOverrides;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.turn.TurnRecord;
 import java.time.Duration;
@@ -27,6 +28,7 @@ public final class LaneDriver {
     private final TurnRunner runner;
     private final BooleanSupplier accepting;
     private final BusyPolicy busyPolicy;
+    private volatile ChannelOverrides channels = ChannelOverrides.NONE;
     private final ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("herald-lane-", 0).factory());
 
     public LaneDriver(SessionLanes lanes, TurnRunner runner, BooleanSupplier accepting, BusyPolicy busyPolicy) {
@@ -36,17 +38,28 @@ public final class LaneDriver {
         this.busyPolicy = busyPolicy;
     }
 
+    /** Where a chat finds its channel's busy policy ({@code busy_input}), which wins over the gateway's. */
+    public void use(ChannelOverrides source) {
+        this.channels = java.util.Objects.requireNonNull(source, "source");
+    }
+
     /** Runs {@code turn} now, or queues it behind its lane's running turn (interrupting it under that policy). */
     public void dispatch(TurnRecord turn, boolean mayInterrupt) {
         switch (lanes.submit(turn.sessionKey(), turn)) {
             case SessionLanes.Submission.RunNow now -> launch(turn.sessionKey(), () -> Optional.of(turn));
             case SessionLanes.Submission.Queued q -> {
-                if (mayInterrupt && busyPolicy == BusyPolicy.INTERRUPT) {
+                if (mayInterrupt && busyPolicyOf(turn) == BusyPolicy.INTERRUPT) {
                     q.running().ifPresent(a -> a.interrupt().raise("a new message arrived"));
                 }
                 log.debug("gateway - turn {} queued behind the running turn of {} (position {})", turn.id(), turn.sessionKey(), q.position());
             }
         }
+    }
+
+    /** The busy policy of the turn's chat: its channel's {@code busy_input}, else the gateway's. */
+    private BusyPolicy busyPolicyOf(TurnRecord turn) {
+        return channels.of(turn.source().platform(), turn.source().chatId()).map(ChannelOverrides.Override::busyInput)
+                .map(name -> BusyPolicy.valueOf(name.toUpperCase(java.util.Locale.ROOT))).orElse(busyPolicy);
     }
 
     /**
