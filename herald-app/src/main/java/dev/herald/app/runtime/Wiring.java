@@ -222,6 +222,7 @@ public final class Wiring implements AutoCloseable {
                     .command(new dev.herald.agent.mcp.ReloadMcpCommand(mcp,
                             () -> reread.get().mcpServers().stream().map(Wiring::mcpSettings).toList()))
                     .storedOptions(new JobTurnOptions(storage.schedules()))
+                    .channels(dev.herald.app.config.ChannelConfig.overrides(config.platforms()))
                     // on a handover new connections reach the new process
                     .onHandover(() -> server.ifPresent(WebServer::stopAccepting)))
                     .build();
