@@ -47,8 +47,8 @@ public record ChannelConfig(
     }
 
     /** This channel's settings for the core. */
-    ChannelOverrides.Override toOverride() {
-        return new ChannelOverrides.Override(blankToNull(model), blankToNull(personality), tools,
+    ChannelOverrides.Channel toChannel() {
+        return new ChannelOverrides.Channel(blankToNull(model), blankToNull(personality), tools,
                 busyInput == null ? null : busyInput.name().toLowerCase(Locale.ROOT), requireMention);
     }
 
@@ -58,7 +58,7 @@ public record ChannelConfig(
         return (Platform platform, String chatId) -> {
             PluginSection s = chat.get(platform.id());
             ChannelConfig c = s == null ? null : s.channels().get(chatId);
-            return c == null ? Optional.empty() : Optional.of(c.toOverride());
+            return c == null ? Optional.empty() : Optional.of(c.toChannel());
         };
     }
 

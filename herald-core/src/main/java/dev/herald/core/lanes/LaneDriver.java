@@ -58,7 +58,7 @@ public final class LaneDriver {
 
     /** The busy policy of the turn's chat: its channel's {@code busy_input}, else the gateway's. */
     private BusyPolicy busyPolicyOf(TurnRecord turn) {
-        return channels.of(turn.source().platform(), turn.source().chatId()).map(ChannelOverrides.Override::busyInput)
+        return channels.of(turn.source().platform(), turn.source().chatId()).map(ChannelOverrides.Channel::busyInput)
                 .map(name -> BusyPolicy.valueOf(name.toUpperCase(java.util.Locale.ROOT))).orElse(busyPolicy);
     }
 

@@ -74,11 +74,11 @@ public final class TurnOptionsLookup {
      * a configured job's).
      */
     private TurnOptions withChannel(TurnOptions options, TurnRecord turn) {
-        Optional<ChannelOverrides.Override> channel = channels.of(turn.source().platform(), turn.source().chatId());
+        Optional<ChannelOverrides.Channel> channel = channels.of(turn.source().platform(), turn.source().chatId());
         if (channel.isEmpty()) {
             return options;
         }
-        ChannelOverrides.Override o = channel.get();
+        ChannelOverrides.Channel o = channel.get();
         TurnOptions out = options;
         if (o.profile() != null || o.personality() != null) {
             out = out.withChannel(new TurnOptions.ChannelDefaults(o.profile(), o.personality()));

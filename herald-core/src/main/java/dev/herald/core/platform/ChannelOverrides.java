@@ -24,17 +24,17 @@ public interface ChannelOverrides {
      *                       ({@code queue}, {@code interrupt}; the lanes' {@code BusyPolicy}), or null for the gateway's
      * @param requireMention whether a message in this channel needs the bot's mention, or null for the platform's
      */
-    record Override(String profile, String personality, List<String> tools, String busyInput, Boolean requireMention) {
-        public Override {
+    record Channel(String profile, String personality, List<String> tools, String busyInput, Boolean requireMention) {
+        public Channel {
             tools = tools == null ? null : List.copyOf(tools);
         }
     }
 
     /** The settings of chat {@code chatId} on {@code platform}, when the operator configured any. */
-    Optional<Override> of(Platform platform, String chatId);
+    Optional<Channel> of(Platform platform, String chatId);
 
     /** Whether a message in chat {@code chatId} needs the bot's mention: the channel's setting, else {@code platformDefault}. */
     default boolean requireMention(Platform platform, String chatId, boolean platformDefault) {
-        return of(platform, chatId).map(Override::requireMention).orElse(platformDefault);
+        return of(platform, chatId).map(Channel::requireMention).orElse(platformDefault);
     }
 }
