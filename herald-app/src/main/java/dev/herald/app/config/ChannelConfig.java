@@ -35,8 +35,11 @@ public record ChannelConfig(
         @Doc("whether messages in this channel need the bot's mention (unset = the platform's require_mention)")
         Boolean requireMention) {
 
-    /** The platforms whose adapters read a channel's {@code require_mention}. */
-    static final Set<String> MENTION_OVERRIDES = Set.of("discord", "slack", "mattermost", "matrix");
+    /**
+     * The platforms whose adapters read a channel's {@code require_mention}. (Mattermost's adapter reads it too, but its
+     * own {@code channels} key, the channels to join, leaves it no settings for single chats.)
+     */
+    static final Set<String> MENTION_OVERRIDES = Set.of("discord", "slack", "matrix");
 
     public ChannelConfig {
         tools = tools == null ? null : java.util.Collections.unmodifiableList(new ArrayList<>(tools));

@@ -172,7 +172,7 @@ final class Mappers {
                                 PlatformsConfig.class, name, new ArrayList<>(defaults.names())));
                         JsonNode value = field.getValue();
                         Map<String, ChannelConfig> channels = Map.of();
-                        if (value instanceof ObjectNode o && o.has(CHANNELS)) { // the key every chat platform has, beside its plug-in's
+                        if (value instanceof ObjectNode o && o.has(CHANNELS) && !PluginSection.ownsChannelsKey(plugin)) {
                             value = o.deepCopy();
                             channels = channels(ctxt, name, ((ObjectNode) value).remove(CHANNELS));
                         }

@@ -29,6 +29,14 @@ public record PluginSection(PlatformPlugin<?> plugin, Record settings, Map<Strin
         this(plugin, settings, Map.of());
     }
 
+    /**
+     * Whether the plug-in's own settings have a key {@code channels} (IRC's and Mattermost's channels to join): there
+     * the key is the plug-in's, and the platform has no settings for single chats.
+     */
+    public static boolean ownsChannelsKey(PlatformPlugin<?> plugin) {
+        return java.util.Arrays.stream(plugin.settingsType().getRecordComponents()).anyMatch(c -> c.getName().equals("channels"));
+    }
+
     /** The plug-in's section at its defaults. */
     public static PluginSection defaults(PlatformPlugin<?> plugin) {
         return new PluginSection(plugin, plugin.defaults());

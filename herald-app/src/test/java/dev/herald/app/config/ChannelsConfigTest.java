@@ -65,6 +65,18 @@ class ChannelsConfigTest {
     }
 
     @Test
+    void onAPlatformWhoseOwnKeyIsChannels_theKeyStaysThePlatforms() {
+        HeraldConfig c = fixture().config("""
+                platforms:
+                  irc:
+                    channels: ["#herald"]
+                """);
+
+        assertThat(((dev.herald.platforms.irc.IrcSettings) c.platforms().chat().get("irc").settings()).channels()).containsExactly("#herald");
+        assertThat(c.platforms().chat().get("irc").channels()).isEmpty();
+    }
+
+    @Test
     void anUnknownModelOrPersonality_isRefused_namingThePlatformAndTheChannel() {
         assertThat(fixture().error(MODELS + """
                 platforms:
