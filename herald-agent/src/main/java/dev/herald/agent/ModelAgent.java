@@ -74,6 +74,9 @@ public final class ModelAgent implements Agent {
     private static final Logger log = LoggerFactory.getLogger(ModelAgent.class);
     private static final int MAX_REJECTED_ROUNDS = 3;
     static final String IMAGE_NOTICE_MARK = " cannot see images:";
+    /** What the model is told about a side question ({@code /btw}). */
+    static final String ASIDE_NOTE = "This is a side question, asked while the conversation goes on. Answer it briefly from the "
+            + "conversation so far. You cannot use tools now, and this exchange is not kept in the conversation.";
 
     private final ModelClient client;
     private final AgentSettings settings;
@@ -215,6 +218,7 @@ public final class ModelAgent implements Agent {
             if (turn.signal().isRaised()) {
                 return turn.interrupted();
             }
+            turn.steer(); // what the user sent to steer the turn since the last call, after the tool calls it waited for
             TurnOutcome stopped = compactIfDue(turn);
             if (stopped != null) {
                 return stopped;
@@ -396,6 +400,37 @@ public final class ModelAgent implements Agent {
                 compaction.summarizedMessages(), Texts.number(estimate), Texts.number(compaction.summary().length()),
                 compaction.kept().size(), Texts.number(turn.estimatedTokens()), Texts.number(compactor.settings().contextTokens()), child);
         return null;
+    }
+
+    @Override
+    public Optional<String> aside(String sessionKey, List<ChatMessage> history, String question, Interrupt interrupt) {
+        return Optional.of(aside(history, question, interrupt, null));
+    }
+
+    /**
+     * A side answer ({@code /btw}): one call without tools on the history's text (tool calls and their results left out,
+     * so a snapshot taken mid tool call is still a valid request) and the question; nothing is recorded.
+     */
+    String aside(List<ChatMessage> history, String question, Interrupt interrupt, String personaPrompt) {
+        List<ChatMessage> messages = new java.util.ArrayList<>(history.size() + 2);
+        String system = systemPrompt(personaPrompt);
+        messages.add(ChatMessage.system((system == null ? "" : system + "\n\n") + ASIDE_NOTE));
+        for (ChatMessage m : history) {
+            if (m.content() != null && !m.content().isBlank() && (m.role() == Role.USER || m.role() == Role.ASSISTANT)) {
+                messages.add(m.role() == Role.USER ? ChatMessage.user(m.content()) : ChatMessage.assistant(m.content()));
+            }
+        }
+        messages.add(ChatMessage.user(question));
+        try {
+            ModelResponse response = client.complete(ModelRequest.blocking(messages).withSampling(settings.temperature(), settings.maxTokens()),
+                    StreamObserver.NONE, interrupt == null ? new Interrupt() : interrupt);
+            log.info("agent - /btw answered from {} message(s) of history ({} characters)", messages.size() - 2,
+                    Texts.number(response.content().length()));
+            return response.content().isBlank() ? "The model gave no answer to that; try asking again." : response.content().strip();
+        } catch (ModelException e) {
+            log.warn("agent - /btw failed: {}", e.getMessage());
+            return ModelFailureText.forUser(e);
+        }
     }
 
     /** Summarizes {@code history} for /compress, keeping the newest part and the last user message. */

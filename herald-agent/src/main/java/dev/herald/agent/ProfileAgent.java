@@ -205,6 +205,14 @@ public final class ProfileAgent implements Agent {
         return options;
     }
 
+    /** A side answer with the model and persona the lane's turns use. */
+    @Override
+    public Optional<String> aside(String sessionKey, List<ChatMessage> history, String question, Interrupt interrupt) {
+        Optional<Personas.Persona> persona = sessionKey == null ? Optional.empty() : personas.of(new SessionKey(sessionKey));
+        return Optional.of(forLane(sessionKey, persona).aside(history, question, interrupt,
+                persona.map(Personas.Persona::systemPrompt).orElse(null)));
+    }
+
     @Override
     public Optional<Compaction> compact(List<ChatMessage> history, Interrupt interrupt) {
         return fallback.compact(history, interrupt);

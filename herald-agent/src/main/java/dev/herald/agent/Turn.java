@@ -177,6 +177,18 @@ final class Turn implements AutoCloseable {
         add(message);
     }
 
+    /**
+     * Adds the messages the user sent to steer the turn since the last call ({@code /steer}); the listener stored them
+     * before it returned them.
+     */
+    void steer() {
+        for (ChatMessage m : listener.steering()) {
+            add(m);
+            log.info("agent - the user steered the turn ({} characters; session {})", m.content() == null ? 0 : m.content().length(),
+                    request.sessionId());
+        }
+    }
+
     private void add(ChatMessage message) {
         conversation.add(message);
         conversationTokens += TokenEstimate.of(message);

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class PackageLayersTest {
     static final List<String> LAYERS = List.of("continuity", "metrics", "outbox", "lanes", "recovery", "inbound", "gateway");
     /** Extensions that sit on the gateway (the scheduler adds a chat command and stored turn options). */
-    static final List<String> ABOVE = List.of("schedule");
+    static final List<String> ABOVE = List.of("schedule",
+            "side"); // /steer, /btw, /bg, /busy: chat commands beside the running turn
     static final int MAX_FILES = 12;
     static final Pattern REFERENCE = Pattern.compile("dev\\.herald\\.core\\.([a-z]\\w*)\\.[A-Z]");
     static final Path SOURCES = Path.of("src/main/java/dev/herald/core");

@@ -29,7 +29,8 @@ import java.util.Locale;
  * when the turn offers it. The same request always gives the same reply, streamed in the same chunks, with
  * the same usage (about four characters per token); only the story waits between chunks. A leading
  * {@code [System note: ...]} (the gateway's recovery notes) is not echoed; the reply says the conversation
- * was resumed instead.
+ * was resumed instead, and a resumed turn with nothing new answers the message the cut-off turn was answering (the
+ * story is told again, whole), as a real model does.
  */
 public final class DemoModel implements ModelClient {
     public static final String LABEL = "[demo model] ";
@@ -39,6 +40,7 @@ public final class DemoModel implements ModelClient {
             + "\"show formatting\" or \"tell me a story\".";
     static final String NOTE_FILE = "demo-note.md";
     private static final String NOTE_PREFIX = "[System note:";
+    private static final String RESUMED = "Resumed after an interruption. ";
     private static final int ECHO_LIMIT = 200;
     private static final int WORDS_PER_CHUNK = 4;
     private static final int RESULT_LINES = 20;
@@ -94,6 +96,19 @@ public final class DemoModel implements ModelClient {
             return Plan.answer(afterTool(last));
         }
         String text = stripNotes(lastUserText(messages));
+        if (text.isEmpty() && lastUserText(messages).strip().startsWith(NOTE_PREFIX)) {
+            // a turn cut off by a restart, resumed with nothing new: answer the message it was answering, as a real model does
+            String interrupted = stripNotes(userTextBeforeTheLast(messages));
+            if (!interrupted.isEmpty()) {
+                Plan again = planFor(request, interrupted, interrupted);
+                return new Plan(again.call(), LABEL + RESUMED + again.reply().substring(LABEL.length()), again.chunkPauseMs());
+            }
+        }
+        return planFor(request, text, lastUserText(messages));
+    }
+
+    /** The plan for the user's {@code text} (notes stripped); {@code raw} is what an echo answers. */
+    private static Plan planFor(ModelRequest request, String text, String raw) {
         String lower = text.toLowerCase(Locale.ROOT);
         if (lower.contains("list") && (lower.contains("file") || lower.contains("folder") || lower.contains("dir"))) {
             return call(request, "list_dir", "{\"path\":\".\"}", "Let me list the files in this conversation's folder.");
@@ -112,7 +127,7 @@ public final class DemoModel implements ModelClient {
         if (lower.contains("story") || lower.contains("stream")) {
             return new Plan(null, LABEL + STORY, STORY_CHUNK_MS);
         }
-        return Plan.answer(replyTo(lastUserText(messages)));
+        return Plan.answer(replyTo(raw));
     }
 
     /** Calls {@code tool} when the turn offers it; otherwise says it is switched off. */
@@ -146,7 +161,7 @@ public final class DemoModel implements ModelClient {
         text = stripNotes(text);
         StringBuilder reply = new StringBuilder(LABEL);
         if (resumed) {
-            reply.append("Resumed after an interruption. ");
+            reply.append(RESUMED);
         }
         if (text.isEmpty()) {
             reply.append(resumed ? "There is no new message to answer. " : "I received an empty message. ");
@@ -197,6 +212,20 @@ public final class DemoModel implements ModelClient {
 
     private static String firstLine(String text) {
         return text.lines().findFirst().orElse("");
+    }
+
+    /** The text of the user message before the last one, or empty. */
+    private static String userTextBeforeTheLast(List<ChatMessage> messages) {
+        boolean seenLast = false;
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).role() == Role.USER) {
+                if (seenLast) {
+                    return messages.get(i).content() == null ? "" : messages.get(i).content();
+                }
+                seenLast = true;
+            }
+        }
+        return "";
     }
 
     private static String lastUserText(List<ChatMessage> messages) {

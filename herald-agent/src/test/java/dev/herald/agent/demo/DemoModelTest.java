@@ -98,6 +98,19 @@ class DemoModelTest {
         assertThat(ask(noteOnly, new Chunks()).content()).startsWith("[demo model] Resumed after an interruption. There is no new message");
     }
 
+    /** A story cut off by a restart: the resumed turn (the note alone) tells it again, whole, not a generic "resumed" reply. */
+    @Test
+    void complete_recoveryNoteAloneAfterACutOffStory_tellsTheStoryAgain() throws Exception {
+        String noteOnly = RecoveryNotes.resumeNote(ResumeReason.RESTART_TIMEOUT, "", true);
+        List<ChatMessage> history = List.of(ChatMessage.system("sys"), ChatMessage.user("tell me a story"), ChatMessage.user(noteOnly));
+
+        String reply = demo.complete(ModelRequest.blocking(history), StreamObserver.NONE, new Interrupt()).content();
+        String story = ask("tell me a story", new Chunks()).content();
+
+        assertThat(reply).startsWith("[demo model] Resumed after an interruption. ")
+                .endsWith(story.substring("[demo model] ".length())).doesNotContain("no new message");
+    }
+
     @Test
     void complete_toolTailNote_isNotEchoed() throws Exception {
         assertThat(ask(RecoveryNotes.toolTailNote("next question"), new Chunks()).content())

@@ -30,7 +30,7 @@ public record ChannelConfig(
         String personality,
         @Doc("tools the channel's turns may use, as agent.tools; only narrows the platform's tools (unset = the platform's)")
         List<String> tools,
-        @Doc("what a message does while the chat's turn runs: queue or interrupt (unset = gateway.busy_input)")
+        @Doc("what a message does while the chat's turn runs: queue, interrupt or steer, under the chat's own /busy (unset = gateway.busy_input)")
         BusyInput busyInput,
         @Doc("whether messages in this channel need the bot's mention (unset = the platform's require_mention)")
         Boolean requireMention) {

@@ -16,7 +16,6 @@ import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.agent.tool.ToolSettings;
 import dev.herald.app.config.AgentConfig;
 import dev.herald.app.config.ApiServerConfig;
-import dev.herald.app.config.BusyInput;
 import dev.herald.app.config.ClusterConfig;
 import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
@@ -32,7 +31,6 @@ import dev.herald.core.config.Secret;
 import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.lanes.BusyPolicy;
 import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.MediaFetchers;
@@ -193,6 +191,8 @@ public final class Wiring implements AutoCloseable {
                     metrics.registry());
             // the log delivery of scheduled jobs; only the scheduler writes there, so nothing else is asked of it
             platforms.trusted(new SchedulePlatform());
+            // background tasks (/bg): only the gateway writes there, and their messages go to the chat that asked
+            platforms.trusted(new dev.herald.core.side.BackgroundPlatform());
             if (config.platforms().webhook().enabled()) {
                 // a route's signature is its caller's authentication; nothing else is asked of a verified request
                 WebhookPlatform webhook = WebhookWiring.webhook(config.platforms().webhook(), web.orElseThrow(), platforms.adapters(), clock);
@@ -243,7 +243,7 @@ public final class Wiring implements AutoCloseable {
                 .withFreshness(new Freshness(g.autoContinueFreshness()))
                 .withDrainTimeout(g.drainTimeout())
                 .withStartupRestoreTimeout(g.startupRestoreDrainTimeout())
-                .withBusyPolicy(g.busyInput() == BusyInput.INTERRUPT ? BusyPolicy.INTERRUPT : BusyPolicy.QUEUE)
+                .withBusyPolicy(g.busyInput().policy())
                 .withStuckLoopThreshold(g.stuckLoopThreshold())
                 .withRedeliveryInterval(g.redeliveryInterval());
     }

@@ -55,6 +55,7 @@ class CommandsConfigTest {
                   base_url: http://127.0.0.1:11434/v1
                 commands:
                   users: [frobnicate]
-                """)).contains("commands.users[0]").contains("known: approve, compress");
+                """)).contains("commands.users[0]").contains("known: approve, ")
+                .contains(", compress, ").contains(", whoami"); // every command, sorted
     }
 }

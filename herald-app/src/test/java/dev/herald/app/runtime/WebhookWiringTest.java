@@ -63,9 +63,9 @@ class WebhookWiringTest {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"status\":\"red\"}")).build(), HttpResponse.BodyHandlers.ofString());
 
             assertThat(r.statusCode()).isEqualTo(202);
-            // besides the webhook, only the internal log delivery of scheduled jobs
+            // besides the webhook, only the internal log delivery of scheduled jobs and the background tasks' platform
             assertThat(gateway.status().platforms()).containsOnlyKeys(WebhookPlatform.PLATFORM,
-                    dev.herald.core.schedule.SchedulePlatform.PLATFORM);
+                    dev.herald.core.schedule.SchedulePlatform.PLATFORM, dev.herald.core.platform.BackgroundChats.PLATFORM);
             assertThat(gateway.status().platforms().get(WebhookPlatform.PLATFORM).state()).isEqualTo(ConnectionState.CONNECTED);
             gateway.stop(StopKind.SHUTDOWN, false);
         }

@@ -37,7 +37,7 @@ class WiringPlatformsTest {
 
         try (Wiring w = Wiring.build(config, home, true, Clock.systemUTC())) {
             var registry = w.gateway().platforms();
-            assertThat(registry.all()).extracting(a -> a.platform().id()).containsExactly("telegram", "weixin", "schedule"); // schedule: the log delivery of scheduled jobs, always there
+            assertThat(registry.all()).extracting(a -> a.platform().id()).containsExactly("telegram", "weixin", "schedule", "background"); // schedule: the log delivery of scheduled jobs, always there; background: /bg tasks
             assertThat(registry.home(Platform.of("telegram"))).contains(
                     new HomeChannel(Platform.of("telegram"), new ChatTarget("-1001", "7"), null));
             assertThat(registry.adapter(Platform.of("telegram")).orElseThrow().capabilities().maxTextLength()).isEqualTo(4096);

@@ -30,6 +30,15 @@ public interface Agent {
         return compact(history, interrupt);
     }
 
+    /**
+     * A side answer ({@code /btw}): one model call without tools, on {@code history} (a snapshot of the chat's transcript)
+     * and {@code question}, with the model the turns of lane {@code sessionKey} use. Nothing is recorded. The text is what
+     * the chat reads: the answer, or a short note that the model failed. Empty when this agent cannot answer aside.
+     */
+    default java.util.Optional<String> aside(String sessionKey, java.util.List<ChatMessage> history, String question, Interrupt interrupt) {
+        return java.util.Optional.empty();
+    }
+
     /** A short description for logs and operators (admin page, /status for admins); may name the model's endpoint. */
     String describe();
 

@@ -74,6 +74,14 @@ public interface TurnListener {
         throw new UnsupportedOperationException("this turn cannot be compacted");
     }
 
+    /**
+     * The messages the user sent to steer this turn since the last call ({@code /steer}), already stored as user rows:
+     * the agent adds them to what the model reads before its next call. Empty (the default) when there are none.
+     */
+    default java.util.List<ChatMessage> steering() {
+        return java.util.List.of();
+    }
+
     TurnListener NONE = message -> {
     };
 }

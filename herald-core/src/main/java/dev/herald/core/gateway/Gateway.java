@@ -43,6 +43,8 @@ import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.SessionSource;
 import dev.herald.core.session.Storage;
 import dev.herald.core.session.SuspendReason;
+import dev.herald.core.side.BusyModes;
+import dev.herald.core.side.SideCommands;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.Turns;
 import java.time.Clock;
@@ -143,7 +145,8 @@ public final class Gateway implements InboundSink, GatewayControl {
                 new TurnRunner.Delivery(platforms, outbox, approvals, options), agent, authorizer, lanes,
                 new TurnRunner.Policy(settings.freshness(), settings.allowDangerousWithoutUser()),
                 new TurnRunner.Node(membership, this::accepting), clock, metrics);
-        this.driver = new LaneDriver(lanes, runner, this::accepting, settings.busyPolicy());
+        BusyModes busyModes = new BusyModes(storage.chatPreferences(), settings.busyPolicy());
+        this.driver = new LaneDriver(lanes, runner, this::accepting, busyModes::of);
         this.watchdog = new Watchdog(turns, orphans, lanes, membership, clock, settings.watchdogInterval(), settings.orphanGrace(),
                 cluster.lease().plus(settings.drainTimeout()), t -> driver.dispatch(t, false));
         this.resumer = new Resumer(storage, turns, lanes, driver, authorizer, platforms, settings.freshness(), clock, metrics,
@@ -166,10 +169,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         membership.onFenced(this::fenceOut);
         this.drain = new Drain(lanes, turns, marks, new ShutdownNotices(lanes, platforms, outbox), platforms, settings, membership,
                 b.onHandover);
+        SideCommands.addTo(commands, new SideCommands.Parts(storage, turns, lanes, outbox, agent, platforms, clock, busyModes,
+                inbound::enqueue, inbound::steer, this::accept, settings.keyPolicy()));
         b.commands.forEach(commands::add);
         b.storedOptions.ifPresent(options::use);
         options.use(b.channels);
-        driver.use(b.channels);
+        driver.use(b.channels, busyModes::chosen);
     }
 
     /** A builder of the gateway on {@code storage} that runs {@code agent} for the users {@code authorizer} lets in. */

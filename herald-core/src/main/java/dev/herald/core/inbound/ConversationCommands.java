@@ -186,7 +186,8 @@ final class ConversationCommands {
         List<Omissions.Range> omitted = Omissions.of(rows);
         for (int i = rows.size() - 1; i >= 0; i--) {
             TranscriptRow row = rows.get(i);
-            if (row.role() == Role.USER && row.seq() > 0 && !Omissions.omitted(row, omitted)
+            boolean steering = row.content() != null && row.content().startsWith(dev.herald.core.lanes.Steering.MARK); // part of its turn's exchange
+            if (row.role() == Role.USER && row.seq() > 0 && !Omissions.omitted(row, omitted) && !steering
                     && (row.content() != null && !row.content().isBlank() || !row.attachments().isEmpty())) {
                 return Optional.of(new Exchange(sessionId, row, rows.getLast().seq()));
             }

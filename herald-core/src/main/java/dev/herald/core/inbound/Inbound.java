@@ -98,15 +98,24 @@ public Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox out
             return Admission.ANSWERED;
         }
         // an internal event (a scheduled job's run) waits behind the chat's running turn, never interrupts it
-        return admit(key, event, !event.internal());
+        boolean mayInterrupt = !event.internal();
+        return admit(key, event, turn -> driver.dispatch(turn, mayInterrupt));
     }
 
     /** An event that must wait its turn and never interrupts (/queue); already authorized. */
     public Admission enqueue(MessageEvent event) {
-        return admit(SessionKey.of(event.source(), keyPolicy), event, false);
+        return admit(SessionKey.of(event.source(), keyPolicy), event, turn -> driver.dispatch(turn, false));
     }
 
-    private Admission admit(SessionKey key, MessageEvent event, boolean mayInterrupt) {
+    /**
+     * An event that steers its chat's running turn (/steer; already authorized): stored as a waiting turn, which the
+     * running turn takes before its next model call; with no turn running it simply runs.
+     */
+    public Admission steer(MessageEvent event) {
+        return admit(SessionKey.of(event.source(), keyPolicy), event, turn -> driver.dispatch(turn, dev.herald.core.lanes.BusyPolicy.STEER));
+    }
+
+    private Admission admit(SessionKey key, MessageEvent event, java.util.function.Consumer<TurnRecord> dispatch) {
         if (!accepting.getAsBoolean()) {
             return Admission.REJECTED_STOPPING;
         }
@@ -139,7 +148,7 @@ public Inbound(SessionKey.KeyPolicy keyPolicy, Authorizer authorizer, Outbox out
         }
         options.remember(event);
         if (!gate.hold(turn.get())) {
-            driver.dispatch(turn.get(), mayInterrupt);
+            dispatch.accept(turn.get());
         } else {
             log.info("{} - message for {} held until start-up restore finishes", event.source().platform(), key);
         }

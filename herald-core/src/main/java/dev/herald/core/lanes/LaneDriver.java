@@ -27,39 +27,71 @@ public final class LaneDriver {
     private final SessionLanes lanes;
     private final TurnRunner runner;
     private final BooleanSupplier accepting;
-    private final BusyPolicy busyPolicy;
+    private final java.util.function.Function<SessionKey, BusyPolicy> busyModes;
     private volatile ChannelOverrides channels = ChannelOverrides.NONE;
+    private volatile java.util.function.Function<SessionKey, Optional<BusyPolicy>> chosenModes = key -> Optional.empty();
     private final ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("herald-lane-", 0).factory());
 
     public LaneDriver(SessionLanes lanes, TurnRunner runner, BooleanSupplier accepting, BusyPolicy busyPolicy) {
+        this(lanes, runner, accepting, key -> busyPolicy);
+    }
+
+    /** @param busyModes what a message does in its chat while a turn runs there (the chat's {@code /busy} mode, else the policy) */
+    public LaneDriver(SessionLanes lanes, TurnRunner runner, BooleanSupplier accepting,
+            java.util.function.Function<SessionKey, BusyPolicy> busyModes) {
         this.lanes = lanes;
         this.runner = runner;
         this.accepting = accepting;
-        this.busyPolicy = busyPolicy;
+        this.busyModes = busyModes;
     }
 
-    /** Where a chat finds its channel's busy policy ({@code busy_input}), which wins over the gateway's. */
-    public void use(ChannelOverrides source) {
+    /**
+     * Where a chat finds its channel's busy mode ({@code busy_input}): it comes under the chat's own choice
+     * ({@code chosen}, {@code /busy}) and over the gateway's policy.
+     */
+    public void use(ChannelOverrides source, java.util.function.Function<SessionKey, Optional<BusyPolicy>> chosen) {
         this.channels = java.util.Objects.requireNonNull(source, "source");
+        this.chosenModes = java.util.Objects.requireNonNull(chosen, "chosen");
     }
 
-    /** Runs {@code turn} now, or queues it behind its lane's running turn (interrupting it under that policy). */
+    /**
+     * Runs {@code turn} now, or queues it behind its lane's running turn; a message that may interrupt follows its chat's
+     * busy mode (interrupts the running turn, or steers it), any other just waits.
+     */
     public void dispatch(TurnRecord turn, boolean mayInterrupt) {
+        dispatch(turn, mayInterrupt ? busyModeOf(turn) : BusyPolicy.QUEUE);
+    }
+
+    /** Runs {@code turn} now, or queues it behind its lane's running turn and then does what {@code busy} says. */
+    public void dispatch(TurnRecord turn, BusyPolicy busy) {
         switch (lanes.submit(turn.sessionKey(), turn)) {
             case SessionLanes.Submission.RunNow now -> launch(turn.sessionKey(), () -> Optional.of(turn));
             case SessionLanes.Submission.Queued q -> {
-                if (mayInterrupt && busyPolicyOf(turn) == BusyPolicy.INTERRUPT) {
+                if (busy == BusyPolicy.INTERRUPT) {
                     q.running().ifPresent(a -> a.interrupt().raise("a new message arrived"));
+                } else if (busy == BusyPolicy.STEER && turn.attachments().isEmpty() && lanes.steer(turn.sessionKey(), turn.id())) {
+                    log.debug("gateway - turn {} steers the running turn of {}", turn.id(), turn.sessionKey());
+                    return; // a message with files waits its turn: the running turn has read its files already
                 }
                 log.debug("gateway - turn {} queued behind the running turn of {} (position {})", turn.id(), turn.sessionKey(), q.position());
             }
         }
     }
 
-    /** The busy policy of the turn's chat: its channel's {@code busy_input}, else the gateway's. */
-    private BusyPolicy busyPolicyOf(TurnRecord turn) {
-        return channels.of(turn.source().platform(), turn.source().chatId()).map(ChannelOverrides.Channel::busyInput)
-                .map(name -> BusyPolicy.valueOf(name.toUpperCase(java.util.Locale.ROOT))).orElse(busyPolicy);
+    /** The busy mode of the turn's chat: its own {@code /busy} choice, else its channel's {@code busy_input}, else the gateway's. */
+    private BusyPolicy busyModeOf(TurnRecord turn) {
+        Optional<BusyPolicy> channel = channels.of(turn.source().platform(), turn.source().chatId()).map(ChannelOverrides.Channel::busyInput)
+                .map(name -> BusyPolicy.valueOf(name.toUpperCase(java.util.Locale.ROOT)));
+        if (channel.isEmpty()) {
+            return busyModes.apply(turn.sessionKey());
+        }
+        try {
+            return chosenModes.apply(turn.sessionKey()).orElse(channel.get());
+        } catch (RuntimeException e) {
+            log.warn("gateway - could not read the busy mode of {} ({}); using its channel's ({})", turn.sessionKey(), e.toString(),
+                    channel.get().code());
+            return channel.get();
+        }
     }
 
     /**

@@ -39,6 +39,8 @@ public final class SessionLanes {
         volatile ActiveTurn active;
         /** The turn the owner works on now (preparing, waiting for the session, running), 0 when none. */
         volatile long current;
+        /** Waiting turns that steer the running one ({@link #steer}); changed only under the map's lock for the key. */
+        final java.util.Set<Long> steering = new java.util.HashSet<>();
     }
 
     private final ConcurrentHashMap<SessionKey, Lane> lanes = new ConcurrentHashMap<>();
@@ -105,6 +107,7 @@ public final class SessionLanes {
         Lane[] gone = new Lane[1];
         lanes.computeIfPresent(key, (k, lane) -> {
             lane.active = null;
+            lane.steering.clear(); // the turn they steered is over: they run as turns of their own
             next[0] = lane.waiting.pollFirst();
             lane.current = next[0] == null ? 0 : next[0].id();
             gone[0] = next[0] == null ? lane : null;
@@ -143,12 +146,51 @@ public final class SessionLanes {
         return out;
     }
 
+    /**
+     * Marks the waiting turn {@code turnId} as steering the lane's running turn, which takes it with {@link #takeSteering}
+     * before its next model call; false (it stays an ordinary waiting turn) when no turn runs in the lane.
+     */
+    public boolean steer(SessionKey key, long turnId) {
+        boolean[] marked = {false};
+        lanes.computeIfPresent(key, (k, lane) -> {
+            if (lane.active != null && lane.waiting.stream().anyMatch(t -> t.id() == turnId)) {
+                marked[0] = lane.steering.add(turnId);
+            }
+            return lane;
+        });
+        return marked[0];
+    }
+
+    /**
+     * Takes the turns that steer the running turn {@code runningTurnId} out of the waiting ones, in arrival order; empty
+     * when there are none or that turn no longer runs in the lane.
+     */
+    public List<TurnRecord> takeSteering(SessionKey key, long runningTurnId) {
+        List<TurnRecord> taken = new ArrayList<>();
+        lanes.computeIfPresent(key, (k, lane) -> {
+            if (lane.active == null || lane.active.turnId() != runningTurnId || lane.steering.isEmpty()) {
+                return lane;
+            }
+            for (java.util.Iterator<TurnRecord> it = lane.waiting.iterator(); it.hasNext(); ) {
+                TurnRecord t = it.next();
+                if (lane.steering.remove(t.id())) {
+                    taken.add(t);
+                    it.remove();
+                }
+            }
+            lane.steering.clear();
+            return lane;
+        });
+        return taken;
+    }
+
     /** Takes the waiting turns out of the lane (for /stop), leaving the owner and its running turn. */
     public List<TurnRecord> takeWaiting(SessionKey key) {
         List<TurnRecord> taken = new ArrayList<>();
         lanes.computeIfPresent(key, (k, lane) -> {
             taken.addAll(lane.waiting);
             lane.waiting.clear();
+            lane.steering.clear();
             return lane;
         });
         return taken;

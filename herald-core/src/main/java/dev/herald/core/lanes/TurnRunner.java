@@ -93,6 +93,7 @@ public final class TurnRunner {
     private final Membership membership;
     private final java.util.function.BooleanSupplier accepting;
     private final TurnOptionsLookup options;
+    private final Steering steering;
     /** How long a turn held open on this node waits for the node that holds its session's lease, and how often it looks. */
     static final java.time.Duration LEASE_WAIT = java.time.Duration.ofMinutes(10);
     static final java.time.Duration LEASE_POLL = java.time.Duration.ofMillis(200);
@@ -135,6 +136,7 @@ public final class TurnRunner {
         this.membership = node.membership();
         this.accepting = node.accepting();
         this.options = delivery.options();
+        this.steering = new Steering(lanes, storage.transcripts(), turns, clock);
     }
 
     void run(TurnRecord turn) {
@@ -471,6 +473,11 @@ public final class TurnRunner {
                 } else {
                     storage.transcripts().append(current.get(), row); // tool calls run after this: durable first
                 }
+            }
+
+            @Override
+            public List<ChatMessage> steering() {
+                return steering.take(turn, current.get());
             }
 
             @Override

@@ -133,7 +133,7 @@ public final class Outbox {
         }
         PlatformAdapter adapter = route.get().adapter();
         CrashPoints.reach(CrashPoints.BEFORE_SEND);
-        List<Part> parts = parts(turn, adapter);
+        List<Part> parts = parts(turn, adapter, route.get().relayed() ? platforms.headingOf(turn.source().platform(), turn.source().target()) : "");
         // recorded with the reply by this process and not sent yet: the part is not in doubt, and its intent is on record
         boolean firstIntentRecorded = turn.sendingPart() == 1 && turn.partsDelivered() == 0 && firstPartRecorded.remove(turn.id());
         if (turn.sendingPart() > turn.partsDelivered() && !firstIntentRecorded) {
@@ -180,11 +180,11 @@ public final class Outbox {
      * part per file. A file the platform cannot take (no files, over its limit, gone from the workspace) is a line saying
      * so instead, so the count of parts never changes between attempts.
      */
-    private static List<Part> parts(TurnRecord turn, PlatformAdapter adapter) {
+    private static List<Part> parts(TurnRecord turn, PlatformAdapter adapter, String heading) {
         Capabilities caps = adapter.capabilities();
         List<Part> out = new java.util.ArrayList<>();
         if (!turn.reply().isBlank() || turn.replyFiles().isEmpty()) {
-            TextSplitter.split(turn.reply(), caps.maxTextLength(), caps.format()::lengthOf).forEach(t -> out.add(new Part(t, null)));
+            TextSplitter.split(heading + turn.reply(), caps.maxTextLength(), caps.format()::lengthOf).forEach(t -> out.add(new Part(t, null)));
         }
         for (int k = 0; k < turn.replyFiles().size(); k++) {
             OutboundFile f = turn.replyFiles().get(k).withRef(turn.id(), k);
@@ -242,7 +242,7 @@ public final class Outbox {
         if (adapter.isEmpty()) {
             return Optional.empty();
         }
-        if (!kind.isAnswer()) {
+        if (!kind.isAnswer() && !platforms.relaysAll(platform)) {
             return Optional.of(new Route(adapter.get(), target, false));
         }
         Optional<Destination> relay = platforms.relayOf(platform, target);
@@ -288,6 +288,9 @@ public final class Outbox {
             return false;
         }
         PlatformAdapter adapter = route.get().adapter();
+        if (route.get().relayed()) {
+            text = platforms.headingOf(platform, target) + text;
+        }
         List<String> parts = TextSplitter.split(text, adapter.capabilities().maxTextLength(), adapter.capabilities().format()::lengthOf);
         for (int i = 0; i < parts.size(); i++) {
             SendResult r = sendWithRetry(adapter, new OutboundMessage(route.get().target(), parts.get(i), kind,

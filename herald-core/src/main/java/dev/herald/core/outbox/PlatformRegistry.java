@@ -1,5 +1,6 @@
 package dev.herald.core.outbox;
 
+import dev.herald.core.platform.BackgroundChats;
 import dev.herald.core.platform.ChatTarget;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.Destination;
@@ -60,7 +61,23 @@ public final class PlatformRegistry {
      * on another platform ({@link Relay}); empty when they go to the platform itself.
      */
     public Optional<Destination> relayOf(Platform platform, ChatTarget chat) {
+        if (relaysAll(platform)) {
+            return BackgroundChats.destination(chat);
+        }
         return Optional.ofNullable(relays.getOrDefault(platform, Map.of()).get(chat.chatId()));
+    }
+
+    /**
+     * Whether every message of {@code platform}'s chats goes where {@link #relayOf} says, notices and command answers too
+     * (the chats of background tasks, whose only reader is the chat that asked).
+     */
+    public boolean relaysAll(Platform platform) {
+        return BackgroundChats.PLATFORM.equals(platform);
+    }
+
+    /** The line put before a message relayed from {@code chat} of {@code platform}; empty for none. */
+    public String headingOf(Platform platform, ChatTarget chat) {
+        return relaysAll(platform) ? BackgroundChats.heading(chat) : "";
     }
 
     public Optional<PlatformAdapter> adapter(Platform p) {

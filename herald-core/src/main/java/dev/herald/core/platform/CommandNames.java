@@ -14,7 +14,8 @@ public final class CommandNames {
     public static final Set<String> ALL = Set.of("new", "reset", "title", "sessions", "resume", "retry", "undo", "usage", "whoami",
             "stop", "status", "queue", "q", "restart", "approve", "deny", "compress", "model", "models", "sethome", "set-home", "help",
             "commands", "start", "schedule", "voice", "skills", "personality",
-            "context", "reasoning", "reload-mcp");
+            "context", "reasoning", "reload-mcp",
+            "steer", "btw", "bg", "busy");
 
     private CommandNames() {
     }

@@ -9,14 +9,14 @@ import org.junit.jupiter.api.Test;
 /** {@link CommandTiers}: who may run which command. */
 class CommandTiersTest {
     @Test
-    void theDefault_keepsRestartAndSethomeForAdmins_andLetsUsersRunTheRest() {
+    void theDefault_keepsRestartSethomeAndReloadMcpForAdmins_andLetsUsersRunTheRest() {
         CommandTiers d = CommandTiers.defaults();
         assertThat(d.allows("restart", false)).isFalse();
         assertThat(d.allows("set-home", false)).as("an alias follows its command").isFalse();
         assertThat(d.allows("restart", true)).isTrue();
         assertThat(d.allows("reset", false)).isTrue();
         assertThat(d.allows("personality", false)).isTrue();
-        assertThat(d.adminOnly(CommandTiers.KNOWN)).containsExactly("restart", "sethome");
+        assertThat(d.adminOnly(CommandTiers.KNOWN)).containsExactly("reload-mcp", "restart", "sethome");
         assertThat(CommandTiers.KNOWN).contains("new", "schedule", "voice", "personality").doesNotContain("reset", "q", "models");
     }
 

@@ -3,7 +3,6 @@ package dev.herald.platforms.weixin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.herald.platforms.common.JsonHttp;
-import dev.herald.platforms.common.PlatformIds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -30,13 +29,21 @@ import java.util.UUID;
  *       (1 user, 2 bot), {@code item_list[]} ({@code type} 1 = text with {@code text_item.text};
  *       2 image, 3 voice, 4 file, 5 video), {@code context_token} (to be echoed on replies);</li>
  *   <li>{@code sendmessage {msg: {to_user_id, from_user_id: "", client_id, message_type: 2,
- *       message_state: 2, context_token, item_list: [{type: 1, text_item: {text}}]}}} sends text.</li>
+ *       message_state: 2, context_token, item_list: [one item]}}} sends one item: text ({@code {type: 1, text_item: {text}}})
+ *       or an uploaded file (image 2, file 4, video 5, see {@link WeixinMedia});</li>
+ *   <li>{@code getconfig {ilink_user_id, context_token}} answers the chat's {@code typing_ticket};
+ *       {@code sendtyping {ilink_user_id, typing_ticket, status}} shows (1) or cancels (2) the typing indicator;</li>
+ *   <li>{@code getuploadurl {filekey, media_type (1 image, 2 video, 3 file, 4 voice), to_user_id, rawsize, rawfilemd5,
+ *       filesize (ciphertext), no_need_thumb, aeskey (hex)}} answers {@code upload_param} (or {@code upload_full_url}) for
+ *       the CDN upload ({@link WeixinCdn}).</li>
  * </ul>
+ * Messages are read by {@link WeixinMessages}.
  */
 final class ILinkApi {
     static final int SESSION_EXPIRED = -14;
     private static final Map<String, String> BASE_INFO = Map.of("channel_version", "1.0.0");
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration CONFIG_TIMEOUT = Duration.ofSeconds(10);
 
     /** One answer; {@code code} is errcode when non-zero, else ret. */
     record Answer(String method, int status, int code, String errmsg, JsonNode body) {
@@ -60,44 +67,6 @@ final class ILinkApi {
             return method + (status >= 300 ? " HTTP " + status : "") + (code != 0 ? " ret " + code : "")
                     + (errmsg == null || errmsg.isBlank() ? "" : ": " + errmsg);
         }
-    }
-
-    /**
-     * One user message from a getupdates answer.
-     *
-     * @param messageId    the server's message id, or null
-     * @param fromUser     the sender's user id (the chat is the sender: iLink bots talk 1:1)
-     * @param text         the text items joined by newlines; empty when there are none
-     * @param contextToken the token to echo on replies, or null
-     * @param otherItems   how many items were not text (media: not supported yet)
-     */
-    record Inbound(String messageId, String fromUser, String text, String contextToken, int otherItems) {
-    }
-
-    /** Reads one entry of {@code msgs}; null for the bot's own messages and entries without a sender. */
-    static Inbound inbound(JsonNode m) {
-        String from = PlatformIds.of(m.path("from_user_id"));
-        if (from == null || m.path("message_type").asInt(1) != 1) {
-            return null;
-        }
-        StringBuilder text = new StringBuilder();
-        int other = 0;
-        for (JsonNode item : m.path("item_list")) {
-            if (item.path("type").asInt() == 1 && item.path("text_item").hasNonNull("text")) {
-                text.append(text.isEmpty() ? "" : "\n").append(item.path("text_item").path("text").asText());
-            } else {
-                other++;
-            }
-        }
-        String id = m.hasNonNull("message_id") ? PlatformIds.of(m.get("message_id"))
-                : m.hasNonNull("seq") ? PlatformIds.clean("seq" + m.get("seq").asText()) : null;
-        return new Inbound(id, from, text.toString(), contextToken(m.path("context_token")), other);
-    }
-
-    /** The context token to echo on replies; null when missing or not a plausible token (over 4,096 characters, control characters). */
-    private static String contextToken(JsonNode node) {
-        String t = node.isTextual() ? node.asText() : "";
-        return t.isEmpty() || t.length() > 4_096 || t.chars().anyMatch(c -> c < 0x20 || c == 0x7f) ? null : t;
     }
 
     /** The cursor to send next, or {@code current} when the answer has none. */
@@ -125,6 +94,11 @@ final class ILinkApi {
     }
 
     Answer sendText(String toUser, String text, String contextToken) throws IOException {
+        return sendItem(toUser, Map.of("type", 1, "text_item", Map.of("text", text)), contextToken);
+    }
+
+    /** Sends one message item ({@code {type, <kind>_item: {...}}}) to {@code toUser}. */
+    Answer sendItem(String toUser, Map<String, Object> item, String contextToken) throws IOException {
         Map<String, Object> msg = new LinkedHashMap<>();
         msg.put("from_user_id", "");
         msg.put("to_user_id", toUser);
@@ -132,8 +106,45 @@ final class ILinkApi {
         msg.put("message_type", 2);
         msg.put("message_state", 2);
         msg.put("context_token", contextToken == null ? "" : contextToken);
-        msg.put("item_list", List.of(Map.of("type", 1, "text_item", Map.of("text", text))));
+        msg.put("item_list", List.of(item));
         return call("sendmessage", Map.of("msg", msg, "base_info", BASE_INFO), SEND_TIMEOUT);
+    }
+
+    /** The chat's configuration; its {@code typing_ticket} lets {@link #sendTyping} show the indicator. */
+    Answer getConfig(String user, String contextToken) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("ilink_user_id", user);
+        if (contextToken != null) {
+            body.put("context_token", contextToken);
+        }
+        body.put("base_info", BASE_INFO);
+        return call("getconfig", body, CONFIG_TIMEOUT);
+    }
+
+    /** Shows ({@code typing}) or cancels the typing indicator in {@code user}'s chat. */
+    Answer sendTyping(String user, String ticket, boolean typing) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("ilink_user_id", user);
+        body.put("typing_ticket", ticket);
+        body.put("status", typing ? 1 : 2);
+        body.put("base_info", BASE_INFO);
+        return call("sendtyping", body, CONFIG_TIMEOUT);
+    }
+
+    /** Asks where to upload one encrypted file ({@code mediaType}: 1 image, 2 video, 3 file). */
+    Answer getUploadUrl(String fileKey, int mediaType, String toUser, long rawSize, String rawMd5, long cipherSize, String hexKey)
+            throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("filekey", fileKey);
+        body.put("media_type", mediaType);
+        body.put("to_user_id", toUser);
+        body.put("rawsize", rawSize);
+        body.put("rawfilemd5", rawMd5);
+        body.put("filesize", cipherSize);
+        body.put("no_need_thumb", true);
+        body.put("aeskey", hexKey);
+        body.put("base_info", BASE_INFO);
+        return call("getuploadurl", body, SEND_TIMEOUT);
     }
 
     String describe(Throwable e) {

@@ -26,7 +26,9 @@ public final class WeixinPlugin implements PlatformPlugin<WeixinSettings> {
 
     @Override
     public PlatformAdapter create(WeixinSettings settings, PlatformContext context) {
-        return new WeixinAdapter(settings, WeixinSettings.Timing.defaults(), context.folder().resolve("state.json"), context.clock(),
-                context.state());
+        WeixinAdapter adapter = new WeixinAdapter(settings, WeixinSettings.Timing.defaults(), context.folder().resolve("state.json"),
+                context.clock(), context.state());
+        context.fetchMediaWith(adapter.fetcher());
+        return adapter;
     }
 }

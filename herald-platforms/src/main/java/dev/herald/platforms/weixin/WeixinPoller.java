@@ -1,17 +1,14 @@
 package dev.herald.platforms.weixin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.core.platform.EventIds;
 import dev.herald.core.retry.Backoff;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.core.platform.InboundSink;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.Platform;
-import dev.herald.core.session.SessionSource;
 import dev.herald.platforms.common.LongPoll;
 import java.io.IOException;
 import java.net.http.HttpTimeoutException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +26,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One writer: only the loop's thread calls this class and changes the cursor.
  */
-final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
+final class WeixinPoller implements LongPoll.Source<WeixinMessages.Inbound> {
     private static final Logger log = LoggerFactory.getLogger(WeixinPoller.class);
 
     /** How the first poll went: start() waits for it. */
@@ -43,19 +40,19 @@ final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
     private final ILinkApi api;
     private final WeixinState state;
     private final WeixinSettings.Timing timing;
-    private final Clock clock;
-    private final LongPoll<ILinkApi.Inbound> loop;
+    private final WeixinEvents events;
+    private final LongPoll<WeixinMessages.Inbound> loop;
     private final CompletableFuture<First> first = new CompletableFuture<>();
     private boolean firstPoll = true;
     /** The cursor after the batch being handed over; null when the poll timed out (nothing to move past). */
     private String nextCursor;
 
-    WeixinPoller(Platform platform, ILinkApi api, WeixinState state, InboundSink sink, WeixinSettings.Timing timing, Clock clock) {
+    WeixinPoller(Platform platform, ILinkApi api, WeixinState state, InboundSink sink, WeixinSettings.Timing timing, WeixinEvents events) {
         this.platform = platform;
         this.api = api;
         this.state = state;
         this.timing = timing;
-        this.clock = clock;
+        this.events = events;
         this.loop = new LongPoll<>(platform, this, sink, new Backoff(timing.reconnectFirst(), timing.reconnectMax()),
                 timing.idlePollDelay(), ConnectionState.CONNECTING, "polling");
     }
@@ -71,7 +68,7 @@ final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
     }
 
     @Override
-    public LongPoll.Poll<ILinkApi.Inbound> poll() throws IOException {
+    public LongPoll.Poll<WeixinMessages.Inbound> poll() throws IOException {
         Duration wait = firstPoll ? timing.firstPollWait() : timing.pollWait();
         firstPoll = false;
         ILinkApi.Answer a;
@@ -89,9 +86,9 @@ final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
             return new LongPoll.Failed<>(a.sessionExpired() ? a.problem() + " (login session expired; scan the iLink QR code again)"
                     : a.problem(), null);
         }
-        List<ILinkApi.Inbound> batch = new ArrayList<>();
+        List<WeixinMessages.Inbound> batch = new ArrayList<>();
         for (JsonNode m : a.body().path("msgs")) {
-            ILinkApi.Inbound in = ILinkApi.inbound(m);
+            WeixinMessages.Inbound in = WeixinMessages.inbound(m);
             if (in != null) {
                 batch.add(in);
             }
@@ -101,22 +98,13 @@ final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
     }
 
     @Override
-    public Optional<MessageEvent> event(ILinkApi.Inbound in) {
-        if (in.text().isBlank()) {
-            log.info("{} - message {} from user {} has no text ({} media item(s)); media is not supported yet, skipped",
-                    platform, in.messageId(), in.fromUser(), in.otherItems());
-            return Optional.empty();
-        }
-        state.rememberToken(in.fromUser(), in.contextToken());
-        SessionSource source = SessionSource.dm(platform, in.fromUser(), in.fromUser());
-        return Optional.of(new MessageEvent(EventIds.next(), source, in.text(),
-                in.messageId() == null ? null : in.fromUser() + ":" + in.messageId(), null, List.of(), MessageEvent.Origin.USER,
-                clock.instant()));
+    public Optional<MessageEvent> event(WeixinMessages.Inbound in) {
+        return events.event(in);
     }
 
     /** Moves the cursor only when every message of the batch was accepted. */
     @Override
-    public void acknowledge(List<ILinkApi.Inbound> batch, int accepted) throws IOException {
+    public void acknowledge(List<WeixinMessages.Inbound> batch, int accepted) throws IOException {
         if (accepted == batch.size() && nextCursor != null) {
             state.acknowledge(nextCursor);
         }
@@ -128,7 +116,7 @@ final class WeixinPoller implements LongPoll.Source<ILinkApi.Inbound> {
     }
 
     @Override
-    public String notStored(ILinkApi.Inbound in, RuntimeException e) {
+    public String notStored(WeixinMessages.Inbound in, RuntimeException e) {
         log.warn("{} - message {} could not be stored ({}); the batch is not acknowledged and will be read again",
                 platform, in.messageId(), e.toString());
         return "the gateway could not store a message";

@@ -35,10 +35,16 @@ final class WeixinState {
 
     static final String CURSOR = "cursor";
     static final String TOKEN = "context_token:";
+    static final String MEDIA = "media:";
+    static final String MEDIA_NEXT = "media_next";
+    /** How many received media stay fetchable: slots reused in turn, so the store never grows past them. */
+    static final int MEDIA_SLOTS = 1_000;
 
     private final Path file;
     private final PlatformState store;
     private volatile String cursor = "";
+    private final Map<String, String> media = new java.util.concurrent.ConcurrentHashMap<>();
+    private int mediaNext = -1;
     private final Map<String, String> contextTokens = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
@@ -102,6 +108,41 @@ final class WeixinState {
         }
         if (store != null && !token.equals(before)) {
             store.put(WeixinAdapter.PLATFORM, Map.of(TOKEN + chatId, token)); // every node replies with the latest one
+        }
+    }
+
+    /**
+     * Keeps what fetching a received file again needs ({@code record}, JSON naming its CDN parameter and key) in the next of
+     * {@link #MEDIA_SLOTS} slots, in the store when there is one (every node can fetch it), else in memory; returns the slot.
+     */
+    synchronized int rememberMedia(String record) {
+        if (mediaNext < 0) {
+            mediaNext = store == null ? 0 : store.get(WeixinAdapter.PLATFORM, MEDIA_NEXT).map(WeixinState::slot).orElse(0);
+        }
+        int slot = mediaNext;
+        mediaNext = (slot + 1) % MEDIA_SLOTS;
+        if (store != null) {
+            store.put(WeixinAdapter.PLATFORM, Map.of(MEDIA + slot, record, MEDIA_NEXT, Integer.toString(mediaNext)));
+        } else {
+            media.put(MEDIA + slot, record);
+        }
+        return slot;
+    }
+
+    /** The record in media slot {@code slot}, or null. */
+    String media(int slot) {
+        if (store != null) {
+            return store.get(WeixinAdapter.PLATFORM, MEDIA + slot).orElse(null);
+        }
+        return media.get(MEDIA + slot);
+    }
+
+    private static int slot(String s) {
+        try {
+            int n = Integer.parseInt(s);
+            return n >= 0 && n < MEDIA_SLOTS ? n : 0;
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 

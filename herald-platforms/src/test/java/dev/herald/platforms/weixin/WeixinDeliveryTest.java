@@ -28,7 +28,7 @@ class WeixinDeliveryTest {
 
     private final FakeILink fake = new FakeILink(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(WeixinSettings.of(fake.apiBase(), TOKEN),
+    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(fake.settings(TOKEN),
             new WeixinSettings.Timing(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(50),
                     Duration.ofMillis(300)), dir.resolve("weixin/state.json"), clock)).allow(USER).closing(fake);
 

@@ -37,7 +37,7 @@ class WeixinFakeServerTest {
     final GatewayFixture h = new GatewayFixture(clock -> adapter(TOKEN, clock)).allow(USER).withPairing().closing(fake);
 
     private WeixinSettings settings(String token) {
-        return WeixinSettings.of(fake.apiBase(), token);
+        return fake.settings(token);
     }
 
     private WeixinAdapter adapter(String token, Clock clock) {

@@ -39,14 +39,19 @@ class WeixinFuzzTest {
             {"seq":9,"from_user_id":"wxid_bob@im.wechat","message_type":1,"item_list":[{"type":2,"image_item":{"url":"x"}},
              {"type":1,"text_item":{"text":"/status"}},{"type":1,"text_item":{"text":"second line"}}],"context_token":"ctx-2"}""",
             """
-            {"message_id":8,"from_user_id":"bot@im.bot","message_type":2,"item_list":[{"type":1,"text_item":{"text":"own"}}]}""");
+            {"message_id":8,"from_user_id":"bot@im.bot","message_type":2,"item_list":[{"type":1,"text_item":{"text":"own"}}]}""",
+            """
+            {"message_id":10,"from_user_id":"wxid_alice@im.wechat","group_id":"123@chatroom","message_type":1,"item_list":[
+             {"type":1,"text_item":{"text":"@Herald hi"}},{"type":3,"voice_item":{"text":"spoken","media":{"encrypt_query_param":"p",
+             "aes_key":"MDEyMzQ1Njc4OWFiY2RlZg=="}}},{"type":4,"file_item":{"file_name":"a.pdf","len":"12","media":{
+             "encrypt_query_param":"q","aes_key":"bad"}}}],"context_token":"ctx-3"}""");
 
     @TempDir
     Path dir;
 
     private final FakeILink fake = new FakeILink(TOKEN);
     @RegisterExtension
-    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(WeixinSettings.of(fake.apiBase(), TOKEN),
+    final GatewayFixture h = new GatewayFixture(clock -> new WeixinAdapter(fake.settings(TOKEN),
             new WeixinSettings.Timing(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(50),
                     Duration.ofMillis(300)), dir.resolve("weixin/state.json"), clock)).allow(USER).closing(fake);
 
@@ -57,9 +62,19 @@ class WeixinFuzzTest {
             if (m == null) {
                 return;
             }
-            ILinkApi.Inbound in = ILinkApi.inbound(m);
+            WeixinMessages.Inbound in = WeixinMessages.inbound(m);
             if (in != null) {
-                assertThat(SessionKey.of(SessionSource.dm(WeixinAdapter.PLATFORM, in.fromUser(), in.fromUser()))).isNotNull();
+                assertThat(SessionKey.of(SessionSource.dm(WeixinAdapter.PLATFORM, in.chatId(), in.fromUser()))).isNotNull();
+                assertThat(in.media()).hasSizeLessThanOrEqualTo(WeixinMessages.MAX_MEDIA);
+                for (WeixinMessages.MediaItem item : in.media()) {
+                    try {
+                        WeixinCdn.key(item.hexKey(), item.aesKey());
+                    } catch (java.io.IOException refused) {
+                        if (item.aesKey() != null && item.aesKey().length() >= 8) {
+                            assertThat(refused.getMessage()).as("a bad key is named, never shown").doesNotContain(item.aesKey());
+                        }
+                    }
+                }
             }
         }, t -> t instanceof JacksonException);
     }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Weixin's cursor and per-chat context tokens in the store (issue 11, item 3): the node that polls writes them, a node
  * that only sends replies reads a chat's latest token there, the next poller continues at the stored cursor, and a
- * {@code state.json} of an earlier version is imported once. Two stores on one SQLite file stand for two nodes.
+ * {@code state.json} of an earlier version is imported once; a file one node received is fetched by another from the CDN
+ * with the key kept in the store. Two stores on one SQLite file stand for two nodes.
  */
 class WeixinStateStoreTest {
     @TempDir
@@ -63,5 +64,23 @@ class WeixinStateStoreTest {
         assertThat(imported.cursor()).isEqualTo("cursor-3");
         assertThat(later.cursor()).as("the store has it: the file is not read again").isEqualTo("cursor-3");
         assertThat(later.contextToken("wxid_carol")).isEqualTo("token-c");
+    }
+
+    @Test
+    void aFileOneNodeReceived_isFetchedByAnother_fromTheCdn_withTheKeyKeptInTheStore() throws Exception {
+        try (FakeILink fake = new FakeILink("t")) {
+            ILinkApi api = new ILinkApi(fake.apiBase(), "t");
+            WeixinMedia received = new WeixinMedia(api, new WeixinCdn(fake.cdnBase()), new WeixinState(polling.platformState(), null), 4096);
+            WeixinMedia other = new WeixinMedia(api, new WeixinCdn(fake.cdnBase()), new WeixinState(standing.platformState(), null), 4096);
+            String[] stored = fake.store(WeixinMediaTest.PDF);
+            var ref = received.receive(new WeixinMessages.MediaItem("file", stored[0], null,
+                    java.util.Base64.getEncoder().encodeToString(stored[1].getBytes(java.nio.charset.StandardCharsets.US_ASCII)), "r.pdf", -1, null));
+
+            assertThat(other.fetch(ref, 4096).bytes()).isEqualTo(WeixinMediaTest.PDF);
+            assertThat(fake.cdnDownloads).as("received once, fetched again by the other node").hasSize(2);
+            assertThat(polling.platformState().all(WeixinAdapter.PLATFORM).toString()).as("the key is in the store, not the reference")
+                    .contains(stored[1]);
+            assertThat(ref.ref()).doesNotContain(stored[1]).doesNotContain(stored[0]);
+        }
     }
 }

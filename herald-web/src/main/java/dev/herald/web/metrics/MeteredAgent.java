@@ -52,6 +52,11 @@ public final class MeteredAgent implements Agent {
     }
 
     @Override
+    public Optional<String> aside(String sessionKey, List<ChatMessage> history, String question, Interrupt interrupt) {
+        return agent.aside(sessionKey, history, question, interrupt);
+    }
+
+    @Override
     public String describe() {
         return agent.describe();
     }
@@ -137,6 +142,11 @@ public final class MeteredAgent implements Agent {
         @Override
         public void onFile(dev.herald.core.platform.OutboundFile file) {
             delegate.onFile(file);
+        }
+
+        @Override
+        public List<ChatMessage> steering() {
+            return delegate.steering();
         }
 
         synchronized void turnEnded(TurnOutcome outcome) {
