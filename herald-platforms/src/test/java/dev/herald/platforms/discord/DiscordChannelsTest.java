@@ -183,6 +183,24 @@ class DiscordChannelsTest {
         assertThat(outcome("6301")).isEqualTo("final");
     }
 
+    @Test
+    void aChatsOwnBusyChoice_winsOverItsChannels() {
+        start();
+        discord.message("6401", HASTY, FakeDiscord.GUILD, "u1", MENTION + "/busy queue");
+        await().atMost(WAIT).until(() -> discord.postsTo(HASTY).size() == 1);
+
+        Hold held = model.enqueueHeld(Reply.text("the whole answer"));
+        discord.message("6402", HASTY, FakeDiscord.GUILD, "u1", MENTION + "first");
+        held.awaitArrived(WAIT);
+        discord.message("6403", HASTY, FakeDiscord.GUILD, "u1", MENTION + "second");
+        await().atMost(WAIT).until(() -> turn("6403") != null);
+        held.release();
+
+        awaitPost(HASTY, "echo: second");
+        assertThat(outcome("6402")).as("the chat chose queue: its channel's interrupt does not apply").isEqualTo("final");
+        assertThat(discord.postsTo(HASTY).stream().map(FakeDiscord.Post::content)).contains("the whole answer");
+    }
+
     private TurnRecord turn(String messageId) {
         return herald.turns().stream().filter(t -> messageId.equals(t.platformMessageId())).findFirst().orElse(null);
     }
