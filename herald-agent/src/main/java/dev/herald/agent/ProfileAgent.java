@@ -9,6 +9,7 @@ import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.ModelOption;
 import dev.herald.core.agent.TurnListener;
+import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.session.ModelChoiceStore;
@@ -34,6 +35,10 @@ import org.slf4j.LoggerFactory;
  * <p>A chat's persona ({@code /personality}, {@link Personas}) adds its system prompt after the profile's on every call
  * of the chat's turns, and its model profile stands in for the default: a {@code /model} choice (made after the persona
  * was chosen, since choosing a persona with a model clears it) and a caller's named profile still win.
+ *
+ * <p>A channel's settings ({@link TurnOptions#channel()}, {@code platforms.<type>.channels.<id>}) come below the chat's
+ * own choices: its persona applies when the chat chose none, its model profile when the chat chose neither a
+ * {@code /model} nor a persona with a model.
  */
 public final class ProfileAgent implements Agent {
     private static final Logger log = LoggerFactory.getLogger(ProfileAgent.class);
@@ -109,8 +114,14 @@ public final class ProfileAgent implements Agent {
 
     @Override
     public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
+        TurnOptions.ChannelDefaults channel = request.options().channel();
         Optional<Personas.Persona> persona = request.sessionKey() == null ? Optional.empty()
                 : personas.of(new SessionKey(request.sessionKey()));
+        Optional<Personas.Persona> modelPersona = persona; // whose model profile counts: the chat's persona's over the channel's
+        if (persona.isEmpty() && channel != null && channel.personality() != null) {
+            persona = Optional.ofNullable(personas.all().get(channel.personality())); // names checked with the configuration
+            modelPersona = channel.profile() == null ? persona : Optional.empty();
+        }
         String personaPrompt = persona.map(Personas.Persona::systemPrompt).orElse(null);
         String named = request.options().profile();
         if (named != null) {
@@ -122,7 +133,7 @@ public final class ProfileAgent implements Agent {
             }
             return agent.runTurn(request, listener, interrupt, personaPrompt, reasoningEffort(request.sessionKey(), agent));
         }
-        ModelAgent agent = forLane(request.sessionKey(), persona);
+        ModelAgent agent = forLane(request.sessionKey(), modelPersona, channel == null ? null : channel.profile());
         return agent.runTurn(request, listener, interrupt, personaPrompt, reasoningEffort(request.sessionKey(), agent));
     }
 
@@ -159,18 +170,23 @@ public final class ProfileAgent implements Agent {
 
     /** The lane's /model choice, else its persona's profile, else the default. */
     private ModelAgent forLane(String sessionKey, Optional<Personas.Persona> persona) {
+        return forLane(sessionKey, persona, null);
+    }
+
+    /** The lane's /model choice, else its persona's profile, else its channel's ({@code channelProfile}), else the default. */
+    private ModelAgent forLane(String sessionKey, Optional<Personas.Persona> persona, String channelProfile) {
         if (sessionKey == null || agents.size() == 1) {
             return fallback;
         }
         Optional<String> chosen = choices.chosen(new SessionKey(sessionKey));
         if (chosen.isEmpty()) {
-            String model = persona.map(Personas.Persona::model).orElse(null);
+            String model = persona.map(Personas.Persona::model).orElse(channelProfile);
             if (model == null || model.equals(DEFAULT)) {
                 return fallback;
             }
             ModelAgent agent = agents.get(model);
             if (agent == null) {
-                log.warn("persona - personality '{}' names model profile '{}', which is not configured; using {}", persona.get().name(),
+                log.warn("persona - personality or channel of {} names model profile '{}', which is not configured; using {}", sessionKey,
                         model, DEFAULT);
                 return fallback;
             }

@@ -187,7 +187,7 @@ class CommandLineTest {
         CliRun run = herald("run", "--home", home.toString(), "--config", file.toString());
 
         assertThat(run.exit()).isEqualTo(78);
-        assertThat(run.err()).isEqualTo("config - " + file + " line 2: gateway.busy_input must be one of queue, interrupt, was \"sometimes\"\n");
+        assertThat(run.err()).isEqualTo("config - " + file + " line 2: gateway.busy_input must be one of queue, interrupt, steer, was \"sometimes\"\n");
         assertThat(home).doesNotExist();
     }
 

@@ -9,5 +9,13 @@ public enum BusyInput {
     QUEUE,
     /** Interrupt the running turn and run now. */
     @JsonProperty("interrupt")
-    INTERRUPT
+    INTERRUPT,
+    /** Join the running turn: the model reads the message before its next call (as {@code /steer} does). */
+    @JsonProperty("steer")
+    STEER;
+
+    /** The gateway's busy policy of this name. */
+    public dev.herald.core.lanes.BusyPolicy policy() {
+        return dev.herald.core.lanes.BusyPolicy.valueOf(name());
+    }
 }

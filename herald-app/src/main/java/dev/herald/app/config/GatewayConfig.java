@@ -5,7 +5,6 @@ import dev.herald.core.config.Doc;
 import dev.herald.core.config.EnvOverride;
 import dev.herald.core.config.Validated;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.lanes.BusyPolicy;
 import java.time.Duration;
 
 /**
@@ -22,7 +21,7 @@ public record GatewayConfig(
         @Doc("seconds start-up holds inbound messages while resumed turns run; 0 = do not wait")
         @EnvOverride({"HERALD_STARTUP_RESTORE_DRAIN_TIMEOUT", "HERMES_STARTUP_RESTORE_DRAIN_TIMEOUT"})
         double startupRestoreDrainTimeoutSeconds,
-        @Doc("what a message for a busy session does: wait behind the running turn, or interrupt it and run now")
+        @Doc("what a message for a busy session does: wait behind the running turn, interrupt it and run now, or steer it (a chat's /busy wins)")
         BusyInput busyInput,
         @Doc("consecutive restarts that interrupted one session before it is suspended (starts fresh)")
         int stuckLoopThreshold,
@@ -40,7 +39,7 @@ public record GatewayConfig(
     public static GatewayConfig defaults() {
         GatewaySettings d = GatewaySettings.defaults();
         return new GatewayConfig(seconds(d.freshness().length()), seconds(d.drainTimeout()), seconds(d.startupRestoreTimeout()),
-                d.busyPolicy() == BusyPolicy.INTERRUPT ? BusyInput.INTERRUPT : BusyInput.QUEUE, d.stuckLoopThreshold(),
+                BusyInput.valueOf(d.busyPolicy().name()), d.stuckLoopThreshold(),
                 seconds(d.redeliveryInterval()), RestartMode.HANDOVER);
     }
 
@@ -74,7 +73,7 @@ public record GatewayConfig(
         check.require(Double.isFinite(startupRestoreDrainTimeoutSeconds) && startupRestoreDrainTimeoutSeconds >= 0,
                 "startup_restore_drain_timeout_seconds",
                 "must be 0 or more seconds, was " + ConfigChecks.number(startupRestoreDrainTimeoutSeconds));
-        check.require(busyInput != null, "busy_input", "must be queue or interrupt");
+        check.require(busyInput != null, "busy_input", "must be queue, interrupt or steer");
         check.require(stuckLoopThreshold >= 1, "stuck_loop_threshold", "must be at least 1, was " + stuckLoopThreshold);
         check.require(Double.isFinite(redeliveryIntervalSeconds) && redeliveryIntervalSeconds >= 0.05, "redelivery_interval_seconds",
                 "must be at least 0.05 seconds, was " + ConfigChecks.number(redeliveryIntervalSeconds));

@@ -59,6 +59,7 @@ public record HeraldConfig(
         ToolNames.validate(agent, mcpServers, platforms.names(), check);
         ScheduleJobChoices.validate(schedules, models, mcpServers, check);
         validatePersonalities(check);
+        ChannelConfig.validate(platforms, models, personalities, mcpServers, check);
         for (var e : models.entrySet()) {
             String name = e.getKey();
             check.require(PROFILE_NAME.matcher(name).matches(), "models." + name,

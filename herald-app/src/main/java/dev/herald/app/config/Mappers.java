@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.herald.core.platform.PlatformPlugin;
@@ -141,6 +142,7 @@ final class Mappers {
         @Serial
         private static final long serialVersionUID = 1L;
 
+        private static final String CHANNELS = "channels";
         private final transient Sections sections;
 
         PlatformsDeserializer(Sections sections) {
@@ -168,11 +170,30 @@ final class Mappers {
                     default -> {
                         PlatformPlugin<?> plugin = sections.plugins().of(name).orElseThrow(() -> UnrecognizedPropertyException.from(p,
                                 PlatformsConfig.class, name, new ArrayList<>(defaults.names())));
-                        chat.put(name, new PluginSection(plugin, section(ctxt, name, field.getValue(), plugin.settingsType())));
+                        JsonNode value = field.getValue();
+                        Map<String, ChannelConfig> channels = Map.of();
+                        if (value instanceof ObjectNode o && o.has(CHANNELS) && !PluginSection.ownsChannelsKey(plugin)) {
+                            value = o.deepCopy();
+                            channels = channels(ctxt, name, ((ObjectNode) value).remove(CHANNELS));
+                        }
+                        chat.put(name, new PluginSection(plugin, section(ctxt, name, value, plugin.settingsType()), channels));
                     }
                 }
             }
             return new PlatformsConfig(api, chat, webhook, webchat);
+        }
+
+        private static Map<String, ChannelConfig> channels(DeserializationContext ctxt, String name, JsonNode value) throws IOException {
+            if (value == null || value.isNull()) {
+                return Map.of();
+            }
+            try {
+                return ctxt.readTreeAsValue(value, ctxt.getTypeFactory().constructMapType(LinkedHashMap.class, String.class,
+                        ChannelConfig.class));
+            } catch (JsonMappingException e) {
+                throw JsonMappingException.wrapWithPath(JsonMappingException.wrapWithPath(e, PluginSection.class, CHANNELS),
+                        PlatformsConfig.class, name);
+            }
         }
 
         private static <T> T section(DeserializationContext ctxt, String name, JsonNode value, Class<T> type) throws IOException {

@@ -50,7 +50,8 @@ final class ChatPlatforms {
             PlatformAdapter adapter;
             try {
                 adapter = section.create(new PlatformContext(platform, clock, home, state, fetchers,
-                        web.map(w -> (dev.herald.core.platform.InboundHttp) new dev.herald.web.PlatformRoutes(platform, w, registry)).orElse(null), tools));
+                        web.map(w -> (dev.herald.core.platform.InboundHttp) new dev.herald.web.PlatformRoutes(platform, w, registry)).orElse(null), tools)
+                        .withChannels(dev.herald.app.config.ChannelConfig.overrides(config)));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("config - platforms." + platform + ": " + e.getMessage(), e);
             }

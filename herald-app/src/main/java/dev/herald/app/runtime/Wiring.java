@@ -16,7 +16,6 @@ import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.agent.tool.ToolSettings;
 import dev.herald.app.config.AgentConfig;
 import dev.herald.app.config.ApiServerConfig;
-import dev.herald.app.config.BusyInput;
 import dev.herald.app.config.ClusterConfig;
 import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
@@ -32,7 +31,6 @@ import dev.herald.core.config.Secret;
 import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
-import dev.herald.core.lanes.BusyPolicy;
 import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.MediaFetcher;
 import dev.herald.core.platform.MediaFetchers;
@@ -229,6 +227,7 @@ public final class Wiring implements AutoCloseable {
                     .command(new dev.herald.agent.mcp.ReloadMcpCommand(mcp,
                             () -> reread.get().mcpServers().stream().map(Wiring::mcpSettings).toList()))
                     .storedOptions(new JobTurnOptions(storage.schedules()))
+                    .channels(dev.herald.app.config.ChannelConfig.overrides(config.platforms()))
                     // on a handover new connections reach the new process
                     .onHandover(() -> server.ifPresent(WebServer::stopAccepting)))
                     .build();
@@ -250,7 +249,7 @@ public final class Wiring implements AutoCloseable {
                 .withFreshness(new Freshness(g.autoContinueFreshness()))
                 .withDrainTimeout(g.drainTimeout())
                 .withStartupRestoreTimeout(g.startupRestoreDrainTimeout())
-                .withBusyPolicy(g.busyInput() == BusyInput.INTERRUPT ? BusyPolicy.INTERRUPT : BusyPolicy.QUEUE)
+                .withBusyPolicy(g.busyInput().policy())
                 .withStuckLoopThreshold(g.stuckLoopThreshold())
                 .withRedeliveryInterval(g.redeliveryInterval());
     }

@@ -61,7 +61,7 @@ class ConfigSectionsTest {
                 .contains("| `gateway.auto_continue_freshness_seconds` | `3600` |")
                 .contains("overridden by `HERALD_AUTO_CONTINUE_FRESHNESS`, then `HERMES_AUTO_CONTINUE_FRESHNESS`")
                 .contains("| `gateway.busy_input` | `queue` |")
-                .contains("(one of queue, interrupt)")
+                .contains("(one of queue, interrupt, steer)")
                 .contains("| `store.path` | not set |");
     }
 

@@ -40,7 +40,7 @@ class ConfigValidationTest {
                 arguments("enabled not a boolean", "platforms:\n  api_server:\n    enabled: maybe\n",
                         "line 3: platforms.api_server.enabled must be true or false, was \"maybe\""),
                 arguments("busy_input unknown", "gateway:\n  busy_input: sometimes\n",
-                        "line 2: gateway.busy_input must be one of queue, interrupt, was \"sometimes\""),
+                        "line 2: gateway.busy_input must be one of queue, interrupt, steer, was \"sometimes\""),
                 arguments("negative drain timeout", "gateway:\n  drain_timeout_seconds: -1\n",
                         "line 2: gateway.drain_timeout_seconds must be 0 or more seconds, was -1"),
                 arguments("negative restore drain timeout", "gateway:\n  startup_restore_drain_timeout_seconds: -0.5\n",

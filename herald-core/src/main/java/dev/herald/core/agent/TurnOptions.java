@@ -18,15 +18,23 @@ import java.util.Objects;
  *                    turn with {@link dev.herald.core.turn.TurnOutcome.ToolCallsRequested}
  * @param images      images of the current user message, for a vision model
  * @param toolAllowlist which of Herald's tools the turn may use; null = the platform's tools ({@code agent.platform_tools})
+ * @param channel     the operator's defaults for the turn's chat ({@code platforms.<type>.channels.<id>}), which the
+ *                    chat's own choices win over; null = none
  */
 public record TurnOptions(String profile, Map<String, String> parameters, List<ClientTool> clientTools, List<ImagePart> images,
-        ToolAllowlist toolAllowlist) {
+        ToolAllowlist toolAllowlist, ChannelDefaults channel) {
     public static final TurnOptions NONE = new TurnOptions(null, Map.of(), List.of(), List.of());
 
     public TurnOptions {
         parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
         clientTools = clientTools == null ? List.of() : List.copyOf(clientTools);
         images = images == null ? List.of() : List.copyOf(images);
+    }
+
+    /** Options without channel defaults. */
+    public TurnOptions(String profile, Map<String, String> parameters, List<ClientTool> clientTools, List<ImagePart> images,
+            ToolAllowlist toolAllowlist) {
+        this(profile, parameters, clientTools, images, toolAllowlist, null);
     }
 
     /** Options without a limit on Herald's tools. */
@@ -37,6 +45,26 @@ public record TurnOptions(String profile, Map<String, String> parameters, List<C
     /** A model profile and a tool limit only (a scheduled job's). */
     public static TurnOptions of(String profile, ToolAllowlist tools) {
         return new TurnOptions(profile, Map.of(), List.of(), List.of(), tools);
+    }
+
+    /** These options with {@code defaults} as the chat's channel defaults. */
+    public TurnOptions withChannel(ChannelDefaults defaults) {
+        return new TurnOptions(profile, parameters, clientTools, images, toolAllowlist, defaults);
+    }
+
+    /** These options limited to {@code tools}. */
+    public TurnOptions withToolAllowlist(ToolAllowlist tools) {
+        return new TurnOptions(profile, parameters, clientTools, images, tools, channel);
+    }
+
+    /**
+     * A channel's model profile and persona, by name: used where the chat chose none itself ({@code /model},
+     * {@code /personality}), before the default.
+     *
+     * @param profile     the model profile, or null
+     * @param personality the persona, or null
+     */
+    public record ChannelDefaults(String profile, String personality) {
     }
 
     /**

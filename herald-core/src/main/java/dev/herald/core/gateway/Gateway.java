@@ -173,6 +173,8 @@ public final class Gateway implements InboundSink, GatewayControl {
                 inbound::enqueue, inbound::steer, this::accept, settings.keyPolicy()));
         b.commands.forEach(commands::add);
         b.storedOptions.ifPresent(options::use);
+        options.use(b.channels);
+        driver.use(b.channels, busyModes::chosen);
     }
 
     /** A builder of the gateway on {@code storage} that runs {@code agent} for the users {@code authorizer} lets in. */
@@ -198,6 +200,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         private dev.herald.core.inbound.CommandTiers commandTiers = dev.herald.core.inbound.CommandTiers.defaults();
         private HomeChannelStore homeChannels = HomeChannelStore.inMemory();
         private Optional<StoredTurnOptions> storedOptions = Optional.empty();
+        private dev.herald.core.platform.ChannelOverrides channels = dev.herald.core.platform.ChannelOverrides.NONE;
         private dev.herald.core.platform.MediaKeeper mediaKeeper = dev.herald.core.platform.MediaKeeper.NONE;
         private Consumer<SessionSource> restartHandler = s -> log.warn("gateway - restart requested but no restart handler is installed");
         private Consumer<Instant> cleanStopMarker = at -> {
@@ -264,6 +267,12 @@ public final class Gateway implements InboundSink, GatewayControl {
         /** Where turns find options stored for their request (a scheduled job's profile and tools). */
         public Builder storedOptions(StoredTurnOptions source) {
             this.storedOptions = Optional.of(source);
+            return this;
+        }
+
+        /** The operator's settings for single chats ({@code platforms.<type>.channels}): model, persona, tools, busy policy. */
+        public Builder channels(dev.herald.core.platform.ChannelOverrides overrides) {
+            this.channels = java.util.Objects.requireNonNull(overrides, "overrides");
             return this;
         }
 

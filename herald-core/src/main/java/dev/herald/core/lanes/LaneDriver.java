@@ -1,5 +1,6 @@
 package dev.herald.core.lanes;
 
+import dev.herald.core.platform.ChannelOverrides;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.turn.TurnRecord;
 import java.time.Duration;
@@ -27,6 +28,8 @@ public final class LaneDriver {
     private final TurnRunner runner;
     private final BooleanSupplier accepting;
     private final java.util.function.Function<SessionKey, BusyPolicy> busyModes;
+    private volatile ChannelOverrides channels = ChannelOverrides.NONE;
+    private volatile java.util.function.Function<SessionKey, Optional<BusyPolicy>> chosenModes = key -> Optional.empty();
     private final ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("herald-lane-", 0).factory());
 
     public LaneDriver(SessionLanes lanes, TurnRunner runner, BooleanSupplier accepting, BusyPolicy busyPolicy) {
@@ -43,11 +46,20 @@ public final class LaneDriver {
     }
 
     /**
+     * Where a chat finds its channel's busy mode ({@code busy_input}): it comes under the chat's own choice
+     * ({@code chosen}, {@code /busy}) and over the gateway's policy.
+     */
+    public void use(ChannelOverrides source, java.util.function.Function<SessionKey, Optional<BusyPolicy>> chosen) {
+        this.channels = java.util.Objects.requireNonNull(source, "source");
+        this.chosenModes = java.util.Objects.requireNonNull(chosen, "chosen");
+    }
+
+    /**
      * Runs {@code turn} now, or queues it behind its lane's running turn; a message that may interrupt follows its chat's
      * busy mode (interrupts the running turn, or steers it), any other just waits.
      */
     public void dispatch(TurnRecord turn, boolean mayInterrupt) {
-        dispatch(turn, mayInterrupt ? busyModes.apply(turn.sessionKey()) : BusyPolicy.QUEUE);
+        dispatch(turn, mayInterrupt ? busyModeOf(turn) : BusyPolicy.QUEUE);
     }
 
     /** Runs {@code turn} now, or queues it behind its lane's running turn and then does what {@code busy} says. */
@@ -63,6 +75,22 @@ public final class LaneDriver {
                 }
                 log.debug("gateway - turn {} queued behind the running turn of {} (position {})", turn.id(), turn.sessionKey(), q.position());
             }
+        }
+    }
+
+    /** The busy mode of the turn's chat: its own {@code /busy} choice, else its channel's {@code busy_input}, else the gateway's. */
+    private BusyPolicy busyModeOf(TurnRecord turn) {
+        Optional<BusyPolicy> channel = channels.of(turn.source().platform(), turn.source().chatId()).map(ChannelOverrides.Channel::busyInput)
+                .map(name -> BusyPolicy.valueOf(name.toUpperCase(java.util.Locale.ROOT)));
+        if (channel.isEmpty()) {
+            return busyModes.apply(turn.sessionKey());
+        }
+        try {
+            return chosenModes.apply(turn.sessionKey()).orElse(channel.get());
+        } catch (RuntimeException e) {
+            log.warn("gateway - could not read the busy mode of {} ({}); using its channel's ({})", turn.sessionKey(), e.toString(),
+                    channel.get().code());
+            return channel.get();
         }
     }
 

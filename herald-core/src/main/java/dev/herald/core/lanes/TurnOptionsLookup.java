@@ -1,6 +1,7 @@
 package dev.herald.core.lanes;
 
 import dev.herald.core.agent.TurnOptions;
+import dev.herald.core.platform.ChannelOverrides;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.Turns;
@@ -27,6 +28,7 @@ public final class TurnOptionsLookup {
 
     private final Turns turns;
     private volatile StoredTurnOptions stored = StoredTurnOptions.NONE;
+    private volatile ChannelOverrides channels = ChannelOverrides.NONE;
     private final Map<String, TurnOptions> askedByEvent = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, TurnOptions> eldest) {
@@ -40,6 +42,11 @@ public final class TurnOptionsLookup {
 
     public void use(StoredTurnOptions source) {
         this.stored = Objects.requireNonNull(source, "source");
+    }
+
+    /** Where a turn's chat finds the operator's settings for it ({@code platforms.<type>.channels}). */
+    public void use(ChannelOverrides source) {
+        this.channels = Objects.requireNonNull(source, "source");
     }
 
     /** Keeps what {@code event}, just stored as a turn, asked of that turn, until the turn starts. */
@@ -57,7 +64,29 @@ public final class TurnOptionsLookup {
         synchronized (askedByEvent) {
             asked = askedByEvent.remove(turn.eventId());
         }
-        return stored.of(asked(turn)).orElse(asked == null ? TurnOptions.NONE : asked);
+        TurnOptions options = stored.of(asked(turn)).orElse(asked == null ? TurnOptions.NONE : asked);
+        return withChannel(options, turn);
+    }
+
+    /**
+     * {@code options} with the settings of the turn's channel: its profile and persona as defaults under the chat's own
+     * choices, its tool list as a limit that never widens the platform's (unless the turn already has a limit, such as
+     * a configured job's).
+     */
+    private TurnOptions withChannel(TurnOptions options, TurnRecord turn) {
+        Optional<ChannelOverrides.Channel> channel = channels.of(turn.source().platform(), turn.source().chatId());
+        if (channel.isEmpty()) {
+            return options;
+        }
+        ChannelOverrides.Channel o = channel.get();
+        TurnOptions out = options;
+        if (o.profile() != null || o.personality() != null) {
+            out = out.withChannel(new TurnOptions.ChannelDefaults(o.profile(), o.personality()));
+        }
+        if (o.tools() != null && out.toolAllowlist() == null) {
+            out = out.withToolAllowlist(new TurnOptions.ToolAllowlist(o.tools(), false));
+        }
+        return out;
     }
 
     /**

@@ -19,6 +19,7 @@ public final class PlatformContext {
     private final MediaFetchers fetchers;
     private final InboundHttp http;
     private final PlatformTools tools;
+    private ChannelOverrides channels = ChannelOverrides.NONE;
 
     /**
      * @param platform the platform being built
@@ -46,6 +47,17 @@ public final class PlatformContext {
         this.home = Objects.requireNonNull(home, "home");
         this.state = Objects.requireNonNull(state, "state");
         this.fetchers = Objects.requireNonNull(fetchers, "fetchers");
+    }
+
+    /** This context with the operator's settings for single chats ({@code platforms.<type>.channels}); set before the adapter is built. */
+    public PlatformContext withChannels(ChannelOverrides overrides) {
+        this.channels = Objects.requireNonNull(overrides, "overrides");
+        return this;
+    }
+
+    /** The operator's settings for single chats; an adapter with mention gating asks {@link ChannelOverrides#requireMention}. */
+    public ChannelOverrides channels() {
+        return channels;
     }
 
     public Platform platform() {

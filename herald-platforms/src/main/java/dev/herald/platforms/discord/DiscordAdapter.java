@@ -114,6 +114,11 @@ public final class DiscordAdapter implements PlatformAdapter, dev.herald.core.pl
         this(settings, DiscordSettings.Timing.defaults(), clock, state);
     }
 
+    /** The operator's settings for single chats ({@code platforms.discord.channels}): a channel's require_mention. */
+    public void useChannels(dev.herald.core.platform.ChannelOverrides overrides) {
+        messages.useChannels(overrides);
+    }
+
     @Override
     public Platform platform() {
         return PLATFORM;

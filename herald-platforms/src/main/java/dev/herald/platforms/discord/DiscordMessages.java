@@ -35,11 +35,17 @@ final class DiscordMessages {
     private volatile String selfId = "";
     private volatile Pattern selfMention = Pattern.compile("(?!)");
     private volatile boolean warnedEmpty;
+    private volatile dev.herald.core.platform.ChannelOverrides overrides = dev.herald.core.platform.ChannelOverrides.NONE;
 
     DiscordMessages(DiscordSettings settings, ChannelDirectory channels, Clock clock) {
         this.settings = settings;
         this.channels = channels;
         this.clock = clock;
+    }
+
+    /** The operator's settings for single chats: a channel's require_mention wins over the platform's. */
+    void useChannels(dev.herald.core.platform.ChannelOverrides o) {
+        this.overrides = java.util.Objects.requireNonNull(o, "overrides");
     }
 
     /** Who the bot is (from READY): its own messages are ignored, its mentions removed from the text. */
@@ -77,7 +83,7 @@ final class DiscordMessages {
                 source = new SessionSource(DiscordAdapter.PLATFORM, channel.parentId(), ChatType.THREAD, userId, userName, channelId,
                         channel.name());
             } else {
-                if (settings.requireMention() && !mentionsSelf(d, content)) {
+                if (overrides.requireMention(DiscordAdapter.PLATFORM, channelId, settings.requireMention()) && !mentionsSelf(d, content)) {
                     return Optional.empty();
                 }
                 source = new SessionSource(DiscordAdapter.PLATFORM, channelId, ChatType.GROUP, userId, userName, null, channel.name());

@@ -24,6 +24,7 @@ public final class DiscordPlugin implements PlatformPlugin<DiscordSettings> {
     @Override
     public PlatformAdapter create(DiscordSettings settings, PlatformContext context) {
         DiscordAdapter adapter = new DiscordAdapter(settings, DiscordSettings.Timing.defaults(), context.clock(), context.state());
+        adapter.useChannels(context.channels());
         context.fetchMediaWith(adapter);
         return adapter;
     }

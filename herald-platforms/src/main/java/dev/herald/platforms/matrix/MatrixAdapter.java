@@ -83,6 +83,11 @@ public final class MatrixAdapter implements PlatformAdapter, MediaFetcher {
         this.files = new FileDownload("matrix", Set.copyOf(FileDownload.hostsOf(settings.homeserverUri())), Duration.ofSeconds(10));
     }
 
+    /** The operator's settings for single chats ({@code platforms.matrix.channels}): a channel's require_mention. */
+    public void useChannels(dev.herald.core.platform.ChannelOverrides overrides) {
+        events.useChannels(overrides);
+    }
+
     @Override
     public Platform platform() {
         return PLATFORM;

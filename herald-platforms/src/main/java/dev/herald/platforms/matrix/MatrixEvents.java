@@ -70,6 +70,12 @@ final class MatrixEvents {
     private final Clock clock;
     private volatile String displayName;
     private volatile Pattern nameMention;
+    private volatile dev.herald.core.platform.ChannelOverrides overrides = dev.herald.core.platform.ChannelOverrides.NONE;
+
+    /** The operator's settings for single chats: a channel's require_mention wins over the platform's. */
+    void useChannels(dev.herald.core.platform.ChannelOverrides o) {
+        this.overrides = java.util.Objects.requireNonNull(o, "overrides");
+    }
 
     MatrixEvents(String self, boolean requireMention, Clock clock) {
         this.self = self;
@@ -199,7 +205,7 @@ final class MatrixEvents {
         }
         String thread = "m.thread".equals(relates.path("rel_type").asText()) ? MatrixIds.event(relates.path("event_id")) : null;
         boolean mentioned = mentions(content, body);
-        if (!direct && requireMention && !mentioned) {
+        if (!direct && overrides.requireMention(MatrixAdapter.PLATFORM, e.room(), requireMention) && !mentioned) {
             return Optional.empty();
         }
         String cleaned = mentioned ? withoutMention(text) : text.strip();

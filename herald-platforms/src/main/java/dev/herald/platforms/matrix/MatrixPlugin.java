@@ -27,6 +27,7 @@ public final class MatrixPlugin implements PlatformPlugin<MatrixSettings> {
     @Override
     public PlatformAdapter create(MatrixSettings settings, PlatformContext context) {
         MatrixAdapter adapter = new MatrixAdapter(settings, MatrixSettings.Timing.defaults(), context.clock(), context.state());
+        adapter.useChannels(context.channels());
         context.fetchMediaWith(adapter);
         return adapter;
     }

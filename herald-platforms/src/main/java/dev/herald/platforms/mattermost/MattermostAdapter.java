@@ -107,6 +107,11 @@ public final class MattermostAdapter implements PlatformAdapter, MediaFetcher {
         this.socket = new MattermostSocket(settings, timing, http, json, new Events());
     }
 
+    /** The operator's settings for single chats ({@code platforms.mattermost.channels}): a channel's require_mention. */
+    public void useChannels(dev.herald.core.platform.ChannelOverrides overrides) {
+        posts.useChannels(overrides);
+    }
+
     @Override
     public Platform platform() {
         return PLATFORM;

@@ -27,6 +27,7 @@ public final class MattermostPlugin implements PlatformPlugin<MattermostSettings
     @Override
     public PlatformAdapter create(MattermostSettings settings, PlatformContext context) {
         MattermostAdapter adapter = new MattermostAdapter(settings, MattermostSettings.Timing.defaults(), context.clock(), context.state());
+        adapter.useChannels(context.channels());
         context.fetchMediaWith(adapter);
         return adapter;
     }

@@ -47,6 +47,12 @@ final class MattermostPosts {
     private final Clock clock;
     private volatile String selfId = "";
     private volatile Pattern mention = null;
+    private volatile dev.herald.core.platform.ChannelOverrides overrides = dev.herald.core.platform.ChannelOverrides.NONE;
+
+    /** The operator's settings for single chats: a channel's require_mention wins over the platform's. */
+    void useChannels(dev.herald.core.platform.ChannelOverrides o) {
+        this.overrides = java.util.Objects.requireNonNull(o, "overrides");
+    }
 
     MattermostPosts(MattermostSettings settings, Clock clock) {
         this.settings = settings;
@@ -111,7 +117,7 @@ final class MattermostPosts {
         if ("D".equals(channelType)) {
             source = new SessionSource(MattermostAdapter.PLATFORM, channel, ChatType.DM, user, sender, root, null);
         } else {
-            if (settings.requireMention() && !mentionsSelf(text)) {
+            if (overrides.requireMention(MattermostAdapter.PLATFORM, channel, settings.requireMention()) && !mentionsSelf(text)) {
                 return Optional.empty();
             }
             source = root != null

@@ -113,6 +113,11 @@ public final class SlackAdapter implements PlatformAdapter, dev.herald.core.plat
         this(settings, SlackSettings.Timing.defaults(), clock, state);
     }
 
+    /** The operator's settings for single chats ({@code platforms.slack.channels}): a channel's require_mention. */
+    public void useChannels(dev.herald.core.platform.ChannelOverrides overrides) {
+        messages.useChannels(overrides);
+    }
+
     @Override
     public Platform platform() {
         return PLATFORM;

@@ -39,10 +39,16 @@ final class SlackMessages {
     private final Clock clock;
     private volatile String selfUserId = "";
     private volatile String selfBotId = "";
+    private volatile dev.herald.core.platform.ChannelOverrides overrides = dev.herald.core.platform.ChannelOverrides.NONE;
 
     SlackMessages(SlackSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
+    }
+
+    /** The operator's settings for single chats: a channel's require_mention wins over the platform's. */
+    void useChannels(dev.herald.core.platform.ChannelOverrides o) {
+        this.overrides = java.util.Objects.requireNonNull(o, "overrides");
     }
 
     void self(String userId, String botId) {
@@ -71,7 +77,7 @@ final class SlackMessages {
         if ("im".equals(event.path("channel_type").asText())) {
             source = new SessionSource(SlackAdapter.PLATFORM, channel, ChatType.DM, user, null, inThread ? threadTs : null, null);
         } else {
-            if (!inThread && settings.requireMention() && !mentionsSelf(text)) {
+            if (!inThread && overrides.requireMention(SlackAdapter.PLATFORM, channel, settings.requireMention()) && !mentionsSelf(text)) {
                 return Optional.empty();
             }
             source = new SessionSource(SlackAdapter.PLATFORM, channel, ChatType.THREAD, user, null, inThread ? threadTs : ts, null);

@@ -24,6 +24,7 @@ public final class SlackPlugin implements PlatformPlugin<SlackSettings> {
     @Override
     public PlatformAdapter create(SlackSettings settings, PlatformContext context) {
         SlackAdapter adapter = new SlackAdapter(settings, SlackSettings.Timing.defaults(), context.clock(), context.state());
+        adapter.useChannels(context.channels());
         context.fetchMediaWith(adapter);
         return adapter;
     }
