@@ -49,7 +49,7 @@ class AccountsHttpTest {
             return post("/auth/login", "{\"name\":\"" + name + "\",\"password\":\"" + password + "\"}");
         }
 
-        private HttpResponse<String> send(HttpRequest.Builder b) {
+        HttpResponse<String> send(HttpRequest.Builder b) {
             try {
                 return http.send(b.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
             } catch (Exception e) {
