@@ -1,6 +1,6 @@
 // Web accounts in the browser (AccountsBrowserTest): on a fresh install the admin page offers to create the first
 // admin; the admin adds a user in the Users panel; the user signs in on the chat (a wrong password is refused) and
-// chats; the admin signs the user out everywhere and the user's page asks to sign in again.
+// chats and makes an API key (listed with its owner on the admin page); the admin signs the user out everywhere and the user's page asks to sign in again.
 import { BASE_URL, step, run, check, say, screenshot } from './lib.mjs';
 
 await run(async (newPage) => {
@@ -39,6 +39,18 @@ await run(async (newPage) => {
   const adminApi = await bob.evaluate(async () => (await fetch('/admin/api/users')).status);
   check(adminApi === 403, 'a user on the admin API got ' + adminApi);
   step('bob-chatted');
+
+  await bob.click('#api-keys-open');
+  await bob.fill('#key-label', 'laptop');
+  await bob.click('#keys-form button[type=submit]');
+  await bob.waitForSelector('#key-new >> text=hk_');
+  const shown = await bob.textContent('#key-new');
+  const key = shown.slice(shown.indexOf('hk_')).trim();
+  check(/^hk_[a-z0-9]{10}_[A-Za-z0-9_-]{43}$/.test(key), 'the new key looks wrong');
+  await bob.click('#keys-close');
+  await admin.reload();
+  await admin.waitForSelector('#api-keys tr >> text=laptop');
+  step('api-key', { owner: await admin.textContent('#api-keys tr td:nth-child(2)') });
 
   await admin.click('#users tr[data-user=bob] button:has-text("Sign out everywhere")');
   await admin.waitForSelector('#flash >> text=sign out: bob');

@@ -255,6 +255,26 @@ public final class WebAccess {
         return checkKey(r, r.bearer(), "invalid API key: the bearer key does not match the key configured for api_server");
     }
 
+    /**
+     * An account's API key ({@link ApiKeys}) as the bearer: 429 while the client is throttled, 401 (counted like a wrong
+     * key) for a key that is wrong, revoked or whose account is disabled; else the key's account. The key is the gate,
+     * so the loopback rule does not apply.
+     */
+    public Verdict checkApiKey(Request r, ApiKeys keys) {
+        String client = clientOf(r);
+        Duration wait = throttle.blockedFor(client, r.what());
+        if (!wait.isZero()) {
+            return new Verdict(429, "too many wrong keys from " + client + "; try again in " + wait.toSeconds() + " s", wait);
+        }
+        Optional<ApiKeys.Resolved> resolved = keys.resolve(r.bearer());
+        if (resolved.isEmpty()) {
+            throttle.failed(client, r.what());
+            return new Verdict(401, "invalid API key: no working key matches (revoked, mistyped, or its account is disabled); "
+                    + "make a new one in the web chat");
+        }
+        return Verdict.as(WebUser.of(resolved.get().account()));
+    }
+
     /** The login's key check: 429 while the client is throttled, 401 (counted) for a wrong key. */
     public Verdict checkLogin(Request r, String presented) {
         return checkKey(r, presented == null ? "" : presented, "wrong key: enter the key configured as platforms.api_server.key");

@@ -48,6 +48,24 @@
     await load();
   }
 
+  async function loadKeys() {
+    const res = await api("/admin/api/keys");
+    if (!res.ok) return;
+    const rows = res.data.keys.map((k) => el("tr", { dataset: { key: k.id } },
+      el("td", {}, k.id + (k.label ? " · " + k.label : "")),
+      el("td", {}, k.owner),
+      el("td", {}, String(k.uses)),
+      el("td", {}, k.revoked ? "revoked" : k.lastUsedAt ? Herald.since(k.lastUsedAt) : "never"),
+      el("td", { class: "row-actions" }, k.revoked ? null : el("button", { type: "button", "aria-label": "Revoke " + k.id,
+        onclick: async () => {
+          if (!confirm("Revoke API key " + k.id + " of " + k.owner + "?")) return;
+          flash(await api("/admin/api/keys/revoke", { method: "POST", body: { id: k.id } }), "revoked: " + k.id);
+          await loadKeys();
+        } }, "Revoke"))));
+    $("api-keys").replaceChildren(...(rows.length ? rows
+      : [el("tr", {}, el("td", { colspan: 5, class: "empty" }, "No API keys. Each account makes its own in the web chat."))]));
+  }
+
   $("user-create").addEventListener("submit", async (event) => {
     event.preventDefault();
     const form = event.target;
@@ -66,5 +84,7 @@
   (async () => {
     await Herald.ensureAccess();
     await load();
+    await loadKeys();
+    setInterval(loadKeys, 10000);
   })();
 })();

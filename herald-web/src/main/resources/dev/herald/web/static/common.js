@@ -32,7 +32,7 @@ const Herald = (() => {
       ? [el("h2", { id: "login-title" }, "Create the first admin"),
          el("p", {}, "No admin account exists yet. From this machine no code is needed; from elsewhere enter the setup code "
            + "Herald printed in its log at start."),
-         ...field("login-name", "Name", { name: "name", autocomplete: "username", pattern: "[a-z0-9_-]{1,32}" }),
+         ...field("login-name", "Name", { name: "name", autocomplete: "username", pattern: "[a-z0-9_\\-]{1,32}" }),
          ...field("login-password", "Password (8 characters or more)", { name: "password", type: "password", autocomplete: "new-password", minlength: "8" }),
          el("label", { for: "login-code" }, "Setup code (only from another machine)"),
          el("input", { id: "login-code", name: "code", autocomplete: "off" })]
@@ -136,6 +136,8 @@ const Herald = (() => {
         location.reload();
       } }, "Sign out"));
     slot.hidden = false;
+    const keys = document.getElementById("api-keys-open"); // the chat's API keys button: accounts only
+    if (keys) keys.hidden = false;
   }
 
   function ago(seconds) {

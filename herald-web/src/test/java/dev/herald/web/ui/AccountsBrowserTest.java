@@ -23,6 +23,7 @@ class AccountsBrowserTest {
             script.awaitStep("user-added", STEP);
             script.awaitStep("wrong-password", STEP);
             script.awaitStep("bob-chatted", STEP);
+            assertThat(script.awaitStep("api-key", STEP).path("owner").asText()).isEqualTo("bob");
             script.awaitStep("signed-out", STEP);
             script.awaitDone(STEP);
             assertThat(fx.storage.accounts().find("bob").orElseThrow().sessionEpoch()).isEqualTo(1);
