@@ -46,7 +46,9 @@ public final class Main {
                 .addSubcommand(new BackupCommand(cli))
                 .addSubcommand(new ExportCommand(cli))
                 .addSubcommand(new CommandLine(new StoreCommand(cli)).addSubcommand(new StoreCommand.Copy(cli)))
-                .addSubcommand(new CommandLine(new ScheduleCommand(cli)).addSubcommand(new ScheduleCommand.ListJobs(cli)));
+                .addSubcommand(new CommandLine(new ScheduleCommand(cli)).addSubcommand(new ScheduleCommand.ListJobs(cli)))
+                .addSubcommand(new CommandLine(new UsersCommand(cli)).addSubcommand(new UsersCommand.Add(cli))
+                        .addSubcommand(new UsersCommand.ListUsers(cli)).addSubcommand(new UsersCommand.Disable(cli)));
         herald.registerConverter(dev.herald.core.platform.Platform.class, dev.herald.core.platform.Platform::of);
         herald.setOut(cli.out());
         herald.setErr(cli.err());

@@ -3,7 +3,9 @@ package dev.herald.web;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
+import dev.herald.web.access.AccountSessions;
 import dev.herald.web.access.AuthRoutes;
+import dev.herald.web.access.SessionSecret;
 import dev.herald.web.access.SessionRevocations;
 import dev.herald.web.access.WebAccess;
 import dev.herald.web.access.WebGuard;
@@ -24,6 +26,7 @@ import java.util.Optional;
  * register as an adapter), then {@link #attach} (after it). Both before the server starts.
  */
 public final class WebUi {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger("web");
     private final WebServer server;
     private final WebGuard guard;
     private final Optional<WebChatPlatform> chat;
@@ -31,7 +34,11 @@ public final class WebUi {
     private final Clock clock;
     private boolean attached;
 
-    private WebUi(WebServer server, WebGuard guard, Optional<WebChatPlatform> chat, HeraldMetrics metrics, Clock clock) {
+    private final dev.herald.web.access.ApiKeys apiKeys;
+
+    private WebUi(WebServer server, WebGuard guard, Optional<WebChatPlatform> chat, HeraldMetrics metrics, Clock clock,
+            dev.herald.web.access.ApiKeys apiKeys) {
+        this.apiKeys = apiKeys;
         this.server = server;
         this.guard = guard;
         this.chat = chat;
@@ -57,11 +64,21 @@ public final class WebUi {
     public static WebUi create(WebServer server, String key, SessionRevocations revocations, Storage storage,
             SessionKey.KeyPolicy keyPolicy, HeraldMetrics metrics, Clock clock, boolean withChat) {
         Objects.requireNonNull(server, "server");
-        WebGuard guard = new WebGuard(new WebAccess(key, clock, server.authThrottle(), revocations));
+        AccountSessions accounts = new AccountSessions(storage.accounts(), SessionSecret.of(storage.platformState()), clock, revocations);
+        WebGuard guard = new WebGuard(new WebAccess(key, clock, server.authThrottle(), revocations, accounts));
         server.add(new PageRoutes(guard, withChat));
-        server.add(new AuthRoutes(guard));
+        server.add(new AuthRoutes(guard, clock));
+        server.add(new dev.herald.web.access.UserRoutes(guard, clock));
+        dev.herald.web.access.ApiKeys apiKeys = new dev.herald.web.access.ApiKeys(storage.accounts(), clock,
+                Objects.requireNonNull(metrics, "metrics").registry());
+        server.add(new dev.herald.web.access.KeyRoutes(guard, apiKeys, clock));
+        if (!accounts.adminExists()) {
+            log.info("web - no admin account yet: open the web page from this machine to make the first one, from elsewhere with "
+                    + "the one-time setup code {} (valid until an admin exists, new at every start), or run 'herald users add NAME "
+                    + "--role admin'", accounts.setupCode());
+        }
         Optional<WebChatPlatform> chat = withChat ? Optional.of(new WebChatPlatform(storage, keyPolicy, guard, server, clock)) : Optional.empty();
-        return new WebUi(server, guard, chat, Objects.requireNonNull(metrics, "metrics"), clock);
+        return new WebUi(server, guard, chat, metrics, clock, apiKeys);
     }
 
     /** The web UI with the chat ({@link #create(WebServer, String, Storage, SessionKey.KeyPolicy, HeraldMetrics, Clock, boolean)}). */
@@ -101,6 +118,16 @@ public final class WebUi {
 
     public HeraldMetrics metrics() {
         return metrics;
+    }
+
+    /** The API keys of web accounts, for the API server ({@code ApiServerPlatform#useApiKeys}). */
+    public dev.herald.web.access.ApiKeys apiKeys() {
+        return apiKeys;
+    }
+
+    /** The web accounts' sign-in (the first-run setup code, the accounts themselves). */
+    public AccountSessions accounts() {
+        return guard.access().accounts();
     }
 
     public boolean keyRequired() {

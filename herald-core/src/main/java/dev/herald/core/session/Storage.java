@@ -40,6 +40,11 @@ public interface Storage extends AutoCloseable {
         return InMemoryChoices.preferencesOf(this);
     }
 
+    /** The web accounts and their API keys. Stores without the tables keep them in memory, per store instance. */
+    default dev.herald.core.account.Accounts accounts() {
+        return InMemoryChoices.accountsOf(this);
+    }
+
     /**
      * Whether the store can write now, as its calls found out (a full disk, an unreachable database); a store that never
      * finds out is always writable.
@@ -67,6 +72,13 @@ public interface Storage extends AutoCloseable {
 
         static ModelChoiceStore of(Storage storage) {
             return BY_STORE.computeIfAbsent(storage, s -> ModelChoiceStore.inMemory());
+        }
+
+        private static final java.util.Map<Storage, dev.herald.core.account.Accounts> ACCOUNTS =
+                java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+        static dev.herald.core.account.Accounts accountsOf(Storage storage) {
+            return ACCOUNTS.computeIfAbsent(storage, s -> dev.herald.core.account.Accounts.inMemory());
         }
 
         static ChatPreferences preferencesOf(Storage storage) {

@@ -51,6 +51,8 @@ public final class SqliteToPostgres {
         TABLES.put("chat_preferences", "session_key, name");
         TABLES.put("schedule_jobs", "id");
         TABLES.put("schedule_runs", "job_id, scheduled_at");
+        TABLES.put("web_users", "name");
+        TABLES.put("api_keys", "id");
         TABLES.put("platform_state", "platform, name"); // Weixin's cursor and reply tokens (nodes and leases are not copied)
     }
 

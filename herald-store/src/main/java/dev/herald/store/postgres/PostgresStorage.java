@@ -71,6 +71,7 @@ public final class PostgresStorage implements Storage {
     private final JdbcTurnStore<PgConn> turns;
     private final JdbcModelChoices<PgConn> modelChoices;
     private final JdbcChatPreferences<PgConn> chatPreferences;
+    private final dev.herald.store.jdbc.JdbcAccounts<PgConn> accounts;
     private final JdbcNodeStore<PgConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<PgConn> platformState;
     private final JdbcScheduleStore<PgConn> schedules;
@@ -85,6 +86,7 @@ public final class PostgresStorage implements Storage {
         this.turns = new JdbcTurnStore<>(pool, DIALECT, clock, histories);
         this.modelChoices = new JdbcModelChoices<>(pool, clock);
         this.chatPreferences = new JdbcChatPreferences<>(pool, clock);
+        this.accounts = new dev.herald.store.jdbc.JdbcAccounts<>(pool, clock);
         this.nodes = new JdbcNodeStore<>(pool, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(pool, clock);
         this.schedules = new JdbcScheduleStore<>(pool);
@@ -167,6 +169,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public dev.herald.core.session.ChatPreferences chatPreferences() {
         return chatPreferences;
+    }
+
+    @Override
+    public dev.herald.core.account.Accounts accounts() {
+        return accounts;
     }
 
     @Override

@@ -91,6 +91,7 @@ public final class SqliteStorage implements Storage {
     private final JdbcTurnStore<SqlConn> turns;
     private final JdbcModelChoices<SqlConn> modelChoices;
     private final JdbcChatPreferences<SqlConn> chatPreferences;
+    private final dev.herald.store.jdbc.JdbcAccounts<SqlConn> accounts;
     private final JdbcNodeStore<SqlConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<SqlConn> platformState;
     private final JdbcScheduleStore<SqlConn> schedules;
@@ -111,6 +112,7 @@ public final class SqliteStorage implements Storage {
         this.turns = new JdbcTurnStore<>(tx, DIALECT, clock, histories);
         this.modelChoices = new JdbcModelChoices<>(tx, clock);
         this.chatPreferences = new JdbcChatPreferences<>(tx, clock);
+        this.accounts = new dev.herald.store.jdbc.JdbcAccounts<>(tx, clock);
         this.nodes = new JdbcNodeStore<>(tx, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(tx, clock);
         this.schedules = new JdbcScheduleStore<>(tx);
@@ -270,6 +272,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public dev.herald.core.session.ChatPreferences chatPreferences() {
         return chatPreferences;
+    }
+
+    @Override
+    public dev.herald.core.account.Accounts accounts() {
+        return accounts;
     }
 
     @Override

@@ -36,6 +36,9 @@ class SqliteToPostgresTest {
             s.chatPreferences().set(bob.key(), "voice", "tts");
             s.chatPreferences().set(bob.key(), "footer", "on");
             s.platformState().put(dev.herald.core.platform.Platform.of("weixin"), java.util.Map.of("cursor", "c-9"));
+            s.accounts().create(new dev.herald.core.account.Account("ann", dev.herald.core.account.Role.ADMIN, "$argon2id$x", false,
+                    clock.instant(), 2));
+            s.accounts().addKey(new dev.herald.core.account.ApiKey("k1", "ann", "laptop", "h1", clock.instant(), null, null, 5));
         }
         return db;
     }
@@ -53,6 +56,7 @@ class SqliteToPostgresTest {
                 org.assertj.core.groups.Tuple.tuple("messages", 8L, 8L), org.assertj.core.groups.Tuple.tuple("turns", 2L, 2L),
                 org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L), org.assertj.core.groups.Tuple.tuple("chat_preferences", 2L, 2L),
                 org.assertj.core.groups.Tuple.tuple("schedule_jobs", 0L, 0L), org.assertj.core.groups.Tuple.tuple("schedule_runs", 0L, 0L),
+                org.assertj.core.groups.Tuple.tuple("web_users", 1L, 1L), org.assertj.core.groups.Tuple.tuple("api_keys", 1L, 1L),
                 org.assertj.core.groups.Tuple.tuple("platform_state", 1L, 1L));
         try (SqliteStorage from = SqliteStorage.open(db, clock); PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
             for (SessionEntry lane : from.sessions().search(dev.herald.core.session.SessionQuery.all(10))) {
@@ -64,6 +68,8 @@ class SqliteToPostgresTest {
                 assertThat(to.transcripts().load(lane.sessionId())).isEqualTo(from.transcripts().load(lane.sessionId()));
             }
             assertThat(to.platformState().get(dev.herald.core.platform.Platform.of("weixin"), "cursor")).contains("c-9");
+            assertThat(to.accounts().find("ann")).isEqualTo(from.accounts().find("ann"));
+            assertThat(to.accounts().keyByHash("h1").orElseThrow().uses()).isEqualTo(5);
             assertThat(to.turns().inState(TurnState.DELIVERED, 10)).extracting(t -> t.id() + ":" + t.reply())
                     .containsExactlyInAnyOrderElementsOf(from.turns().inState(TurnState.DELIVERED, 10).stream()
                             .map(t -> t.id() + ":" + t.reply()).toList());

@@ -1,29 +1,41 @@
 package dev.herald.web.access;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.core.account.Account;
+import dev.herald.core.account.Role;
 import dev.herald.web.Routes;
 import dev.herald.web.WebJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pages' login: {@code GET /auth/state} (is a key required, is this browser logged in),
- * {@code POST /auth/login} {@code {"key": "..."}} (sets the session cookie), {@code POST /auth/logout}.
- * A wrong key is logged without the presented text and counts against the client's {@link AuthThrottle}
- * (429 once it is used up); logout also ends the session token server-side.
+ * The pages' sign-in: {@code GET /auth/state} (what this browser must do: nothing, enter the key, sign in with an
+ * account, or make the first admin; and who it is), {@code POST /auth/login} ({@code {"name", "password"}} once
+ * accounts exist, {@code {"key"}} before; sets the session cookie), {@code POST /auth/setup}
+ * ({@code {"name", "password", "code"}}: the first admin, see {@link WebAccess#checkSetup}), {@code POST /auth/logout}.
+ * Wrong keys, passwords and setup codes are logged without the presented text and count against the client's
+ * {@link AuthThrottle} (429 once it is used up); logout also ends the session token server-side.
  */
 public final class AuthRoutes implements Routes {
     private static final Logger log = LoggerFactory.getLogger(AuthRoutes.class);
 
     private final WebGuard guard;
     private final WebAccess access;
+    private final java.time.Clock clock;
 
     public AuthRoutes(WebGuard guard) {
+        this(guard, java.time.Clock.systemUTC());
+    }
+
+    public AuthRoutes(WebGuard guard, java.time.Clock clock) {
         this.guard = guard;
         this.access = guard.access();
+        this.clock = clock;
     }
 
     @Override
@@ -35,21 +47,41 @@ public final class AuthRoutes implements Routes {
     public void register(RoutesConfig routes) {
         routes.get("/auth/state", guard.open(false, this::state));
         routes.post("/auth/login", guard.open(true, this::login));
+        routes.post("/auth/setup", guard.open(true, this::setup));
         routes.post("/auth/logout", guard.open(true, this::logout));
     }
 
     private void state(Context ctx) {
-        boolean loggedIn = !access.keyRequired() || access.validToken(ctx.cookie(WebAccess.COOKIE));
-        WebJson.write(ctx, 200, Map.of("keyRequired", access.keyRequired(), "loggedIn", loggedIn));
+        WebAccess.Request facts = WebGuard.facts(ctx, false);
+        Optional<WebUser> user = access.who(facts);
+        boolean accounts = access.accounts().active();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("keyRequired", access.keyRequired() && !accounts);
+        out.put("accounts", accounts);
+        out.put("loggedIn", user.isPresent());
+        out.put("setup", !access.accounts().adminExists());
+        user.ifPresent(u -> out.put("user", Map.of("name", u.name(), "role", u.role(), "account", u.account())));
+        WebJson.write(ctx, 200, out);
     }
 
     private void login(Context ctx) {
+        JsonNode body = WebJson.body(ctx);
+        WebAccess.Request facts = WebGuard.facts(ctx, true);
+        if (access.accounts().active()) {
+            String name = body.path("name").asText("").strip().toLowerCase(java.util.Locale.ROOT);
+            WebAccess.Verdict verdict = access.checkSignIn(facts, name, body.path("password").asText(null));
+            if (!verdict.allowed()) {
+                WebGuard.refuse(ctx, verdict);
+                return;
+            }
+            signedIn(ctx, access.accounts().accounts().find(name).orElseThrow());
+            return;
+        }
         if (!access.keyRequired()) {
             WebJson.write(ctx, 200, Map.of("loggedIn", true, "keyRequired", false));
             return;
         }
-        JsonNode body = WebJson.body(ctx);
-        WebAccess.Verdict verdict = access.checkLogin(WebGuard.facts(ctx, true), body.path("key").asText(null));
+        WebAccess.Verdict verdict = access.checkLogin(facts, body.path("key").asText(null));
         if (!verdict.allowed()) {
             WebGuard.refuse(ctx, verdict);
             return;
@@ -59,13 +91,45 @@ public final class AuthRoutes implements Routes {
         WebJson.write(ctx, 200, Map.of("loggedIn", true, "keyRequired", true));
     }
 
+    private void signedIn(Context ctx, Account account) {
+        ctx.res().addHeader("Set-Cookie", WebAccess.cookie(access.accounts().issue(account), WebGuard.secure(ctx)));
+        log.info("web - {} signed in from {}", account.name(), ctx.req().getRemoteAddr());
+        WebJson.write(ctx, 200, Map.of("loggedIn", true, "user", Map.of("name", account.name(), "role", account.role().wire(), "account", true)));
+    }
+
+    private void setup(Context ctx) {
+        JsonNode body = WebJson.body(ctx);
+        WebAccess.Verdict verdict = access.checkSetup(WebGuard.facts(ctx, true), body.path("code").asText(null));
+        if (!verdict.allowed()) {
+            WebGuard.refuse(ctx, verdict);
+            return;
+        }
+        String name = body.path("name").asText("").strip().toLowerCase(java.util.Locale.ROOT);
+        String password = body.path("password").asText("");
+        Account admin;
+        try {
+            Account.checkName(name);
+            admin = new Account(name, Role.ADMIN, PasswordHash.hash(password), false, clock.instant(), 0);
+        } catch (IllegalArgumentException e) {
+            throw new WebJson.BadRequest(400, e.getMessage());
+        }
+        if (!access.accounts().accounts().create(admin)) {
+            throw new WebJson.BadRequest(409, "the name '" + name + "' is taken; pick another");
+        }
+        log.info("web - first admin account '{}' made from {}", name, ctx.req().getRemoteAddr());
+        signedIn(ctx, admin);
+    }
+
     private void logout(Context ctx) {
         String token = ctx.cookie(WebAccess.COOKIE);
-        if (token != null && access.keyRequired()) {
-            access.revoke(token);
+        if (token != null) {
+            access.accounts().revoke(token);
+            if (access.keyRequired()) {
+                access.revoke(token);
+            }
             log.info("web - logout from {}: the session is ended server-side", ctx.req().getRemoteAddr());
         }
         ctx.res().addHeader("Set-Cookie", WebAccess.expiredCookie(WebGuard.secure(ctx)));
-        WebJson.write(ctx, 200, Map.of("loggedIn", false, "keyRequired", access.keyRequired()));
+        WebJson.write(ctx, 200, Map.of("loggedIn", false, "keyRequired", access.keyRequired() && !access.accounts().active()));
     }
 }

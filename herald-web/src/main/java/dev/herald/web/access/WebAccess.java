@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -41,6 +42,11 @@ import javax.crypto.spec.SecretKeySpec;
  *       connection's address, or, when a key is set and the connection comes from a reverse proxy on this
  *       machine, the last address the proxy put in {@code X-Forwarded-For}/{@code Forwarded}.</li>
  *   <li><b>Logout</b> ({@link #revoke}) ends a session token on the server too ({@link SessionRevocations}).</li>
+ *   <li><b>Web accounts</b> ({@link AccountSessions}): from the first account on, any address may try, and every
+ *       data endpoint needs the session of an enabled account (a name and password sign-in, {@link #checkSignIn},
+ *       throttled like a key); the key's own sessions and the anonymous loopback user end, while the configured key
+ *       stays valid as a bearer (an admin). Before any admin exists, {@link #checkSetup} decides who may make the first.
+ *       The verdict names who the request is ({@link WebUser}).</li>
  * </ul>
  */
 public final class WebAccess {
@@ -75,12 +81,23 @@ public final class WebAccess {
         }
     }
 
-    /** The decision: allowed, or refused with a status, a message that names what to do and, for 429, when to retry. */
-    public record Verdict(int status, String message, Duration retryAfter) {
-        static final Verdict ALLOWED = new Verdict(200, "", null);
+    /**
+     * The decision: allowed (with who the request is), or refused with a status, a message that names what to do and,
+     * for 429, when to retry.
+     */
+    public record Verdict(int status, String message, Duration retryAfter, WebUser user) {
+        static final Verdict ALLOWED = new Verdict(200, "", null, WebUser.ONLY);
 
         Verdict(int status, String message) {
-            this(status, message, null);
+            this(status, message, null, null);
+        }
+
+        Verdict(int status, String message, Duration retryAfter) {
+            this(status, message, retryAfter, null);
+        }
+
+        static Verdict as(WebUser user) {
+            return new Verdict(200, "", null, user);
         }
 
         public boolean allowed() {
@@ -93,27 +110,45 @@ public final class WebAccess {
     private final Clock clock;
     private final AuthThrottle throttle;
     private final SessionRevocations revocations;
+    private final AccountSessions accounts;
 
     /** @param key the configured key, or null (then only loopback clients are served) */
     public WebAccess(String key, Clock clock) {
         this(key, clock, new AuthThrottle(), SessionRevocations.inMemory());
     }
 
+    /** Without web accounts (an empty in-memory set): the key or the loopback rule alone. */
+    public WebAccess(String key, Clock clock, AuthThrottle throttle, SessionRevocations revocations) {
+        this(key, clock, throttle, revocations, AccountSessions.inMemory(clock));
+    }
+
     /**
      * @param throttle    the listener's wrong-key throttle (shared with the API on the same port)
      * @param revocations where logged-out sessions are remembered
+     * @param accounts    the web accounts: once one exists, every page needs a signed-in account ({@link AccountSessions})
      */
-    public WebAccess(String key, Clock clock, AuthThrottle throttle, SessionRevocations revocations) {
+    public WebAccess(String key, Clock clock, AuthThrottle throttle, SessionRevocations revocations, AccountSessions accounts) {
         String k = key == null || key.isBlank() ? null : key.strip();
         this.keyDigest = k == null ? null : sha256(k.getBytes(StandardCharsets.UTF_8));
         this.signingSecret = k == null ? null : hmac(keyDigest, "herald web session v1".getBytes(StandardCharsets.US_ASCII));
         this.clock = clock;
         this.throttle = throttle;
         this.revocations = revocations;
+        this.accounts = java.util.Objects.requireNonNull(accounts, "accounts");
     }
 
     public boolean keyRequired() {
         return keyDigest != null;
+    }
+
+    /** The web accounts this access decides with. */
+    public AccountSessions accounts() {
+        return accounts;
+    }
+
+    /** Whether the pages need a credential (the key, or an account once one exists), so any address may try. */
+    public boolean gated() {
+        return keyRequired() || accounts.active();
     }
 
     /** Whether a request may reach a data endpoint (JSON API, event stream, metrics). */
@@ -128,11 +163,76 @@ public final class WebAccess {
                 return origin;
             }
         }
+        if (accounts.active()) {
+            Optional<WebUser> user = accounts.user(r.sessionCookie());
+            if (user.isPresent()) {
+                return Verdict.as(user.get());
+            }
+            if (r.bearer() != null && keyRequired()) {
+                return checkKey(r, r.bearer(), "sign-in required: sign in with your account's name and password");
+            }
+            return new Verdict(401, "sign-in required: sign in with your account's name and password");
+        }
         if (keyRequired() && !validToken(r.sessionCookie())) {
             if (r.bearer() == null) {
                 return new Verdict(401, "login required: enter the key configured as platforms.api_server.key");
             }
             return checkKey(r, r.bearer(), "login required: enter the key configured as platforms.api_server.key");
+        }
+        return Verdict.ALLOWED;
+    }
+
+    /**
+     * Who the request is, by its cookie alone, when it may read data (no refusal text, no throttle): the account of a
+     * valid session; before accounts, the one user when the key's session is valid or no key is set.
+     */
+    public Optional<WebUser> who(Request r) {
+        if (accounts.active()) {
+            return accounts.user(r.sessionCookie());
+        }
+        return !keyRequired() || validToken(r.sessionCookie()) ? Optional.of(WebUser.ONLY) : Optional.empty();
+    }
+
+    /**
+     * A password sign-in: 429 while the client is throttled, 401 (counted against the client) for a wrong name or
+     * password or a disabled account, else the account.
+     */
+    public Verdict checkSignIn(Request r, String name, String password) {
+        String client = clientOf(r);
+        Duration wait = throttle.blockedFor(client, r.what());
+        if (!wait.isZero()) {
+            return new Verdict(429, "too many wrong passwords from " + client + "; try again in " + wait.toSeconds() + " s", wait);
+        }
+        Optional<dev.herald.core.account.Account> account = accounts.signIn(name, password);
+        if (account.isEmpty()) {
+            throttle.failed(client, r.what());
+            return new Verdict(401, "wrong name or password (or the account is disabled)");
+        }
+        return Verdict.as(WebUser.of(account.get()));
+    }
+
+    /**
+     * Whether the first admin may be made by this request: only while no enabled admin exists, and only from this
+     * machine (the loopback rule, no proxy), with the key's session, or with this start's setup code. A wrong code is
+     * counted against the client like a wrong key.
+     */
+    public Verdict checkSetup(Request r, String code) {
+        if (accounts.adminExists()) {
+            return new Verdict(409, "an admin account exists already; sign in, or ask an admin to make your account");
+        }
+        boolean local = isLoopbackAddress(r.remoteAddress()) && isLoopbackHost(r.host()) && !r.viaProxy();
+        if (local || keyRequired() && validToken(r.sessionCookie())) {
+            return Verdict.ALLOWED;
+        }
+        String client = clientOf(r);
+        Duration wait = throttle.blockedFor(client, r.what());
+        if (!wait.isZero()) {
+            return new Verdict(429, "too many wrong setup codes from " + client + "; try again in " + wait.toSeconds() + " s", wait);
+        }
+        if (!accounts.setupCodeMatches(code)) {
+            throttle.failed(client, r.what());
+            return new Verdict(403, "the first admin can be made only from this machine, or with the one-time setup code "
+                    + "Herald printed in its log at start");
         }
         return Verdict.ALLOWED;
     }
@@ -153,6 +253,26 @@ public final class WebAccess {
             return new Verdict(401, "missing API key: send 'Authorization: Bearer <key>' with the key configured for api_server");
         }
         return checkKey(r, r.bearer(), "invalid API key: the bearer key does not match the key configured for api_server");
+    }
+
+    /**
+     * An account's API key ({@link ApiKeys}) as the bearer: 429 while the client is throttled, 401 (counted like a wrong
+     * key) for a key that is wrong, revoked or whose account is disabled; else the key's account. The key is the gate,
+     * so the loopback rule does not apply.
+     */
+    public Verdict checkApiKey(Request r, ApiKeys keys) {
+        String client = clientOf(r);
+        Duration wait = throttle.blockedFor(client, r.what());
+        if (!wait.isZero()) {
+            return new Verdict(429, "too many wrong keys from " + client + "; try again in " + wait.toSeconds() + " s", wait);
+        }
+        Optional<ApiKeys.Resolved> resolved = keys.resolve(r.bearer());
+        if (resolved.isEmpty()) {
+            throttle.failed(client, r.what());
+            return new Verdict(401, "invalid API key: no working key matches (revoked, mistyped, or its account is disabled); "
+                    + "make a new one in the web chat");
+        }
+        return Verdict.as(WebUser.of(resolved.get().account()));
     }
 
     /** The login's key check: 429 while the client is throttled, 401 (counted) for a wrong key. */
@@ -178,7 +298,7 @@ public final class WebAccess {
      * and the connection comes from this machine with proxy headers, the last hop the proxy recorded.
      */
     String clientOf(Request r) {
-        if (keyRequired() && r.viaProxy() && isLoopbackAddress(r.remoteAddress())) {
+        if (gated() && r.viaProxy() && isLoopbackAddress(r.remoteAddress())) {
             String hop = r.forwarded() != null ? ForwardedHeaders.lastForwardedFor(r.forwarded())
                     : ForwardedHeaders.lastXForwardedFor(r.forwardedFor());
             if (hop != null && ClientAddress.parse(hop) != null) {
@@ -257,7 +377,7 @@ public final class WebAccess {
     }
 
     private Verdict checkClient(Request r) {
-        if (keyRequired()) {
+        if (gated()) {
             return Verdict.ALLOWED;
         }
         if (!isLoopbackAddress(r.remoteAddress())) {

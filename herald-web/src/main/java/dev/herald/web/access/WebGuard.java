@@ -61,7 +61,31 @@ public final class WebGuard {
         WebJson.error(ctx, verdict.status(), verdict.message());
     }
 
+    /** The request attribute holding who a guarded request is ({@link #user}). */
+    private static final String USER = "herald.webUser";
+
+    /** Who a guarded request is (set before its handler runs). */
+    public static WebUser user(Context ctx) {
+        WebUser u = ctx.attribute(USER);
+        if (u == null) {
+            throw new IllegalStateException("web - " + ctx.path() + " is not behind the guard, so nobody is known");
+        }
+        return u;
+    }
+
+    /** The admin's paths: the admin page's API and the metrics. Accounts without the admin role get 403 there. */
+    static boolean adminOnly(String path) {
+        return path.startsWith("/admin/") || path.equals("/metrics") || path.startsWith("/metrics/");
+    }
+
     private static void run(Context ctx, WebAccess.Verdict verdict, Handler handler) {
+        if (verdict.allowed() && verdict.user() != null && !verdict.user().admin() && adminOnly(ctx.path())) {
+            verdict = new WebAccess.Verdict(403, "this is for admins; your account (" + verdict.user().name() + ") is a user account",
+                    null, null);
+        }
+        if (verdict.allowed() && verdict.user() != null) {
+            ctx.attribute(USER, verdict.user());
+        }
         if (!verdict.allowed()) {
             if (verdict.status() == 403) {
                 log.info("web - {} {} from {} refused: {}", ctx.method(), ctx.path(), ctx.req().getRemoteAddr(), verdict.message());

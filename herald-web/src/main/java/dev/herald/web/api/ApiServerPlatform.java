@@ -232,6 +232,11 @@ public final class ApiServerPlatform implements PlatformAdapter, MediaFetcher {
         server.errorFormat("/v1/", (status, message) -> OpenAiWire.error(ApiError.fromServer(status, message)));
     }
 
+    /** Accepts the API keys of web accounts ({@code hk_...}) besides the configured key; before the server starts. */
+    public void useApiKeys(dev.herald.web.access.ApiKeys keys) {
+        guard.useApiKeys(java.util.Objects.requireNonNull(keys, "keys"));
+    }
+
     @Override
     public Platform platform() {
         return PLATFORM;

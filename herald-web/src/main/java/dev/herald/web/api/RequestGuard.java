@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * What every API request passes before its body is parsed: who may call ({@link WebAccess#checkApi}: the
  * bearer key with its wrong-key throttle, or, without a key, this machine only and no cross-site browser
  * request), a JSON content type (415: a browser's "simple" cross-site POST cannot send one), the body size
- * limit, and the session, user and request-id headers. The key is compared in constant time and appears
+ * limit, and the session, user and request-id headers. A web account's API key ({@code hk_...}) decides the user
+ * ({@code u:<name>}); {@value #USER_HEADER} is then honoured only for an admin's key (and the configured key). The key is compared in constant time and appears
  * nowhere but in {@link WebAccess}.
  */
 final class RequestGuard {
@@ -24,15 +25,33 @@ final class RequestGuard {
 
     private final WebAccess access;
     private final long maxBodyBytes;
+    private volatile dev.herald.web.access.ApiKeys keys;
+    /** The request attribute naming the account whose API key the request carries. */
+    private static final String KEY_USER = "herald.apiKeyUser";
 
     RequestGuard(WebAccess access, long maxBodyBytes) {
         this.access = access;
         this.maxBodyBytes = maxBodyBytes;
     }
 
+    /** Accepts the API keys of web accounts ({@code hk_...}) from now on. */
+    void useApiKeys(dev.herald.web.access.ApiKeys apiKeys) {
+        this.keys = apiKeys;
+    }
+
     /** Refuses the request unless it may call the API: 401 (key), 429 (too many wrong keys), 403 (not this machine, cross-site). */
     void authorize(Context ctx) {
         WebAccess.Request facts = WebGuard.facts(ctx, !"GET".equals(ctx.method().name()));
+        dev.herald.web.access.ApiKeys apiKeys = keys;
+        if (apiKeys != null && dev.herald.web.access.ApiKeys.looksLikeKey(facts.bearer())) {
+            WebAccess.Verdict v = access.checkApiKey(facts, apiKeys);
+            switch (v.status()) {
+                case 200 -> ctx.attribute(KEY_USER, v.user());
+                case 429 -> throw ApiError.rateLimited(v.message(), v.retryAfter());
+                default -> throw ApiError.unauthorized(v.message());
+            }
+            return;
+        }
         String auth = ctx.header("Authorization");
         if (auth != null && !auth.isBlank() && facts.bearer() == null) {
             facts = withBearer(facts, ""); // an Authorization header that is not a bearer is a wrong key, not a missing one
@@ -86,7 +105,17 @@ final class RequestGuard {
      * it acts for, within that trust.
      */
     static String userName(Context ctx, String defaultUser) {
+        dev.herald.web.access.WebUser keyUser = ctx.attribute(KEY_USER);
         String user = ctx.header(USER_HEADER);
+        if (keyUser != null) {
+            if (user == null || user.isBlank() || user.equals(keyUser.owner())) {
+                return keyUser.owner();
+            }
+            if (!keyUser.admin()) {
+                throw ApiError.forbidden(USER_HEADER + " is honoured only for admin keys and the configured key; this key is "
+                        + keyUser.name() + "'s, so leave the header out");
+            }
+        }
         if (user == null || user.isBlank()) {
             return defaultUser;
         }

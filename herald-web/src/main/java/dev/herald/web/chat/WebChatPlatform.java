@@ -85,7 +85,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
 
     /** The platform id, {@code webchat}. */
     public static final Platform PLATFORM = Platform.of("webchat");
-    /** The user id of every web chat message: whoever passes the page's access rule. */
+    /** The user id of the web chat's messages before accounts: whoever passes the page's access rule ({@link dev.herald.web.access.WebUser#SINGLE_USER}). */
     public static final String USER_ID = "web";
     static final long HEARTBEAT_MS = 15_000;
     /** Replies go back over the request (or event stream) this node holds: its turns run here. */
@@ -110,6 +110,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
     private final WebGuard guard;
     private final ChatStreams streams = new ChatStreams();
     private final OtherNodeReplies otherNodes;
+    private final ConversationOwners owners;
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     private final AtomicLong sent = new AtomicLong();
     private volatile InboundSink sink;
@@ -121,6 +122,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         this.guard = Objects.requireNonNull(guard, "guard");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.otherNodes = new OtherNodeReplies(storage, streams, this::keyOf);
+        this.owners = new ConversationOwners(storage, this::keyOf);
         server.add(Routes.of(PLATFORM.id(), this::register));
     }
 
@@ -258,6 +260,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         if (at.isEmpty()) {
             throw new BadRequest(404, "no such file: the link names no file this conversation was sent");
         }
+        owners.requireTurn(WebGuard.user(ctx), at.get()[0]);
         switch (dev.herald.web.ReplyFileDownload.find(storage.turns(), PLATFORM, at.get()[0], (int) at.get()[1])) {
             case dev.herald.web.ReplyFileDownload.Found.File f -> dev.herald.web.ReplyFileDownload.write(ctx, f.file());
             case dev.herald.web.ReplyFileDownload.Found.Missing m -> WebJson.error(ctx, m.status(), m.message());
@@ -289,6 +292,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
             throw new BadRequest(413, "the recording is over the " + MAX_AUDIO_BYTES + "-byte limit; send a shorter one");
         }
         String ref = media.put(bytes);
+        owners.uploaded(WebGuard.user(ctx), ref);
         WebJson.write(ctx, 200, Map.of("ref", ref, "type", image.orElseGet(audio::get), "kind", image.isPresent() ? "image" : "voice",
                 "bytes", bytes.length));
     }
@@ -297,7 +301,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
     static final long MAX_AUDIO_BYTES = 25L * 1024 * 1024;
 
     /** The images and voice recordings a {@code send} names ({@code attachments: [{ref}]}), each one this store keeps. */
-    private List<MessageEvent.MediaRef> attachments(JsonNode list) {
+    private List<MessageEvent.MediaRef> attachments(JsonNode list, dev.herald.web.access.WebUser viewer) {
         if (list == null || list.isNull() || list.isMissingNode()) {
             return List.of();
         }
@@ -307,6 +311,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         List<MessageEvent.MediaRef> refs = new java.util.ArrayList<>();
         for (JsonNode a : list) {
             String ref = a.path("ref").asText("");
+            owners.requireUpload(viewer, ref);
             byte[] bytes;
             try {
                 bytes = media.get(ref).orElseThrow(() -> new BadRequest(400, "attachment " + shortTitle(ref) + " was not uploaded here; "
@@ -346,7 +351,8 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         String conversation = id(body.path("conversation").asText(null), "conversation");
         String clientId = id(body.path("clientId").asText(null), "clientId");
         String text = body.path("text").asText("");
-        List<MessageEvent.MediaRef> images = attachments(body.get("attachments"));
+        dev.herald.web.access.WebUser viewer = WebGuard.user(ctx);
+        List<MessageEvent.MediaRef> images = attachments(body.get("attachments"), viewer);
         if (text.isBlank() && images.isEmpty() || text.length() > MAX_TEXT) {
             throw new BadRequest(400, "text must be 1-" + MAX_TEXT + " characters (or empty with attachments), was " + text.length());
         }
@@ -364,7 +370,8 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
             case RUNNING -> {
             }
         }
-        SessionSource source = new SessionSource(PLATFORM, conversation, ChatType.DM, USER_ID, "you", null, title);
+        SessionSource source = new SessionSource(PLATFORM, conversation, ChatType.DM, owners.senderId(viewer, conversation),
+                viewer.account() ? viewer.name() : "you", null, title);
         MessageEvent event = new MessageEvent(EventIds.next(), source, text, conversation + ":" + clientId, null,
                 images, MessageEvent.Origin.USER, clock.instant());
         Admission admission = inbound.accept(event);
@@ -386,12 +393,14 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         if (title.length() > MAX_TITLE) {
             throw new BadRequest(400, "title must be at most " + MAX_TITLE + " characters, was " + title.length());
         }
+        owners.open(WebGuard.user(ctx), conversation);
         boolean stored = storage.sessions().rename(keyOf(conversation), title.isEmpty() ? null : title);
         WebJson.write(ctx, 200, Map.of("status", stored ? "renamed" : "local", "title", title));
     }
 
     private void delete(Context ctx) {
         String conversation = id(WebJson.body(ctx).path("conversation").asText(null), "conversation");
+        owners.open(WebGuard.user(ctx), conversation);
         boolean stored = storage.sessions().hide(keyOf(conversation));
         WebJson.write(ctx, 200, Map.of("status", stored ? "hidden" : "local"));
     }
@@ -405,7 +414,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         String conversation = id(ctx.queryParam("c"), "c");
         long after = number(ctx.queryParam("after"));
         SessionKey key = keyOf(conversation);
-        Optional<SessionEntry> entry = storage.sessions().find(key);
+        Optional<SessionEntry> entry = owners.open(WebGuard.user(ctx), conversation);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("conversation", conversation);
         if (entry.isEmpty()) {
@@ -435,8 +444,9 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
     private void conversations(Context ctx) {
         SessionQuery query = new SessionQuery(SessionQuery.State.ALL, Optional.of(PLATFORM), Optional.empty(), 200, 0);
         List<Map<String, Object>> out = new ArrayList<>();
+        dev.herald.web.access.WebUser viewer = WebGuard.user(ctx);
         for (SessionEntry e : storage.sessions().search(query)) {
-            if (e.origin() == null) {
+            if (e.origin() == null || !ConversationOwners.visible(viewer, e)) {
                 continue;
             }
             Map<String, Object> c = new LinkedHashMap<>();
@@ -452,6 +462,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
 
     private void stream(Context ctx) {
         String conversation = id(ctx.queryParam("c"), "c");
+        owners.open(WebGuard.user(ctx), conversation);
         ObjectNode hello = WebJson.MAPPER.createObjectNode().put("type", "hello").put("conversation", conversation)
                 .put("state", state.get().name().toLowerCase());
         ChatStreams.Subscriber subscriber = streams.subscribe(conversation, encode(hello));

@@ -21,34 +21,63 @@ const Herald = (() => {
 
   let loginWaiters = null;
 
-  /** Shows the key dialog once; resolves when the browser holds a session cookie. */
-  function login(message) {
+  /** The sign-in form for what this Herald asks: its key, an account, or the first admin (setup). */
+  function loginFields(form, mode) {
+    const field = (id, label, attrs) => [el("label", { for: id }, label), el("input", Object.assign({ id, required: true }, attrs))];
+    const parts = mode === "key"
+      ? [el("h2", { id: "login-title" }, "Herald key"),
+         el("p", {}, "This Herald asks for its key (platforms.api_server.key). It is kept for this browser session only."),
+         ...field("login-key", "Key", { name: "key", type: "password", autocomplete: "current-password" })]
+      : mode === "setup"
+      ? [el("h2", { id: "login-title" }, "Create the first admin"),
+         el("p", {}, "No admin account exists yet. From this machine no code is needed; from elsewhere enter the setup code "
+           + "Herald printed in its log at start."),
+         ...field("login-name", "Name", { name: "name", autocomplete: "username", pattern: "[a-z0-9_\\-]{1,32}" }),
+         ...field("login-password", "Password (8 characters or more)", { name: "password", type: "password", autocomplete: "new-password", minlength: "8" }),
+         el("label", { for: "login-code" }, "Setup code (only from another machine)"),
+         el("input", { id: "login-code", name: "code", autocomplete: "off" })]
+      : [el("h2", { id: "login-title" }, "Sign in to Herald"),
+         ...field("login-name", "Name", { name: "name", autocomplete: "username" }),
+         ...field("login-password", "Password", { name: "password", type: "password", autocomplete: "current-password" })];
+    form.replaceChildren(...parts, el("p", { class: "login-error", role: "alert" }),
+      el("button", { type: "submit", class: "primary" }, mode === "setup" ? "Create and sign in" : mode === "key" ? "Log in" : "Sign in"));
+  }
+
+  /** Shows the sign-in dialog once; resolves when the browser holds a session cookie. */
+  function login(message, forcedMode) {
     if (loginWaiters) return loginWaiters.promise;
     let resolve;
     const promise = new Promise((r) => (resolve = r));
     loginWaiters = { promise };
     const dialog = document.getElementById("login");
     const form = dialog.querySelector("form");
-    const input = dialog.querySelector("input[name=key]");
-    const error = dialog.querySelector(".login-error");
-    error.textContent = message || "";
-    const onSubmit = async (event) => {
-      event.preventDefault();
-      const res = await api("/auth/login", { method: "POST", body: { key: input.value }, noLogin: true });
-      if (res.ok) {
-        input.value = "";
-        form.removeEventListener("submit", onSubmit);
-        dialog.close();
-        loginWaiters = null;
-        resolve();
-      } else {
-        error.textContent = (res.data && res.data.error) || "Login failed (" + res.status + ")";
-        input.select();
-      }
-    };
-    form.addEventListener("submit", onSubmit);
-    if (!dialog.open) dialog.showModal();
-    input.focus();
+    (async () => {
+      const state = await api("/auth/state", { noLogin: true });
+      const d = (state.ok && state.data) || {};
+      const mode = forcedMode || (d.accounts ? "account" : d.keyRequired ? "key" : "setup");
+      loginFields(form, mode);
+      const error = form.querySelector(".login-error");
+      error.textContent = message || "";
+      const onSubmit = async (event) => {
+        event.preventDefault();
+        const body = {};
+        for (const input of form.querySelectorAll("input")) body[input.name] = input.value;
+        const res = await api(mode === "setup" ? "/auth/setup" : "/auth/login", { method: "POST", body, noLogin: true });
+        if (res.ok) {
+          form.removeEventListener("submit", onSubmit);
+          form.replaceChildren();
+          dialog.close();
+          loginWaiters = null;
+          resolve();
+        } else {
+          error.textContent = (res.data && res.data.error) || "Sign-in failed (" + res.status + ")";
+        }
+      };
+      form.addEventListener("submit", onSubmit);
+      if (!dialog.open) dialog.showModal();
+      const first = form.querySelector("input");
+      if (first) first.focus();
+    })();
     return promise;
   }
 
@@ -83,11 +112,32 @@ const Herald = (() => {
     return { ok: res.ok, status: res.status, data };
   }
 
-  /** Asks for the key up front when one is required and this browser has no session. */
+  /**
+   * Asks up front for what this browser lacks: the key, an account's sign-in, or (no admin yet, on a page that would
+   * otherwise be open) the first admin. Returns the state, with who is signed in ({@code data.user}).
+   */
   async function ensureAccess() {
-    const res = await api("/auth/state", { noLogin: true });
-    if (res.ok && res.data.keyRequired && !res.data.loggedIn) await login();
+    let res = await api("/auth/state", { noLogin: true });
+    if (res.ok && !res.data.loggedIn && (res.data.keyRequired || res.data.accounts)) {
+      await login();
+      res = await api("/auth/state", { noLogin: true });
+    }
+    showUser(res.ok ? res.data.user : null);
     return res;
+  }
+
+  /** Shows who is signed in, with a sign-out button, in the element #signed-in when the page has one. */
+  function showUser(user) {
+    const slot = document.getElementById("signed-in");
+    if (!slot || !user || !user.account) return;
+    slot.replaceChildren(el("span", { class: "meta" }, user.name + (user.role === "admin" ? " (admin)" : "")),
+      el("button", { type: "button", id: "sign-out", onclick: async () => {
+        await api("/auth/logout", { method: "POST", noLogin: true });
+        location.reload();
+      } }, "Sign out"));
+    slot.hidden = false;
+    const keys = document.getElementById("api-keys-open"); // the chat's API keys button: accounts only
+    if (keys) keys.hidden = false;
   }
 
   function ago(seconds) {

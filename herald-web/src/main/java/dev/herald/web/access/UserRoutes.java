@@ -1,0 +1,131 @@
+package dev.herald.web.access;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.herald.core.account.Account;
+import dev.herald.core.account.Accounts;
+import dev.herald.core.account.Role;
+import dev.herald.web.Routes;
+import dev.herald.web.WebJson;
+import dev.herald.web.WebJson.BadRequest;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin page's users panel ({@code /admin/api/users...}, admins only: {@link WebGuard#adminOnly}): list, create,
+ * disable or enable, reset a password, and sign out everywhere. Every change that must end sessions moves the
+ * account's session epoch ({@link Accounts}), so its open pages get 401 at their next request, on every node.
+ * Passwords are never echoed or logged.
+ */
+public final class UserRoutes implements Routes {
+    private static final Logger log = LoggerFactory.getLogger("web");
+
+    private final WebGuard guard;
+    private final Accounts accounts;
+    private final Clock clock;
+
+    public UserRoutes(WebGuard guard, Clock clock) {
+        this.guard = guard;
+        this.accounts = guard.access().accounts().accounts();
+        this.clock = clock;
+    }
+
+    @Override
+    public String name() {
+        return "users";
+    }
+
+    @Override
+    public void register(RoutesConfig routes) {
+        routes.get("/admin/api/users", guard.read(this::list));
+        routes.post("/admin/api/users/create", guard.write(this::create));
+        routes.post("/admin/api/users/disable", guard.write(ctx -> disable(ctx, true)));
+        routes.post("/admin/api/users/enable", guard.write(ctx -> disable(ctx, false)));
+        routes.post("/admin/api/users/reset", guard.write(this::reset));
+        routes.post("/admin/api/users/sign-out", guard.write(this::signOut));
+    }
+
+    private void list(Context ctx) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Account a : accounts.list()) {
+            Map<String, Object> u = new LinkedHashMap<>();
+            u.put("name", a.name());
+            u.put("role", a.role().wire());
+            u.put("disabled", a.disabled());
+            u.put("createdAt", a.createdAt().toString());
+            out.add(u);
+        }
+        WebJson.write(ctx, 200, Map.of("users", out));
+    }
+
+    private void create(Context ctx) {
+        JsonNode body = WebJson.body(ctx);
+        String name = name(body);
+        Account account;
+        try {
+            Role role = Role.of(body.path("role").asText("user"));
+            account = new Account(name, role, PasswordHash.hash(body.path("password").asText("")), false, clock.instant(), 0);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(400, e.getMessage());
+        }
+        if (!accounts.create(account)) {
+            throw new BadRequest(409, "the name '" + name + "' is taken; pick another");
+        }
+        log.info("web - {} made the {} account '{}'", WebGuard.user(ctx).name(), account.role().wire(), name);
+        WebJson.write(ctx, 200, Map.of("status", "created", "name", name, "role", account.role().wire()));
+    }
+
+    private void disable(Context ctx, boolean disabled) {
+        String name = name(WebJson.body(ctx));
+        if (disabled && name.equals(WebGuard.user(ctx).name()) && WebGuard.user(ctx).account()) {
+            throw new BadRequest(400, "you cannot disable your own account; another admin can");
+        }
+        found(accounts.setDisabled(name, disabled), name);
+        log.info("web - {} {} the account '{}'{}", WebGuard.user(ctx).name(), disabled ? "disabled" : "enabled", name,
+                disabled ? " (its sessions ended)" : "");
+        WebJson.write(ctx, 200, Map.of("status", disabled ? "disabled" : "enabled", "name", name));
+    }
+
+    private void reset(Context ctx) {
+        JsonNode body = WebJson.body(ctx);
+        String name = name(body);
+        String hash;
+        try {
+            hash = PasswordHash.hash(body.path("password").asText(""));
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(400, e.getMessage());
+        }
+        found(accounts.setPassword(name, hash), name);
+        log.info("web - {} reset the password of '{}' (its sessions ended)", WebGuard.user(ctx).name(), name);
+        WebJson.write(ctx, 200, Map.of("status", "reset", "name", name));
+    }
+
+    private void signOut(Context ctx) {
+        String name = name(WebJson.body(ctx));
+        found(accounts.endSessions(name), name);
+        log.info("web - {} signed '{}' out everywhere", WebGuard.user(ctx).name(), name);
+        WebJson.write(ctx, 200, Map.of("status", "signed-out", "name", name));
+    }
+
+    private static String name(JsonNode body) {
+        String name = body.path("name").asText("").strip().toLowerCase(Locale.ROOT);
+        try {
+            return Account.checkName(name);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(400, e.getMessage());
+        }
+    }
+
+    private static void found(boolean changed, String name) {
+        if (!changed) {
+            throw new BadRequest(404, "no account is named '" + name + "'");
+        }
+    }
+}

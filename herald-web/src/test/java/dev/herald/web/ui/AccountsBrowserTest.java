@@ -1,0 +1,33 @@
+package dev.herald.web.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.testkit.browser.BrowserScript;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Web accounts in headless Chromium ({@code browser/accounts.mjs}): first admin, users panel, sign-in, sign out everywhere. */
+class AccountsBrowserTest {
+    private static final Duration STEP = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void firstAdmin_addsAUser_whoSignsInAndChats_untilSignedOutEverywhere_inChromium() throws Exception {
+        try (WebUiFixture fx = WebUiFixture.start(dir, new BrowserAgent());
+                BrowserScript script = BrowserScript.start(WebChatBrowserTest.NODE_DIR, "browser/accounts.mjs", WebChatBrowserTest.env(fx))) {
+            script.awaitStep("first-admin", STEP);
+            script.awaitStep("user-added", STEP);
+            script.awaitStep("wrong-password", STEP);
+            script.awaitStep("bob-chatted", STEP);
+            assertThat(script.awaitStep("api-key", STEP).path("owner").asText()).isEqualTo("bob");
+            script.awaitStep("signed-out", STEP);
+            script.awaitDone(STEP);
+            assertThat(fx.storage.accounts().find("bob").orElseThrow().sessionEpoch()).isEqualTo(1);
+            assertThat(script.output()).doesNotContain("bob-long-password");
+        }
+    }
+}
