@@ -434,6 +434,8 @@ public final class TurnRunner {
         if (transcript.isEmpty()) {
             metrics.sessionStarted(turn);
         }
+        // read before the turn writes: a read after the answer's deferred row would commit it early, one more waited write
+        boolean footer = UsageFooter.on(storage.chatPreferences(), turn.sessionKey());
         TurnOutcome outcome;
         List<OutboundFile> files = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (Typing typing = Typing.start(adapter, turn.source().target(), turn.eventId())) {
@@ -449,7 +451,7 @@ public final class TurnRunner {
             outcome = new TurnOutcome.Errored("Sorry, the agent ended without an answer. Try again.");
         }
         metrics.turnEnded(turn, outcome, System.nanoTime() - startNanos);
-        finish(turn, outcome, files);
+        finish(turn, outcome, files, footer);
     }
 
     private TurnListener listener(TurnRecord turn, String sessionId, PlatformAdapter adapter, Interrupt interrupt, List<OutboundFile> files) {
@@ -547,7 +549,7 @@ public final class TurnRunner {
         }
     }
 
-    private void finish(TurnRecord turn, TurnOutcome outcome, List<OutboundFile> files) {
+    private void finish(TurnRecord turn, TurnOutcome outcome, List<OutboundFile> files, boolean footer) {
         String reply = outcome.replyText();
         if (outcome instanceof TurnOutcome.Errored || outcome instanceof TurnOutcome.Failed) {
             reply = UserErrors.fromOperatorText(reply, APOLOGY); // the one rule, whoever wrote the text
@@ -562,7 +564,7 @@ public final class TurnRunner {
                         turn.id(), turn.sessionKey());
                 return;
             }
-            reply = UsageFooter.append(storage, agent, turns, turn, outcome, reply);
+            reply = footer ? UsageFooter.append(storage, agent, turns, turn, outcome, reply) : reply;
             if (!outbox.record(turn, outcome.kind(), reply)) {
                 log.info("gateway - turn {} of {} was closed while it ran (stop or crash recovery); its reply is not sent",
                         turn.id(), turn.sessionKey());
