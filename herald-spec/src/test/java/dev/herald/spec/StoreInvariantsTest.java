@@ -114,6 +114,8 @@ class StoreInvariantsTest extends GatewaySpec {
         h.loopback("telegram").onSend(m -> SendResult.sent(m.idempotencyKey() == null ? "notice" : "msg-" + m.idempotencyKey()));
         h.loopback("telegram").say(alice, "hello");
         h.loopback("telegram").awaitSent("echo: hello"::equals, Harness.WAIT);
+        org.awaitility.Awaitility.await().atMost(Harness.WAIT).until(() -> h.storage.turns().latestStarted(h.key(alice))
+                .map(t -> t.state() == TurnState.DELIVERED).orElse(false)); // the turn is over: the stop below interrupts nothing
         OutboundMessage first = h.kit.sent().getFirst().message();
 
         h.gateway.platforms().adapter(Platform.of("telegram")).orElseThrow().send(first); // as Discord answers an enforced nonce
