@@ -140,7 +140,7 @@ final class LineEvents {
                         mentioned = true;
                         int index = who.path("index").asInt(-1);
                         int length = who.path("length").asInt(-1);
-                        if (index >= 0 && length > 0 && index + length <= text.length()) {
+                        if (index >= 0 && length > 0 && index <= text.length() && length <= text.length() - index) {
                             self.add(new int[] {index, length});
                         }
                     }
