@@ -1,6 +1,6 @@
 // Web accounts in the browser (AccountsBrowserTest): on a fresh install the admin page offers to create the first
 // admin; the admin adds a user in the Users panel; the user signs in on the chat (a wrong password is refused) and
-// chats and makes an API key (listed with its owner on the admin page); the admin signs the user out everywhere and the user's page asks to sign in again.
+// chats and makes an API key; an invited person picks their password through the link and chats (listed with its owner on the admin page); the admin signs the user out everywhere and the user's page asks to sign in again.
 import { BASE_URL, step, run, check, say, screenshot } from './lib.mjs';
 
 await run(async (newPage) => {
@@ -21,6 +21,38 @@ await run(async (newPage) => {
   await admin.waitForSelector('#users tr[data-user=bob] >> text=active');
   await screenshot(admin, 'admin-users.png');
   step('user-added');
+
+  // an invitation: the admin invites cleo, cleo opens the link, picks a password (a typo in the repeat is caught) and
+  // chats; the link works once
+  await admin.fill('#invite-name', 'cleo');
+  await admin.click('#user-invite button[type=submit]');
+  await admin.waitForSelector('#invite-url');
+  const link = (await admin.textContent('#invite-url')).trim();
+  check(/\/#invite=cleo\.[A-Za-z0-9_-]{32}$/.test(link), 'the invitation link looks wrong: ' + link);
+  await admin.waitForSelector('#users tr[data-user=cleo] >> text=invited');
+  const cleo = await newPage();
+  await cleo.goto(link);
+  await cleo.waitForSelector('#login[open] >> text=Welcome to Herald, cleo');
+  await cleo.fill('#login-password', 'cleo-long-password');
+  await cleo.fill('#login-repeat', 'cleo-long-passwort');
+  await cleo.press('#login-repeat', 'Enter');
+  await cleo.waitForSelector('.login-error >> text=The two passwords differ');
+  await cleo.fill('#login-repeat', 'cleo-long-password');
+  await cleo.press('#login-repeat', 'Enter');
+  await cleo.waitForSelector('#signed-in >> text=cleo');
+  check(!cleo.url().includes('invite='), 'the code stayed in the address bar: ' + cleo.url());
+  await say(cleo, 'hello as cleo');
+  await cleo.waitForSelector('.msg.assistant:not(.draft) >> text=You said: hello as cleo');
+  const again = await newPage();
+  await again.goto(link);
+  await again.waitForSelector('#login[open] >> text=Welcome to Herald, cleo');
+  await again.fill('#login-password', 'someone-elses-password');
+  await again.fill('#login-repeat', 'someone-elses-password');
+  await again.press('#login-repeat', 'Enter');
+  await again.waitForSelector('.login-error >> text=this invitation link is not valid');
+  await admin.reload();
+  await admin.waitForSelector('#users tr[data-user=cleo] >> text=active');
+  step('invited', { reused: await again.textContent('.login-error') });
 
   const bob = await newPage();
   await bob.goto(BASE_URL + '/');

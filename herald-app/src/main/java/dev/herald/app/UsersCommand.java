@@ -173,7 +173,7 @@ final class UsersCommand implements Callable<Integer> {
                 return ExitCodes.OK;
             }
             for (Account a : accounts) {
-                cli.out().println(a.name() + "  " + a.role().wire() + (a.disabled() ? "  DISABLED" : "") + "  since " + a.createdAt());
+                cli.out().println(a.name() + "  " + a.role().wire() + (a.disabled() ? "  DISABLED" : "") + (a.invited() ? "  INVITED (no password yet)" : "") + "  since " + a.createdAt());
             }
             return ExitCodes.OK;
         }

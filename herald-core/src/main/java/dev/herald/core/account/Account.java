@@ -29,7 +29,18 @@ public record Account(String name, Role role, String passwordHash, boolean disab
         return name;
     }
 
+    /**
+     * How the password hash of an invited account starts, one that no password matches: {@code invite$<SHA-256 of the
+     * invitation code, hex>$<expiry, epoch seconds>}. The invited person's first password replaces it.
+     */
+    public static final String INVITED = "invite$";
+
     public boolean admin() {
         return role == Role.ADMIN;
+    }
+
+    /** Whether the account waits for its invitation to be taken (it has no password yet and cannot sign in). */
+    public boolean invited() {
+        return passwordHash.startsWith(INVITED);
     }
 }

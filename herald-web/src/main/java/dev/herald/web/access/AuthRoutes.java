@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * The pages' sign-in: {@code GET /auth/state} (what this browser must do: nothing, enter the key, sign in with an
  * account, or make the first admin; and who it is), {@code POST /auth/login} ({@code {"name", "password"}} once
  * accounts exist, {@code {"key"}} before; sets the session cookie), {@code POST /auth/setup}
- * ({@code {"name", "password", "code"}}: the first admin, see {@link WebAccess#checkSetup}), {@code POST /auth/logout}.
+ * ({@code {"name", "password", "code"}}: the first admin, see {@link WebAccess#checkSetup}), {@code POST /auth/invite}
+ * ({@code {"name", "code", "password"}}: an invitation taken, see {@link Invitations}), {@code POST /auth/logout}.
  * Wrong keys, passwords and setup codes are logged without the presented text and count against the client's
  * {@link AuthThrottle} (429 once it is used up); logout also ends the session token server-side.
  */
@@ -48,6 +49,7 @@ public final class AuthRoutes implements Routes {
         routes.get("/auth/state", guard.open(false, this::state));
         routes.post("/auth/login", guard.open(true, this::login));
         routes.post("/auth/setup", guard.open(true, this::setup));
+        routes.post("/auth/invite", guard.open(true, this::invite));
         routes.post("/auth/logout", guard.open(true, this::logout));
     }
 
@@ -118,6 +120,29 @@ public final class AuthRoutes implements Routes {
         }
         log.info("web - first admin account '{}' made from {}", name, ctx.req().getRemoteAddr());
         signedIn(ctx, admin);
+    }
+
+    /** Takes an invitation: {@code {"name", "code", "password"}} sets the account's first password and signs it in. */
+    private void invite(Context ctx) {
+        JsonNode body = WebJson.body(ctx);
+        String name = body.path("name").asText("").strip().toLowerCase(java.util.Locale.ROOT);
+        WebAccess.Verdict verdict = access.checkInvite(WebGuard.facts(ctx, true), name, body.path("code").asText(null));
+        if (!verdict.allowed()) {
+            WebGuard.refuse(ctx, verdict);
+            return;
+        }
+        String hash;
+        try {
+            hash = PasswordHash.hash(body.path("password").asText(""));
+        } catch (IllegalArgumentException e) {
+            throw new WebJson.BadRequest(400, e.getMessage());
+        }
+        Account invited = access.accounts().accounts().find(name).orElseThrow();
+        if (!invited.invited() || !access.accounts().accounts().setPassword(name, hash)) {
+            throw new WebJson.BadRequest(409, "this invitation was taken a moment ago; sign in with its password");
+        }
+        log.info("web - '{}' took their invitation from {}", name, ctx.req().getRemoteAddr());
+        signedIn(ctx, access.accounts().accounts().find(name).orElseThrow());
     }
 
     private void logout(Context ctx) {

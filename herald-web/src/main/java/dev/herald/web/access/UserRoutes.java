@@ -46,6 +46,7 @@ public final class UserRoutes implements Routes {
     public void register(RoutesConfig routes) {
         routes.get("/admin/api/users", guard.read(this::list));
         routes.post("/admin/api/users/create", guard.write(this::create));
+        routes.post("/admin/api/users/invite", guard.write(this::invite));
         routes.post("/admin/api/users/disable", guard.write(ctx -> disable(ctx, true)));
         routes.post("/admin/api/users/enable", guard.write(ctx -> disable(ctx, false)));
         routes.post("/admin/api/users/reset", guard.write(this::reset));
@@ -59,6 +60,10 @@ public final class UserRoutes implements Routes {
             u.put("name", a.name());
             u.put("role", a.role().wire());
             u.put("disabled", a.disabled());
+            if (a.invited()) {
+                java.time.Instant until = Invitations.expiresAt(a);
+                u.put("invitedUntil", until == null ? null : until.toString());
+            }
             u.put("createdAt", a.createdAt().toString());
             out.add(u);
         }
@@ -80,6 +85,37 @@ public final class UserRoutes implements Routes {
         }
         log.info("web - {} made the {} account '{}'", WebGuard.user(ctx).name(), account.role().wire(), name);
         WebJson.write(ctx, 200, Map.of("status", "created", "name", name, "role", account.role().wire()));
+    }
+
+    /**
+     * Invites {@code name} with {@code role}: the account is made (or its earlier invitation replaced) with no password,
+     * and the answer carries the link's path once. An account that has a password is not invited again (409).
+     */
+    private void invite(Context ctx) {
+        JsonNode body = WebJson.body(ctx);
+        String name = name(body);
+        Role role;
+        try {
+            role = Role.of(body.path("role").asText("user"));
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(400, e.getMessage());
+        }
+        Invitations.Invitation invitation = Invitations.create(clock.instant());
+        java.util.Optional<Account> existing = accounts.find(name);
+        if (existing.isPresent()) {
+            if (!existing.get().invited() || existing.get().role() != role) {
+                throw new BadRequest(409, existing.get().invited()
+                        ? "'" + name + "' is invited as " + existing.get().role().wire() + "; invite them again with that role"
+                        : "the name '" + name + "' is taken; pick another, or reset that account's password");
+            }
+            accounts.setPassword(name, invitation.passwordHash());
+        } else if (!accounts.create(new Account(name, role, invitation.passwordHash(), false, clock.instant(), 0))) {
+            throw new BadRequest(409, "the name '" + name + "' is taken; pick another");
+        }
+        log.info("web - {} invited '{}' as {} (the link works until {})", WebGuard.user(ctx).name(), name, role.wire(),
+                invitation.expiresAt());
+        WebJson.write(ctx, 200, Map.of("status", "invited", "name", name, "role", role.wire(), "link", invitation.link(name),
+                "expiresAt", invitation.expiresAt().toString()));
     }
 
     private void disable(Context ctx, boolean disabled) {

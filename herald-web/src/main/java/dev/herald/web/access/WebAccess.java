@@ -238,6 +238,25 @@ public final class WebAccess {
     }
 
     /**
+     * Whether this request may take the invitation of account {@code name} with {@code code}: the account waits for its
+     * invitation ({@link Invitations}), the code is its code, and the invitation has not expired. A wrong or expired code
+     * is counted against the client like a wrong password, and the answer does not say which part was wrong.
+     */
+    public Verdict checkInvite(Request r, String name, String code) {
+        String client = clientOf(r);
+        Duration wait = throttle.blockedFor(client, r.what());
+        if (!wait.isZero()) {
+            return new Verdict(429, "too many wrong invitation codes from " + client + "; try again in " + wait.toSeconds() + " s", wait);
+        }
+        Optional<dev.herald.core.account.Account> account = name == null ? Optional.empty() : accounts.accounts().find(name);
+        if (account.isEmpty() || account.get().disabled() || !Invitations.matches(account.get(), code, clock.instant())) {
+            throttle.failed(client, r.what());
+            return new Verdict(403, "this invitation link is not valid (used, replaced or expired); ask an admin for a new one");
+        }
+        return Verdict.as(WebUser.of(account.get()));
+    }
+
+    /**
      * Whether a request may reach the API ({@code /v1/...}). With a key: the bearer key (401 missing or
      * wrong, 429 while throttled). Without: the loopback rule and no cross-site browser request (403).
      */

@@ -11,7 +11,9 @@
     return el("tr", { dataset: { user: u.name } },
       el("td", {}, u.name),
       el("td", {}, u.role),
-      el("td", {}, el("span", { class: "pill " + (u.disabled ? "bad" : "running") }, u.disabled ? "disabled" : "active")),
+      el("td", {}, el("span", { class: "pill " + (u.disabled ? "bad" : u.invitedUntil !== undefined ? "" : "running") },
+        u.disabled ? "disabled" : u.invitedUntil !== undefined ? "invited" + (u.invitedUntil ? " (link until "
+          + u.invitedUntil.slice(0, 10) + ")" : "") : "active")),
       el("td", { class: "row-actions" },
         u.disabled ? b("Enable", "enable") : b("Disable", "disable"),
         b("Reset password", "reset"),
@@ -73,6 +75,23 @@
     const res = await api("/admin/api/users/create", { method: "POST", body });
     flash(res, "added: " + body.name + " (" + body.role + ")");
     if (res.ok) form.reset();
+    await load();
+  });
+
+  $("user-invite").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const body = { name: $("invite-name").value.trim(), role: $("invite-role").value };
+    const res = await api("/admin/api/users/invite", { method: "POST", body });
+    flash(res, "invited: " + body.name + " (" + body.role + ")");
+    const shown = $("invite-link");
+    if (res.ok) {
+      const link = location.origin + res.data.link;
+      shown.replaceChildren("Send this link to " + body.name + " (it works once, until " + res.data.expiresAt.slice(0, 10)
+        + "; it is shown only now): ", el("code", { id: "invite-url" }, link));
+      shown.hidden = false;
+      form.reset();
+    }
     await load();
   });
 

@@ -36,11 +36,23 @@ const Herald = (() => {
          ...field("login-password", "Password (8 characters or more)", { name: "password", type: "password", autocomplete: "new-password", minlength: "8" }),
          el("label", { for: "login-code" }, "Setup code (only from another machine)"),
          el("input", { id: "login-code", name: "code", autocomplete: "off" })]
+      : mode === "invite"
+      ? [el("h2", { id: "login-title" }, "Welcome to Herald, " + invitation().name),
+         el("p", {}, "Choose the password for your account " + invitation().name + ". The invitation link works once."),
+         ...field("login-password", "Password (8 characters or more)", { name: "password", type: "password", autocomplete: "new-password", minlength: "8" }),
+         ...field("login-repeat", "The same password again", { name: "repeat", type: "password", autocomplete: "new-password", minlength: "8" })]
       : [el("h2", { id: "login-title" }, "Sign in to Herald"),
          ...field("login-name", "Name", { name: "name", autocomplete: "username" }),
          ...field("login-password", "Password", { name: "password", type: "password", autocomplete: "current-password" })];
     form.replaceChildren(...parts, el("p", { class: "login-error", role: "alert" }),
-      el("button", { type: "submit", class: "primary" }, mode === "setup" ? "Create and sign in" : mode === "key" ? "Log in" : "Sign in"));
+      el("button", { type: "submit", class: "primary" }, mode === "setup" || mode === "invite" ? "Create and sign in"
+        : mode === "key" ? "Log in" : "Sign in"));
+  }
+
+  /** The invitation in this page's address ({@code #invite=<name>.<code>}), or null. */
+  function invitation() {
+    const m = /^#invite=([a-z0-9_-]{1,32})\.([A-Za-z0-9_-]{10,100})$/.exec(location.hash);
+    return m ? { name: m[1], code: m[2] } : null;
   }
 
   /** Shows the sign-in dialog once; resolves when the browser holds a session cookie. */
@@ -62,7 +74,17 @@ const Herald = (() => {
         event.preventDefault();
         const body = {};
         for (const input of form.querySelectorAll("input")) body[input.name] = input.value;
-        const res = await api(mode === "setup" ? "/auth/setup" : "/auth/login", { method: "POST", body, noLogin: true });
+        if (mode === "invite") {
+          if (body.password !== body.repeat) {
+            error.textContent = "The two passwords differ; type the same password twice.";
+            return;
+          }
+          delete body.repeat;
+          Object.assign(body, invitation());
+        }
+        const path = mode === "setup" ? "/auth/setup" : mode === "invite" ? "/auth/invite" : "/auth/login";
+        const res = await api(path, { method: "POST", body, noLogin: true });
+        if (res.ok && mode === "invite") history.replaceState(null, "", location.pathname + location.search);
         if (res.ok) {
           form.removeEventListener("submit", onSubmit);
           form.replaceChildren();
@@ -118,7 +140,10 @@ const Herald = (() => {
    */
   async function ensureAccess() {
     let res = await api("/auth/state", { noLogin: true });
-    if (res.ok && !res.data.loggedIn && (res.data.keyRequired || res.data.accounts)) {
+    if (invitation()) { // an invitation link: its form first, even in a browser signed in as someone else
+      await login("", "invite");
+      res = await api("/auth/state", { noLogin: true });
+    } else if (res.ok && !res.data.loggedIn && (res.data.keyRequired || res.data.accounts)) {
       await login();
       res = await api("/auth/state", { noLogin: true });
     }

@@ -157,4 +157,48 @@ class AccountsHttpTest {
             assertThat(attacker.signIn("ann", "ann's long password").statusCode()).as("the right password while throttled").isEqualTo(429);
         }
     }
+
+    @Test
+    void anInvitation_isTakenOnceWithItsCode_byNobodyElse_andOnlyAnAdminInvites() {
+        try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
+            Browser ann = new Browser(fx.baseUrl());
+            assertThat(ann.post("/auth/setup", "{\"name\":\"ann\",\"password\":\"ann's long password\"}").statusCode()).isEqualTo(200);
+            assertThat(ann.post("/admin/api/users/create", "{\"name\":\"bob\",\"password\":\"bob's long password\"}").statusCode()).isEqualTo(200);
+
+            HttpResponse<String> first = ann.post("/admin/api/users/invite", "{\"name\":\"dan\"}");
+            assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+            String oldCode = WebUiFixture.json(first).path("link").asText().substring("/#invite=dan.".length());
+            assertThat(WebUiFixture.json(ann.get("/admin/api/users")).path("users").findValues("invitedUntil")).hasSize(1);
+            HttpResponse<String> again = ann.post("/admin/api/users/invite", "{\"name\":\"dan\"}");
+            String code = WebUiFixture.json(again).path("link").asText().substring("/#invite=dan.".length());
+            assertThat(code).as("inviting again makes a new code").isNotEqualTo(oldCode);
+            assertThat(ann.post("/admin/api/users/invite", "{\"name\":\"dan\",\"role\":\"admin\"}").statusCode())
+                    .as("another role for a pending invitation").isEqualTo(409);
+            assertThat(ann.post("/admin/api/users/invite", "{\"name\":\"bob\"}").statusCode()).as("an account with a password").isEqualTo(409);
+
+            Browser bob = new Browser(fx.baseUrl());
+            assertThat(bob.signIn("bob", "bob's long password").statusCode()).isEqualTo(200);
+            assertThat(bob.post("/admin/api/users/invite", "{\"name\":\"mallory\"}").statusCode()).as("a user invites nobody").isEqualTo(403);
+
+            Browser dan = new Browser(fx.baseUrl());
+            assertThat(dan.signIn("dan", code).statusCode()).as("the code is no password").isEqualTo(401);
+            assertThat(dan.post("/auth/invite", "{\"name\":\"dan\",\"code\":\"" + oldCode + "\",\"password\":\"dan's long password\"}")
+                    .statusCode()).as("the replaced link").isEqualTo(403);
+            assertThat(dan.post("/auth/invite", "{\"name\":\"bob\",\"code\":\"" + code + "\",\"password\":\"taking bob's account\"}")
+                    .statusCode()).as("dan's code for bob's account").isEqualTo(403);
+            assertThat(dan.post("/auth/invite", "{\"name\":\"dan\",\"code\":\"" + code + "\",\"password\":\"short\"}").statusCode())
+                    .as("a password too short").isEqualTo(400);
+            HttpResponse<String> taken = dan.post("/auth/invite", "{\"name\":\"dan\",\"code\":\"" + code + "\",\"password\":\"dan's long password\"}");
+            assertThat(taken.statusCode()).as(taken.body()).isEqualTo(200);
+            assertThat(WebUiFixture.json(dan.get("/auth/state")).path("user").path("name").asText()).isEqualTo("dan");
+            assertThat(dan.get("/chat/api/conversations").statusCode()).isEqualTo(200);
+
+            Browser eve = new Browser(fx.baseUrl());
+            assertThat(eve.post("/auth/invite", "{\"name\":\"dan\",\"code\":\"" + code + "\",\"password\":\"eve's long password\"}")
+                    .statusCode()).as("the link works once").isEqualTo(403);
+            assertThat(eve.signIn("dan", "dan's long password").statusCode()).isEqualTo(200);
+            assertThat(fx.storage.accounts().find("dan").orElseThrow().role().wire()).isEqualTo("user");
+            assertThat(fx.storage.accounts().find("bob").orElseThrow().invited()).isFalse();
+        }
+    }
 }
