@@ -32,6 +32,11 @@ final class HookRun {
     private final HookConfig config;
     private final HttpClient http;
 
+    /** The hook's place under {@code hooks:}, from 0. */
+    int index() {
+        return index;
+    }
+
     HookRun(int index, HookConfig config, HttpClient http) {
         this.index = index;
         this.config = config;

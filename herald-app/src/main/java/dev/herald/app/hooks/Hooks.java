@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Design: the gateway's thread only builds the payload and offers it to a bounded queue, so a hook never delays a
  * turn; a full queue drops the event, with one warning per {@link #DROP_WARNING_EVERY} counting what was dropped. One
- * dispatcher thread takes events in order and runs each matching hook on its own virtual thread, at most
+ * dispatcher thread takes events in order and hands each to its hook's own line: a hook runs its events one at a time,
+ * in the order they happened (a command hook that appends to a file never sees {@code turn.completed} before the
+ * {@code session.started} that came first), on a virtual thread; different hooks run side by side, at most
  * {@link #MAX_RUNNING} at once. {@link #close()} lets what is queued (such as {@code gateway.stopping}) run for up to
  * {@link #CLOSE_GRACE}, then interrupts what still runs.
  */
@@ -44,6 +46,10 @@ public final class Hooks implements GatewayMetrics, AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong lastDropWarning = new AtomicLong(Long.MIN_VALUE);
     private final List<Thread> workers = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Each hook's events taken from the queue and not yet finished, oldest first (guarded by itself). */
+    private final java.util.Map<HookRun, java.util.ArrayDeque<Job>> lines = new java.util.HashMap<>();
+    /** Events taken from the queue whose hook has not finished them. */
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final Thread dispatcher;
     private volatile Supplier<String> node = () -> null;
     private volatile boolean closed;
@@ -140,20 +146,53 @@ public final class Hooks implements GatewayMetrics, AutoCloseable {
             Job job;
             try {
                 job = queue.take();
-                running.acquire();
             } catch (InterruptedException e) {
                 return;
             }
-            Thread t = Thread.ofVirtual().name("hook").unstarted(() -> {
+            inFlight.incrementAndGet();
+            boolean idle;
+            synchronized (lines) {
+                java.util.ArrayDeque<Job> line = lines.computeIfAbsent(job.hook(), h -> new java.util.ArrayDeque<>());
+                line.addLast(job);
+                idle = line.size() == 1; // else the hook's worker takes it after the ones before it
+            }
+            if (idle) {
+                Thread t = Thread.ofVirtual().name("hook").unstarted(() -> runLine(job.hook()));
+                workers.add(t);
+                t.start();
+            }
+        }
+    }
+
+    /** Runs {@code hook}'s waiting events in order until none is left. */
+    private void runLine(HookRun hook) {
+        try {
+            Job job;
+            synchronized (lines) {
+                job = lines.get(hook).peekFirst();
+            }
+            while (job != null) {
+                try {
+                    running.acquire();
+                } catch (InterruptedException e) {
+                    return; // closing: what is left is cut off
+                }
                 try {
                     job.hook().run(job.event(), job.payload());
+                } catch (RuntimeException e) {
+                    log.warn("hooks - hooks[{}] failed on {}: {}", hook.index(), job.event().wire(), e.toString());
                 } finally {
                     running.release();
-                    workers.remove(Thread.currentThread());
+                    inFlight.decrementAndGet();
                 }
-            });
-            workers.add(t);
-            t.start();
+                synchronized (lines) {
+                    java.util.ArrayDeque<Job> line = lines.get(hook);
+                    line.pollFirst();
+                    job = line.peekFirst();
+                }
+            }
+        } finally {
+            workers.remove(Thread.currentThread());
         }
     }
 
@@ -167,14 +206,14 @@ public final class Hooks implements GatewayMetrics, AutoCloseable {
         closed = true;
         long deadline = System.nanoTime() + CLOSE_GRACE.toNanos();
         try {
-            while (System.nanoTime() < deadline && (!queue.isEmpty() || running.availablePermits() < MAX_RUNNING)) {
+            while (System.nanoTime() < deadline && (!queue.isEmpty() || inFlight.get() > 0)) {
                 Thread.sleep(20);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         dispatcher.interrupt();
-        int left = queue.size();
+        int left = queue.size() + Math.max(0, inFlight.get() - workers.size());
         queue.clear();
         List<Thread> still;
         synchronized (workers) {
