@@ -44,6 +44,7 @@ class MemoryTurnTest {
     private final OpenAiCompatibleClient client = Harness.client(fake);
     private final RecordingListener listener = new RecordingListener();
     private SqliteStorage storage;
+    private MemoryBook book;
 
     @AfterEach
     void stop() {
@@ -56,7 +57,7 @@ class MemoryTurnTest {
 
     private ProfileAgent agent(MemorySettings settings) {
         storage = SqliteStorage.open(db.resolve("herald.db"), Clock.systemUTC());
-        MemoryBook book = new MemoryBook(storage.memories(), settings, Clock.systemUTC());
+        book = new MemoryBook(storage.memories(), settings, Clock.systemUTC());
         return new ProfileAgent(List.of(new ProfileAgent.Profile(ProfileAgent.DEFAULT, client, AgentSettings.DEFAULT)),
                 Harness.registry(root, List.of(new MemoryTool(book))), platform -> Optional.empty(), ModelChoiceStore.inMemory(),
                 dev.herald.agent.voice.VoiceSettings.defaults(), ChatPreferences.inMemory(), Personas.none(), book);
@@ -128,7 +129,7 @@ class MemoryTurnTest {
         agent.runTurn(turn("s-2", ANN, "hello"), listener, new Interrupt());
         assertThat(system(fake.lastRequest())).doesNotContain("Io");
 
-        assertThat(storage.memories().approve(ANN, pending.id())).isTrue();
+        assertThat(book.approve(ANN, pending.id())).as("as /memory approve does").isTrue();
         fake.enqueue(Reply.text("hi"));
         agent.runTurn(turn("s-3", ANN, "hello"), listener, new Interrupt());
         assertThat(system(fake.lastRequest())).contains("- Has a cat named Io");

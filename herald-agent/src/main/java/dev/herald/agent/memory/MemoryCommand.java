@@ -73,7 +73,7 @@ public final class MemoryCommand implements CommandExtension {
         }
         StringBuilder out = new StringBuilder("What I remember about you (" + all.size() + " of at most " + book.settings().maxEntries() + "):");
         for (Memory m : all) {
-            out.append('\n').append(m.id()).append(". ").append(m.text()).append(" (").append(MemoryBook.day(m)).append(')');
+            out.append("\n#").append(m.id()).append(' ').append(m.text()).append(" (").append(MemoryBook.day(m)).append(')');
             if (m.pending()) {
                 out.append(" - pending: /memory approve ").append(m.id());
             }

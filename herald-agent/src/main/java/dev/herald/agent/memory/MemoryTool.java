@@ -90,7 +90,7 @@ public final class MemoryTool implements Tool {
                 }
                 StringBuilder out = new StringBuilder();
                 for (Memory m : found) {
-                    out.append(m.id()).append(". ").append(m.text()).append(" (").append(MemoryBook.day(m)).append(")\n");
+                    out.append('#').append(m.id()).append(' ').append(m.text()).append(" (").append(MemoryBook.day(m)).append(")\n");
                 }
                 yield ToolResult.ok(out.toString().stripTrailing());
             }
