@@ -19,13 +19,13 @@ import picocli.CommandLine.Spec;
 /**
  * {@code herald memory}: one user's long-term memory in the home's store, for the operator: {@code export USER} writes
  * it as JSON to standard output, {@code purge USER} deletes it. USER is the owner key {@code <platform>:<user id>}
- * ({@code telegram:12345}, {@code web:u:ann} for the web account ann), as {@code /whoami} shows platform and id. Works
+ * ({@code telegram:12345}, {@code webchat:u:ann} for the web account ann), as {@code /whoami} shows platform and id. Works
  * while Herald runs; the running gateway reads the change at the user's next turn.
  */
 @Command(name = "memory", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "A user's long-term memory: export it as JSON, or purge it.")
 final class MemoryCliCommand implements Callable<Integer> {
-    private static final String USER_HELP = "the user as <platform>:<user id>, e.g. telegram:12345 or web:u:ann";
+    private static final String USER_HELP = "the user as <platform>:<user id>, e.g. telegram:12345 or webchat:u:ann";
 
     private final CliEnvironment cli;
 
