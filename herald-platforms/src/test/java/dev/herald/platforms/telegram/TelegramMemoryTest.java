@@ -158,7 +158,12 @@ class TelegramMemoryTest {
         assertThat(model.lastRequest().messages().stream().filter(m -> m.role().equals("tool")).map(RecordedRequest.Message::content))
                 .containsExactly("No remembered fact matches 'tea'.");
 
-        assertThat(dm(ANN, "what should I drink?")).isEqualTo("echo: what should I drink?");
+        String first = h.storage.sessions().search(dev.herald.core.session.SessionQuery.all(10)).stream()
+                .filter(e -> e.key().value().endsWith(":" + ANN)).findFirst().orElseThrow().sessionId();
+        dm(ANN, "/new");
+        assertThat(dm(ANN, "what should I drink?")).as("a new session of Ann's private chat").isEqualTo("echo: what should I drink?");
+        assertThat(h.storage.sessions().search(dev.herald.core.session.SessionQuery.all(10)).stream()
+                .filter(e -> e.key().value().endsWith(":" + ANN)).findFirst().orElseThrow().sessionId()).isNotEqualTo(first);
         assertThat(system(model.lastRequest())).contains("\n- Prefers tea over coffee (");
 
         assertThat(inGroup(ANN, "/memory forget #" + id)).isEqualTo("Forgot fact " + id + ".");
