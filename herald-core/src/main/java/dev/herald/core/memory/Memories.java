@@ -1,5 +1,7 @@
 package dev.herald.core.memory;
 
+import dev.herald.core.platform.BackgroundChats;
+import dev.herald.core.platform.Platform;
 import dev.herald.core.session.SessionSource;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,9 +42,19 @@ public interface Memories {
     /** Removes every memory of the owner; returns how many there were. */
     int purge(String owner);
 
-    /** The owner key of the person who wrote from {@code source}: {@code <platform>:<user id>}; null when the user is unknown. */
+    /**
+     * The owner key of the person who wrote from {@code source}: {@code <platform>:<user id>}; null when the user is unknown.
+     * A background task's turn ({@code /bg}) is its asker's: the platform of the chat that asked, not {@code background}.
+     */
     static String ownerOf(SessionSource source) {
-        return source == null || source.userId() == null ? null : source.platform().id() + ":" + source.userId();
+        if (source == null || source.userId() == null) {
+            return null;
+        }
+        Platform platform = source.platform();
+        if (platform.equals(BackgroundChats.PLATFORM)) {
+            platform = BackgroundChats.destination(source.target()).map(d -> d.platform()).orElse(platform);
+        }
+        return platform.id() + ":" + source.userId();
     }
 
     /** Refuses an owner key or fact no store keeps; returns the fact as stored (one line, stripped). */
