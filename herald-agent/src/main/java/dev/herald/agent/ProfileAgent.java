@@ -187,9 +187,15 @@ public final class ProfileAgent implements Agent {
 
     /** How full the next request of the chat of {@code key} on {@code platformId} would be, with {@code history} ({@code /context}). */
     public dev.herald.agent.compress.ContextUse context(SessionKey key, String platformId, List<ChatMessage> history) {
+        return context(key, platformId, history, null);
+    }
+
+    /** As above, with the remembered facts of {@code user} ({@code <platform>:<user id>}; null for none) in the system prompt. */
+    public dev.herald.agent.compress.ContextUse context(SessionKey key, String platformId, List<ChatMessage> history, String user) {
         Optional<Personas.Persona> persona = personas.of(key);
         String profile = profileOf(key);
-        return agents.get(profile).context(profile, history, persona.map(Personas.Persona::systemPrompt).orElse(null), platformId);
+        return agents.get(profile).context(profile, history, withMemory(persona.map(Personas.Persona::systemPrompt).orElse(null), user),
+                platformId);
     }
 
     /** The lane's /model choice, else its persona's profile, else the default. */

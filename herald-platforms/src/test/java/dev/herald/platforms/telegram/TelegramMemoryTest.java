@@ -108,7 +108,7 @@ class TelegramMemoryTest {
                 new ToolRegistry(tools, builtins, List.of()), p -> Optional.empty(), ModelChoiceStore.inMemory(),
                 dev.herald.agent.voice.VoiceSettings.defaults(), ChatPreferences.inMemory(), Personas.none(), book);
         h.agentOverride(agent);
-        h.with(b -> b.command(new MemoryCommand(book)));
+        h.with(b -> b.command(new MemoryCommand(book)).command(new dev.herald.agent.ContextCommand(agent, h.storage)));
         h.start();
     }
 
@@ -130,6 +130,10 @@ class TelegramMemoryTest {
 
     private String inGroup(long user, String text) {
         return say(user, text, m -> m.withObject("chat").put("id", GROUP).put("type", "group"));
+    }
+
+    private static String systemLine(String context) {
+        return context.lines().filter(l -> l.contains("System prompt")).findFirst().orElseThrow();
     }
 
     private static String system(RecordedRequest request) {
@@ -165,6 +169,9 @@ class TelegramMemoryTest {
         assertThat(h.storage.sessions().search(dev.herald.core.session.SessionQuery.all(10)).stream()
                 .filter(e -> e.key().value().endsWith(":" + ANN)).findFirst().orElseThrow().sessionId()).isNotEqualTo(first);
         assertThat(system(model.lastRequest())).contains("\n- Prefers tea over coffee (");
+
+        assertThat(systemLine(inGroup(ANN, "/context"))).as("Ann's /context counts her facts in the system prompt, Bob's does not")
+                .isNotEqualTo(systemLine(inGroup(BOB, "/context")));
 
         assertThat(inGroup(ANN, "/memory forget #" + id)).isEqualTo("Forgot fact " + id + ".");
         assertThat(inGroup(ANN, "/memory")).startsWith("I remember nothing about you");
