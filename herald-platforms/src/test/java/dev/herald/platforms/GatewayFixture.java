@@ -9,6 +9,7 @@ import dev.herald.core.auth.Pairing;
 import dev.herald.core.auth.PairingAuthorizer;
 import dev.herald.core.auth.PairingStore;
 import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewayBuilder;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.gateway.StopKind;
 import dev.herald.core.metrics.GatewayMetrics;
@@ -126,13 +127,13 @@ public final class GatewayFixture implements BeforeEachCallback, AfterEachCallba
         return this;
     }
 
-    private java.util.function.UnaryOperator<Gateway.Builder> builderSteps = b -> b;
+    private java.util.function.UnaryOperator<GatewayBuilder> builderSteps = b -> b;
 
     /**
      * Sets {@code more} on the gateway's builder too (chat commands, hooks) whenever the gateway is built from now on, in
      * place of what an earlier call set.
      */
-    public GatewayFixture with(java.util.function.UnaryOperator<Gateway.Builder> more) {
+    public GatewayFixture with(java.util.function.UnaryOperator<GatewayBuilder> more) {
         builderSteps = more;
         return this;
     }

@@ -4,6 +4,7 @@ import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewayBuilder;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.metrics.GatewayMetrics;
 import dev.herald.core.platform.Capabilities;
@@ -101,13 +102,13 @@ final class Harness implements AutoCloseable {
         return this;
     }
 
-    private java.util.function.UnaryOperator<Gateway.Builder> builderSteps = b -> b;
+    private java.util.function.UnaryOperator<GatewayBuilder> builderSteps = b -> b;
 
     /**
      * Sets {@code more} on the gateway's builder too (chat commands, hooks) whenever the gateway is built from now on, in
      * place of what an earlier call set.
      */
-    Harness with(java.util.function.UnaryOperator<Gateway.Builder> more) {
+    Harness with(java.util.function.UnaryOperator<GatewayBuilder> more) {
         builderSteps = more;
         return this;
     }

@@ -35,11 +35,8 @@ public record ChannelConfig(
         @Doc("whether messages in this channel need the bot's mention (unset = the platform's require_mention)")
         Boolean requireMention) {
 
-    /**
-     * The platforms whose adapters read a channel's {@code require_mention}. (Mattermost's adapter reads it too, but its
-     * own {@code channels} key, the channels to join, leaves it no settings for single chats.)
-     */
-    static final Set<String> MENTION_OVERRIDES = Set.of("discord", "slack", "matrix");
+    /** The platforms whose adapters read a channel's {@code require_mention}. */
+    static final Set<String> MENTION_OVERRIDES = Set.of("discord", "slack", "matrix", "telegram", "irc", "mattermost");
 
     public ChannelConfig {
         tools = tools == null ? null : java.util.Collections.unmodifiableList(new ArrayList<>(tools));
@@ -49,19 +46,37 @@ public record ChannelConfig(
         return new ChannelConfig(null, null, null, null, null);
     }
 
+    /** Whether this channel sets nothing (IRC's and Mattermost's {@code channels: {"#a": {}}}: only a channel to join). */
+    boolean isEmpty() {
+        return equals(defaults());
+    }
+
     /** This channel's settings for the core. */
     ChannelOverrides.Channel toChannel() {
         return new ChannelOverrides.Channel(blankToNull(model), blankToNull(personality), tools,
                 busyInput == null ? null : busyInput.name().toLowerCase(Locale.ROOT), requireMention);
     }
 
-    /** The channels of every chat platform section, for the core. */
+    /** The channels of every chat platform section, for the core, by the chat id each key stands for. */
     public static ChannelOverrides overrides(PlatformsConfig platforms) {
-        Map<String, PluginSection> chat = platforms.chat();
+        Map<String, Map<String, ChannelOverrides.Channel>> byType = new java.util.HashMap<>();
+        for (PluginSection s : platforms.chat().values()) {
+            Map<String, ChannelOverrides.Channel> byChat = new java.util.HashMap<>();
+            for (Map.Entry<String, ChannelConfig> e : s.channels().entrySet()) {
+                if (!e.getValue().isEmpty()) {
+                    byChat.put(s.plugin().chatIdOfChannel(e.getKey()), e.getValue().toChannel()); // validated: never throws
+                }
+            }
+            if (!byChat.isEmpty()) {
+                byType.put(s.type(), Map.copyOf(byChat));
+            }
+        }
+        if (byType.isEmpty()) {
+            return ChannelOverrides.NONE;
+        }
         return (Platform platform, String chatId) -> {
-            PluginSection s = chat.get(platform.id());
-            ChannelConfig c = s == null ? null : s.channels().get(chatId);
-            return c == null ? Optional.empty() : Optional.of(c.toChannel());
+            Map<String, ChannelOverrides.Channel> byChat = byType.get(platform.id());
+            return byChat == null || chatId == null ? Optional.empty() : Optional.ofNullable(byChat.get(chatId));
         };
     }
 
@@ -76,6 +91,13 @@ public record ChannelConfig(
                 String path = "platforms." + s.type() + ".channels." + e.getKey();
                 ChannelConfig c = e.getValue();
                 check.require(!e.getKey().isBlank(), path, "is not a chat id: a channel is named by its platform's chat id");
+                if (!e.getKey().isBlank() && !c.isEmpty()) {
+                    try {
+                        s.plugin().chatIdOfChannel(e.getKey());
+                    } catch (IllegalArgumentException bad) {
+                        check.require(false, path, bad.getMessage());
+                    }
+                }
                 String model = blankToNull(c.model());
                 if (model != null && !model.equals("default") && !models.containsKey(model)) {
                     List<String> known = new ArrayList<>(models.keySet());

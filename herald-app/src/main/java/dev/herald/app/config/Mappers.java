@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.herald.core.platform.PlatformPlugin;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -175,6 +176,22 @@ final class Mappers {
                         if (value instanceof ObjectNode o && o.has(CHANNELS) && !PluginSection.ownsChannelsKey(plugin)) {
                             value = o.deepCopy();
                             channels = channels(ctxt, name, ((ObjectNode) value).remove(CHANNELS));
+                        } else if (value instanceof ObjectNode o && o.get(CHANNELS) instanceof ObjectNode map) {
+                            // IRC's and Mattermost's channels to join, written as a map: each key is a channel to join,
+                            // its value (may be empty) that channel's settings
+                            ObjectNode copy = o.deepCopy();
+                            com.fasterxml.jackson.databind.node.ArrayNode joined = copy.putArray(CHANNELS);
+                            map.fieldNames().forEachRemaining(joined::add);
+                            ObjectNode settingsOnly = map.deepCopy();
+                            List<String> keys = new ArrayList<>();
+                            settingsOnly.fieldNames().forEachRemaining(keys::add);
+                            for (String key : keys) {
+                                if (settingsOnly.get(key).isNull()) {
+                                    settingsOnly.set(key, settingsOnly.objectNode());
+                                }
+                            }
+                            channels = channels(ctxt, name, settingsOnly);
+                            value = copy;
                         }
                         chat.put(name, new PluginSection(plugin, section(ctxt, name, value, plugin.settingsType()), channels));
                     }

@@ -30,6 +30,7 @@ import dev.herald.core.cluster.NodeIdentity;
 import dev.herald.core.config.Secret;
 import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewayBuilder;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.outbox.PlatformRegistry;
 import dev.herald.core.platform.MediaFetcher;
@@ -121,7 +122,7 @@ public final class Wiring implements AutoCloseable {
      * process does on a restart request, a clean stop and being fenced out.
      */
     public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock, String predecessor,
-            java.util.function.UnaryOperator<Gateway.Builder> hooks) {
+            java.util.function.UnaryOperator<GatewayBuilder> hooks) {
         return build(config, home, demo, clock, predecessor, hooks, () -> config);
     }
 
@@ -130,7 +131,7 @@ public final class Wiring implements AutoCloseable {
      * reads the configuration file again with {@code reread} (which throws, with a message naming the problem, when it cannot).
      */
     public static Wiring build(HeraldConfig config, Path home, boolean demo, Clock clock, String predecessor,
-            java.util.function.UnaryOperator<Gateway.Builder> hooks, java.util.function.Supplier<HeraldConfig> reread) {
+            java.util.function.UnaryOperator<GatewayBuilder> hooks, java.util.function.Supplier<HeraldConfig> reread) {
         Storage storage = Stores.open(config.store(), clock);
         try {
             ModelClient model = modelClient(config.model(), demo);

@@ -77,6 +77,49 @@ class ChannelsConfigTest {
     }
 
     @Test
+    void onIrcAndMattermost_channelsAsAMap_joinsEachKey_andGivesTheKeysWithSettingsTheirOwn() {
+        HeraldConfig c = fixture().config(MODELS + """
+                platforms:
+                  irc:
+                    require_mention: true
+                    channels:
+                      "#Herald": {require_mention: false, personality: pirate}
+                      "#quiet":
+                  mattermost:
+                    channels:
+                      town-square: {}
+                      "abcdefghijklmnopqrstuvwxyz": {model: fast}
+                  telegram:
+                    channels:
+                      "-1001234567890": {require_mention: false}
+                """);
+
+        assertThat(((dev.herald.platforms.irc.IrcSettings) c.platforms().chat().get("irc").settings()).channels())
+                .as("every key is still a channel to join").containsExactly("#Herald", "#quiet");
+        assertThat(((dev.herald.platforms.mattermost.MattermostSettings) c.platforms().chat().get("mattermost").settings()).channels())
+                .containsExactly("town-square", "abcdefghijklmnopqrstuvwxyz");
+        ChannelOverrides overrides = ChannelConfig.overrides(c.platforms());
+        assertThat(overrides.of(Platform.of("irc"), "#herald")).as("IRC ids fold case: #Herald is chat #herald")
+                .hasValue(new ChannelOverrides.Channel(null, "pirate", null, null, false));
+        assertThat(overrides.requireMention(Platform.of("irc"), "#herald", true)).isFalse();
+        assertThat(overrides.of(Platform.of("irc"), "#quiet")).as("joined, no settings of its own").isEmpty();
+        assertThat(overrides.requireMention(Platform.of("irc"), "#quiet", true)).isTrue();
+        assertThat(overrides.of(Platform.of("mattermost"), "abcdefghijklmnopqrstuvwxyz").map(ChannelOverrides.Channel::profile)).hasValue("fast");
+        assertThat(overrides.requireMention(Platform.of("telegram"), "-1001234567890", true)).isFalse();
+        assertThat(overrides.requireMention(Platform.of("telegram"), "-1009999999999", true)).isTrue();
+    }
+
+    @Test
+    void onMattermost_settingsUnderAChannelName_areRefused_sayingToUseItsId() {
+        assertThat(fixture().error(MODELS + """
+                platforms:
+                  mattermost:
+                    channels:
+                      town-square: {model: fast}
+                """)).contains("platforms.mattermost.channels.town-square").contains("is not a channel id").contains("View Info");
+    }
+
+    @Test
     void anUnknownModelOrPersonality_isRefused_namingThePlatformAndTheChannel() {
         assertThat(fixture().error(MODELS + """
                 platforms:

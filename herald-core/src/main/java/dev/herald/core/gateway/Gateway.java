@@ -6,7 +6,6 @@ import dev.herald.core.cluster.ClusterSettings;
 import dev.herald.core.cluster.Membership;
 import dev.herald.core.continuity.OrphanedTurns;
 import dev.herald.core.continuity.ResumeMarks;
-import dev.herald.core.inbound.CommandExtension;
 import dev.herald.core.inbound.Commands;
 import dev.herald.core.inbound.GatewayControl;
 import dev.herald.core.inbound.GatewayState;
@@ -18,7 +17,6 @@ import dev.herald.core.lanes.LaneDriver;
 import dev.herald.core.lanes.PendingApprovals;
 import dev.herald.core.lanes.Pickup;
 import dev.herald.core.lanes.SessionLanes;
-import dev.herald.core.lanes.StoredTurnOptions;
 import dev.herald.core.lanes.TurnOptionsLookup;
 import dev.herald.core.lanes.TurnRunner;
 import dev.herald.core.metrics.GatewayMetrics;
@@ -115,7 +113,7 @@ public final class Gateway implements InboundSink, GatewayControl {
     private final Runnable fencedOut;
 
     /** A gateway whose parts and hooks are all set: only {@link Builder#build} makes one. */
-    private Gateway(Builder b) {
+    Gateway(GatewayBuilder b) {
         this.storage = b.storage;
         this.reads = new GatewayReads(b.storage);
         this.agent = b.agent;
@@ -178,137 +176,8 @@ public final class Gateway implements InboundSink, GatewayControl {
     }
 
     /** A builder of the gateway on {@code storage} that runs {@code agent} for the users {@code authorizer} lets in. */
-    public static Builder builder(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms) {
-        return new Builder(storage, agent, authorizer, platforms);
-    }
-
-    /**
-     * Everything a gateway is made of, set before it is built: its settings, clock, metrics and node, the chat commands
-     * it adds, where it keeps home channels and finds stored turn options, and what a restart request, a clean stop, a
-     * handover and being fenced out do. Nothing about a gateway changes after {@link #build}.
-     */
-    public static final class Builder {
-        private final Storage storage;
-        private final Agent agent;
-        private final Authorizer authorizer;
-        private final PlatformRegistry platforms;
-        private GatewaySettings settings = GatewaySettings.defaults();
-        private Clock clock = Clock.systemUTC();
-        private GatewayMetrics metrics = GatewayMetrics.NONE;
-        private ClusterSettings cluster = ClusterSettings.single();
-        private final List<CommandExtension> commands = new java.util.ArrayList<>();
-        private dev.herald.core.inbound.CommandTiers commandTiers = dev.herald.core.inbound.CommandTiers.defaults();
-        private HomeChannelStore homeChannels = HomeChannelStore.inMemory();
-        private Optional<StoredTurnOptions> storedOptions = Optional.empty();
-        private dev.herald.core.platform.ChannelOverrides channels = dev.herald.core.platform.ChannelOverrides.NONE;
-        private dev.herald.core.platform.MediaKeeper mediaKeeper = dev.herald.core.platform.MediaKeeper.NONE;
-        private Consumer<SessionSource> restartHandler = s -> log.warn("gateway - restart requested but no restart handler is installed");
-        private Consumer<Instant> cleanStopMarker = at -> {
-        };
-        private Runnable onHandover = () -> {
-        };
-        private Runnable fencedOut = () -> log.error("gateway - this node was fenced out; it stopped and must be started again");
-
-        private Builder(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms) {
-            this.storage = java.util.Objects.requireNonNull(storage, "storage");
-            this.agent = java.util.Objects.requireNonNull(agent, "agent");
-            this.authorizer = java.util.Objects.requireNonNull(authorizer, "authorizer");
-            this.platforms = java.util.Objects.requireNonNull(platforms, "platforms");
-        }
-
-        /** The gateway's tunables (default {@link GatewaySettings#defaults()}). */
-        public Builder settings(GatewaySettings settings) {
-            this.settings = java.util.Objects.requireNonNull(settings, "settings");
-            return this;
-        }
-
-        /** The clock every timestamp comes from (default UTC system clock). */
-        public Builder clock(Clock clock) {
-            this.clock = java.util.Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /** Where the gateway reports its work (default: nowhere). */
-        public Builder metrics(GatewayMetrics metrics) {
-            this.metrics = java.util.Objects.requireNonNull(metrics, "metrics");
-            return this;
-        }
-
-        /** The node this gateway is (default: the only one). */
-        public Builder cluster(ClusterSettings cluster) {
-            this.cluster = java.util.Objects.requireNonNull(cluster, "cluster");
-            return this;
-        }
-
-        /** Keeps the bytes of the attachments {@code keeper} chooses (voice notes) before their message is stored. */
-        public Builder mediaKeeper(dev.herald.core.platform.MediaKeeper keeper) {
-            this.mediaKeeper = java.util.Objects.requireNonNull(keeper, "keeper");
-            return this;
-        }
-
-        /** A chat command answered by {@code command} (such as /schedule). */
-        public Builder command(CommandExtension command) {
-            this.commands.add(java.util.Objects.requireNonNull(command, "command"));
-            return this;
-        }
-
-        /** Which commands users who are not admins may run (default {@link dev.herald.core.inbound.CommandTiers#defaults()}). */
-        public Builder commandTiers(dev.herald.core.inbound.CommandTiers tiers) {
-            this.commandTiers = java.util.Objects.requireNonNull(tiers, "tiers");
-            return this;
-        }
-
-        /** Where /sethome keeps home channels; those saved earlier override configured ones at start (default: in memory). */
-        public Builder homeChannels(HomeChannelStore store) {
-            this.homeChannels = java.util.Objects.requireNonNull(store, "store");
-            return this;
-        }
-
-        /** Where turns find options stored for their request (a scheduled job's profile and tools). */
-        public Builder storedOptions(StoredTurnOptions source) {
-            this.storedOptions = Optional.of(source);
-            return this;
-        }
-
-        /** The operator's settings for single chats ({@code platforms.<type>.channels}): model, persona, tools, busy policy. */
-        public Builder channels(dev.herald.core.platform.ChannelOverrides overrides) {
-            this.channels = java.util.Objects.requireNonNull(overrides, "overrides");
-            return this;
-        }
-
-        /** What a restart request (/restart) does: typically stop with {@link StopKind#RESTART} and exit to be restarted. */
-        public Builder onRestartRequested(Consumer<SessionSource> handler) {
-            this.restartHandler = java.util.Objects.requireNonNull(handler, "handler");
-            return this;
-        }
-
-        /** What a stop that cut nothing off records, so the next start knows it needs no recovery (the clean-stop marker). */
-        public Builder onCleanStop(Consumer<Instant> marker) {
-            this.cleanStopMarker = java.util.Objects.requireNonNull(marker, "marker");
-            return this;
-        }
-
-        /**
-         * What a handover ({@link StopKind#HANDOVER}) does before it waits for the running turns: typically, the process
-         * stops listening so that new requests reach the new process.
-         */
-        public Builder onHandover(Runnable step) {
-            this.onHandover = java.util.Objects.requireNonNull(step, "step");
-            return this;
-        }
-
-        /**
-         * What happens after this node found it was judged dead (paused past its lease) and stopped without writing:
-         * typically, exit so that a new process joins as a new node.
-         */
-        public Builder onFencedOut(Runnable action) {
-            this.fencedOut = java.util.Objects.requireNonNull(action, "action");
-            return this;
-        }
-
-        public Gateway build() {
-            return new Gateway(this);
-        }
+    public static GatewayBuilder builder(Storage storage, Agent agent, Authorizer authorizer, PlatformRegistry platforms) {
+        return new GatewayBuilder(storage, agent, authorizer, platforms);
     }
 
     // ---- start ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import dev.herald.core.agent.ApprovalDecision;
 import dev.herald.core.agent.Interrupt;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.lanes.ActiveTurn;
-import dev.herald.core.lanes.Compactions;
+import dev.herald.core.session.Compactions;
 import dev.herald.core.lanes.PendingApprovals;
 import dev.herald.core.lanes.SessionLanes;
 import dev.herald.core.metrics.GatewayMetrics;

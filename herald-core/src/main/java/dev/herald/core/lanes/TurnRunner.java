@@ -3,13 +3,7 @@ package dev.herald.core.lanes;
 import dev.herald.core.CrashPoints;
 import dev.herald.core.UserErrors;
 import dev.herald.core.agent.Agent;
-import dev.herald.core.agent.ApprovalDecision;
-import dev.herald.core.agent.ApprovalRequest;
-import dev.herald.core.agent.ChatMessage;
-import dev.herald.core.agent.Compaction;
 import dev.herald.core.agent.Interrupt;
-import dev.herald.core.agent.ToolState;
-import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnOptions;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.auth.Authorizer;
@@ -27,10 +21,10 @@ import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.MessageKind;
 import dev.herald.core.platform.OutboundFile;
 import dev.herald.core.platform.PlatformAdapter;
-import dev.herald.core.platform.StreamEvent;
 import dev.herald.core.retry.Backoff;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
+import dev.herald.core.session.Compactions;
 import dev.herald.core.session.Storage;
 import dev.herald.core.session.StoreException;
 import dev.herald.core.transcript.AgentHistory;
@@ -94,6 +88,7 @@ public final class TurnRunner {
     private final java.util.function.BooleanSupplier accepting;
     private final TurnOptionsLookup options;
     private final Steering steering;
+    private final TurnEvents.Parts events;
     /** How long a turn held open on this node waits for the node that holds its session's lease, and how often it looks. */
     static final java.time.Duration LEASE_WAIT = java.time.Duration.ofMinutes(10);
     static final java.time.Duration LEASE_POLL = java.time.Duration.ofMillis(200);
@@ -137,6 +132,7 @@ public final class TurnRunner {
         this.accepting = node.accepting();
         this.options = delivery.options();
         this.steering = new Steering(lanes, storage.transcripts(), turns, clock);
+        this.events = new TurnEvents.Parts(storage, turns, membership, steering, compactions, approvals, policy, metrics, clock);
     }
 
     void run(TurnRecord turn) {
@@ -440,7 +436,7 @@ public final class TurnRunner {
         TurnOutcome outcome;
         List<OutboundFile> files = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (Typing typing = Typing.start(adapter, turn.source().target(), turn.eventId())) {
-            outcome = agent.runTurn(request, listener(turn, entry.sessionId(), adapter, interrupt, files), interrupt);
+            outcome = agent.runTurn(request, new TurnEvents(events, turn, entry.sessionId(), adapter, interrupt, files), interrupt);
         } catch (RuntimeException e) {
             if (StoreException.isOutage(e)) {
                 throw e; // not the turn's failure: it is cut off and resumed (failedAfterStart)
@@ -453,101 +449,6 @@ public final class TurnRunner {
         }
         metrics.turnEnded(turn, outcome, System.nanoTime() - startNanos);
         finish(turn, outcome, files, footer);
-    }
-
-    private TurnListener listener(TurnRecord turn, String sessionId, PlatformAdapter adapter, Interrupt interrupt, List<OutboundFile> files) {
-        boolean streaming = adapter.capabilities().streaming();
-        boolean interactive = adapter.capabilities().interactive();
-        java.util.concurrent.atomic.AtomicReference<String> current = new java.util.concurrent.atomic.AtomicReference<>(sessionId);
-        return new TurnListener() {
-            @Override
-            public void onMessage(ChatMessage m) {
-                if (!membership.holdsLease()) {
-                    interrupt.raise("this node lost its lease"); // judged dead (paused?): its session is another node's now
-                    return;
-                }
-                TranscriptRow row = new TranscriptRow(0, m.role(), m.content(), m.toolCalls(), m.toolCallId(), m.name(), clock.instant());
-                if (m.role() == dev.herald.core.transcript.Role.ASSISTANT && !m.hasToolCalls()) {
-                    if (!files.isEmpty()) { // the answer lists the files it sends, for the web chat's links (never their paths)
-                        List<dev.herald.core.platform.MessageEvent.MediaRef> sent = new java.util.ArrayList<>();
-                        for (int k = 0; k < files.size(); k++) {
-                            sent.add(files.get(k).asAttachment(turn.id(), k));
-                        }
-                        row = row.withAttachments(sent);
-                    }
-                    storage.transcripts().appendSoon(current.get(), row); // commits with the turn's next write: its reply record
-                } else {
-                    storage.transcripts().append(current.get(), row); // tool calls run after this: durable first
-                }
-            }
-
-            @Override
-            public List<ChatMessage> steering() {
-                return steering.take(turn, current.get());
-            }
-
-            @Override
-            public void onFile(OutboundFile file) {
-                files.add(file);
-            }
-
-            @Override
-            public void onDelta(String text) {
-                if (streaming && text != null && !text.isEmpty()) {
-                    progress(adapter, turn, new StreamEvent.TextDelta(text));
-                }
-            }
-
-            /** A streaming platform shows deltas as they come (an edited draft, the page, the API's event stream). */
-            @Override
-            public boolean showsDeltas() {
-                return streaming;
-            }
-
-            @Override
-            public void onUsage(long in, long out) {
-                storage.sessions().addUsage(turn.sessionKey(), in, out);
-                turns.addUsage(turn.id(), in, out);
-                progress(adapter, turn, new StreamEvent.Usage(in, out));
-            }
-
-            @Override
-            public void onToolActivity(String callId, String toolName, String summary, ToolState state) {
-                progress(adapter, turn, state.finished() ? new StreamEvent.ToolFinished(callId, toolName, state)
-                        : new StreamEvent.ToolStarted(callId, toolName, summary));
-            }
-
-            @Override
-            public ApprovalDecision requestApproval(ApprovalRequest request) {
-                if (!interactive) {
-                    return policy.allowDangerousWithoutUser() ? ApprovalDecision.APPROVED_ONCE : ApprovalDecision.DENIED_NON_INTERACTIVE;
-                }
-                metrics.approvalRequested(turn, request);
-                return approvals.ask(turn.sessionKey(), turn.source(), request, interrupt);
-            }
-
-            @Override
-            public boolean canApprove() {
-                return interactive || policy.allowDangerousWithoutUser();
-            }
-
-            @Override
-            public String onCompaction(Compaction compaction) {
-                String child = compactions.apply(current.get(), compaction);
-                log.info("gateway - {} compressed {} message(s); continuing in session {}", turn.sessionKey(),
-                        compaction.summarizedMessages(), child);
-                current.set(child);
-                return child;
-            }
-        };
-    }
-
-    private void progress(PlatformAdapter adapter, TurnRecord turn, StreamEvent event) {
-        try {
-            adapter.progress(turn.source().target(), turn.eventId(), event);
-        } catch (RuntimeException e) {
-            log.debug("{} - progress update failed: {}", adapter.platform(), e.toString());
-        }
     }
 
     private void finish(TurnRecord turn, TurnOutcome outcome, List<OutboundFile> files, boolean footer) {

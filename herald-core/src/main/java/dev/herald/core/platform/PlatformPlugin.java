@@ -35,6 +35,16 @@ public interface PlatformPlugin<S extends Record & PlatformAccess> {
     S defaults();
 
     /**
+     * The chat id a key of {@code platforms.<type>.channels} stands for, so that its settings meet the chat's messages
+     * (IRC folds case: {@code #Herald} is chat {@code #herald}). By default the key as written.
+     *
+     * @throws IllegalArgumentException with the reason, for a key that cannot name one chat's settings on this platform
+     */
+    default String chatIdOfChannel(String key) {
+        return key;
+    }
+
+    /**
      * The adapter for enabled, validated {@code settings}; called once per process before the gateway starts it. It may
      * register what else the platform offers in {@code context} (its media fetcher). A setting the record's validation
      * cannot judge alone fails here with an {@link IllegalArgumentException} naming the key.

@@ -131,6 +131,11 @@ public final class IrcAdapter implements PlatformAdapter {
         }
     }
 
+    /** The operator's settings for single chats ({@code platforms.irc.channels}, as a map): a channel's require_mention. */
+    public void useChannels(dev.herald.core.platform.ChannelOverrides overrides) {
+        messages.useChannels(overrides);
+    }
+
     /** Stops taking messages but keeps the connection: IRC sends over it, and the stop notices and last replies still go out. */
     @Override
     public void stopReceiving() {

@@ -46,6 +46,12 @@ final class IrcMessages {
     private final IrcSettings settings;
     private final Clock clock;
     private final Set<String> toldToLogIn = ConcurrentHashMap.newKeySet();
+    private volatile dev.herald.core.platform.ChannelOverrides overrides = dev.herald.core.platform.ChannelOverrides.NONE;
+
+    /** The operator's settings for single chats: a channel's {@code require_mention} wins over the platform's. */
+    void useChannels(dev.herald.core.platform.ChannelOverrides o) {
+        this.overrides = java.util.Objects.requireNonNull(o, "overrides");
+    }
 
     IrcMessages(IrcSettings settings, Clock clock) {
         this.settings = settings;
@@ -85,7 +91,7 @@ final class IrcMessages {
         }
         if (channel) {
             String addressed = addressed(text, in.ownNick());
-            if (addressed == null && settings.requireMention()) {
+            if (addressed == null && overrides.requireMention(IrcAdapter.PLATFORM, IrcIds.fold(target), settings.requireMention())) {
                 return Outcome.none();
             }
             text = addressed == null ? text : addressed;

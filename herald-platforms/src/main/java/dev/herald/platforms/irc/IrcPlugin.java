@@ -21,8 +21,16 @@ public final class IrcPlugin implements PlatformPlugin<IrcSettings> {
         return IrcSettings.defaults();
     }
 
+    /** A channel's id is its name with ASCII letters in lower case: {@code #Herald} and {@code #herald} are one channel. */
+    @Override
+    public String chatIdOfChannel(String key) {
+        return IrcIds.fold(key.strip());
+    }
+
     @Override
     public PlatformAdapter create(IrcSettings settings, PlatformContext context) {
-        return new IrcAdapter(settings, IrcSettings.Timing.defaults(), context.clock());
+        IrcAdapter adapter = new IrcAdapter(settings, IrcSettings.Timing.defaults(), context.clock());
+        adapter.useChannels(context.channels());
+        return adapter;
     }
 }

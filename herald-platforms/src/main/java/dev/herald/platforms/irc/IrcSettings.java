@@ -38,7 +38,7 @@ public record IrcSettings(
         @Doc("server password (PASS), for servers that ask for one")
         Secret password,
         Sasl sasl,
-        @Doc("channels to join, e.g. [\"#herald\"]; a home channel that is a channel is joined too")
+        @Doc("channels to join, e.g. [\"#herald\"], or a map from each channel to its own settings (model, personality, tools, busy_input, require_mention), e.g. {\"#herald\": {require_mention: false}}; a home channel that is a channel is joined too")
         List<String> channels,
         @Doc("in channels, only messages addressed to the bot as 'nick: ...' or 'nick, ...' start a turn (direct messages always do)")
         boolean requireMention,

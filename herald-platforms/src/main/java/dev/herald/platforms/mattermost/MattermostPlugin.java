@@ -24,6 +24,20 @@ public final class MattermostPlugin implements PlatformPlugin<MattermostSettings
         return MattermostSettings.defaults();
     }
 
+    /**
+     * Settings meet a channel by its id (26 lower-case letters and digits); a name under {@code channels} only says where
+     * the bot answers, since a post names its channel by id.
+     */
+    @Override
+    public String chatIdOfChannel(String key) {
+        String id = key.strip();
+        if (!id.matches("[a-z0-9]{26}")) {
+            throw new IllegalArgumentException("is not a channel id: settings for one channel need its id (26 lower-case letters and"
+                    + " digits, shown under the channel's View Info); a channel name only says where the bot answers");
+        }
+        return id;
+    }
+
     @Override
     public PlatformAdapter create(MattermostSettings settings, PlatformContext context) {
         MattermostAdapter adapter = new MattermostAdapter(settings, MattermostSettings.Timing.defaults(), context.clock(), context.state());

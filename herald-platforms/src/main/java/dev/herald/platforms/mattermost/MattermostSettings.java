@@ -33,7 +33,7 @@ public record MattermostSettings(
         Secret token,
         @Doc("team name (as in the team's URL) the bot works in; empty = every team the bot is a member of")
         String team,
-        @Doc("channel ids or names the bot answers in besides direct messages; empty = every channel it is a member of")
+        @Doc("channel ids or names the bot answers in besides direct messages; empty = every channel it is a member of; or a map from each to its own settings (model, personality, tools, busy_input, require_mention), keyed by channel id where it has settings")
         List<String> channels,
         @Doc("in channels, only posts that @mention the bot start a turn (direct messages always do)")
         boolean requireMention,

@@ -34,6 +34,7 @@ final class Normaliser {
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("-?[0-9]{1,20}");
     private final Platform platform;
     private final boolean requireMention;
+    private volatile dev.herald.core.platform.ChannelOverrides overrides = dev.herald.core.platform.ChannelOverrides.NONE;
     private volatile String botUsername;
     private volatile java.util.regex.Pattern selfMention = java.util.regex.Pattern.compile("(?!)");
     private volatile String botId;
@@ -46,6 +47,11 @@ final class Normaliser {
     Normaliser(Platform platform, boolean requireMention) {
         this.platform = platform;
         this.requireMention = requireMention;
+    }
+
+    /** The operator's settings for single chats: a group's {@code require_mention} wins over the platform's. */
+    void useChannels(dev.herald.core.platform.ChannelOverrides o) {
+        this.overrides = java.util.Objects.requireNonNull(o, "overrides");
     }
 
     /** The bot's own username (from getMe), to recognise commands addressed to it. */
@@ -82,7 +88,7 @@ final class Normaliser {
             return Optional.empty();
         }
         ChatType type = chatType(chat.path("type").asText());
-        if (requireMention && type == ChatType.GROUP) {
+        if (type == ChatType.GROUP && overrides.requireMention(platform, chatId, requireMention)) {
             Optional<String> spoken = forTheBot(m, text, addressed.get());
             if (spoken.isEmpty() || spoken.get().isEmpty() && media.isEmpty()) {
                 return Optional.empty();

@@ -72,6 +72,11 @@ public final class TelegramAdapter implements PlatformAdapter, MediaFetcher {
         this(settings, TelegramSettings.Timing.defaults(), clock);
     }
 
+    /** The operator's settings for single chats ({@code platforms.telegram.channels.<chat id>}): a group's require_mention. */
+    public void useChannels(dev.herald.core.platform.ChannelOverrides overrides) {
+        normaliser.useChannels(overrides);
+    }
+
     @Override
     public Platform platform() {
         return PLATFORM;

@@ -25,6 +25,7 @@ public final class TelegramPlugin implements PlatformPlugin<TelegramSettings> {
     public PlatformAdapter create(TelegramSettings settings, PlatformContext context) {
         TelegramAdapter adapter = new TelegramAdapter(settings, TelegramSettings.Timing.defaults(), context.clock());
         context.fetchMediaWith(adapter);
+        adapter.useChannels(context.channels());
         return adapter;
     }
 }

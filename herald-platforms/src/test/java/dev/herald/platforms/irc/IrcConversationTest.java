@@ -37,8 +37,13 @@ class IrcConversationTest {
 
     final IrcServerTests.Names n = IrcServerTests.Names.next();
     UnaryOperator<IrcSettings> settings = s -> s;
+    dev.herald.core.platform.ChannelOverrides channels = dev.herald.core.platform.ChannelOverrides.NONE;
     @RegisterExtension
-    final GatewayFixture herald = IrcServerTests.herald(server, n, s -> settings.apply(s)).allow(n.alice()).withPairing();
+    final GatewayFixture herald = new GatewayFixture(clock -> {
+        IrcAdapter adapter = (IrcAdapter) IrcServerTests.adapter(server, n, s -> settings.apply(s), clock);
+        adapter.useChannels(channels);
+        return adapter;
+    }).allow(n.alice()).withPairing();
 
     private IrcUser user(String nick) {
         return IrcServerTests.user(herald, server, nick);
@@ -86,6 +91,25 @@ class IrcConversationTest {
 
         await().atMost(WAIT).until(() -> alice.messages(n.bot(), n.channel()).size() == 1);
         assertThat(alice.messages(n.bot(), n.channel())).containsExactly(n.alice() + ": echo: no address at all");
+    }
+
+    @Test
+    void aChannelsOwnRequireMentionOff_answersEveryMessageThere_whileOtherChannelsStillNeedTheNick() throws Exception {
+        String other = n.channel() + "-b";
+        settings = s -> IrcSettings.plain(s.host(), s.port(), s.nick(), java.util.List.of(n.channel(), other));
+        channels = (platform, chatId) -> chatId.equals(n.channel().toLowerCase(java.util.Locale.ROOT))
+                ? java.util.Optional.of(new dev.herald.core.platform.ChannelOverrides.Channel(null, null, null, null, false))
+                : java.util.Optional.empty();
+        herald.start();
+        IrcUser alice = user(n.alice()).join(n.channel()).join(other);
+
+        alice.say(other, "not for the bot");
+        alice.say(n.channel(), "no address at all");
+
+        await().atMost(WAIT).during(SETTLE).until(() -> alice.messages(n.bot(), n.channel()).size() == 1);
+        assertThat(alice.messages(n.bot(), n.channel())).containsExactly(n.alice() + ": echo: no address at all");
+        assertThat(alice.messages(n.bot(), other)).isEmpty();
+        assertThat(herald.agent.messages()).containsExactly("no address at all");
     }
 
     @Test

@@ -125,4 +125,23 @@ class NormaliserTest {
         assertThat(text.apply("\"text\": \"/status\"")).contains("/status");
         assertThat(text.apply("\"caption\": \"@Herald_Bot look\", \"document\": {\"file_id\": \"BQAD\"}")).contains("look");
     }
+
+    @Test
+    void aGroupsOwnRequireMention_winsOverThePlatforms() throws Exception {
+        Normaliser gated = new Normaliser(TelegramAdapter.PLATFORM, true);
+        gated.bot(JsonHttp.JSON.readTree("{\"id\": 42, \"username\": \"Herald_Bot\"}"));
+        gated.useChannels((platform, chatId) -> chatId.equals("-5")
+                ? Optional.of(new dev.herald.core.platform.ChannelOverrides.Channel(null, null, null, null, false)) : Optional.empty());
+        java.util.function.Function<Long, Optional<String>> lunchIn = chat -> {
+            try {
+                return gated.event(JsonHttp.JSON.readTree("{\"update_id\": 1, \"message\": {\"message_id\": 9, \"from\": {\"id\": 7}, "
+                        + "\"chat\": {\"id\": " + chat + ", \"type\": \"group\"}, \"text\": \"lunch?\"}}"), Instant.EPOCH).map(MessageEvent::text);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+
+        assertThat(lunchIn.apply(-5L)).as("the group whose channel settings need no mention").contains("lunch?");
+        assertThat(lunchIn.apply(-6L)).as("another group keeps the platform's require_mention").isEmpty();
+    }
 }

@@ -3,6 +3,7 @@ package dev.herald.testkit.gateway;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.gateway.Gateway;
+import dev.herald.core.gateway.GatewayBuilder;
 import dev.herald.core.gateway.GatewaySettings;
 import dev.herald.core.gateway.StopKind;
 import dev.herald.core.inbound.GatewayState;
@@ -131,13 +132,13 @@ public final class GatewayHarness implements BeforeEachCallback, AfterEachCallba
 
     /** As {@link #gateway(Agent, Authorizer, Collection, Collection, GatewaySettings, GatewayMetrics)}, with {@code more} set on its builder (commands, hooks). */
     public Gateway gateway(Agent agent, Authorizer authorizer, Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homes,
-            GatewaySettings settings, GatewayMetrics metrics, java.util.function.UnaryOperator<Gateway.Builder> more) {
+            GatewaySettings settings, GatewayMetrics metrics, java.util.function.UnaryOperator<GatewayBuilder> more) {
         return gateway(agent, authorizer, adapters, homes, List.of(), settings, metrics, more);
     }
 
     /** The gateway of {@link #gateway(Agent, Authorizer, Collection, Collection, Collection, GatewaySettings, GatewayMetrics)}, with {@code more} set on its builder. */
     public Gateway gateway(Agent agent, Authorizer authorizer, Collection<? extends PlatformAdapter> adapters, Collection<HomeChannel> homes,
-            Collection<Relay> relays, GatewaySettings settings, GatewayMetrics metrics, java.util.function.UnaryOperator<Gateway.Builder> more) {
+            Collection<Relay> relays, GatewaySettings settings, GatewayMetrics metrics, java.util.function.UnaryOperator<GatewayBuilder> more) {
         requireOpen();
         if (gateway != null && gateway.status().startedAt() != null) {
             throw new IllegalStateException("harness - this process's gateway was started already; stop it or call nextProcess() first");

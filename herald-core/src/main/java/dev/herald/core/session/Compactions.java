@@ -1,8 +1,7 @@
-package dev.herald.core.lanes;
+package dev.herald.core.session;
 
 import dev.herald.core.agent.ChatMessage;
 import dev.herald.core.agent.Compaction;
-import dev.herald.core.session.SessionIds;
 import dev.herald.core.transcript.Role;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.core.transcript.TranscriptStore;
