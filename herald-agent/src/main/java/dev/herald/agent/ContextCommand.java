@@ -44,6 +44,6 @@ public final class ContextCommand implements CommandExtension {
         List<dev.herald.core.agent.ChatMessage> history = entry
                 .map(e -> AgentHistory.from(storage.transcripts().load(storage.transcripts().compressionTip(e.sessionId()))))
                 .orElse(List.of()); // read only: the lane's entry is healed to the compression tip by its next turn
-        return agent.context(key, event.source().platform().id(), history).describe();
+        return agent.context(key, event.source().platform().id(), history, dev.herald.core.memory.Memories.ownerOf(event.source())).describe();
     }
 }

@@ -39,6 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>A channel's settings ({@link TurnOptions#channel()}, {@code platforms.<type>.channels.<id>}) come below the chat's
  * own choices: its persona applies when the chat chose none, its model profile when the chat chose neither a
  * {@code /model} nor a persona with a model.
+ *
+ * <p>The turn's user's long-term memory ({@link dev.herald.agent.memory.MemoryBook}) comes last in the system prompt: the
+ * facts they asked to be remembered, within {@code agent.memory.prompt_budget_chars}, read once per turn.
  */
 public final class ProfileAgent implements Agent {
     private static final Logger log = LoggerFactory.getLogger(ProfileAgent.class);
@@ -66,6 +69,7 @@ public final class ProfileAgent implements Agent {
     private final List<ModelOption> options;
     private final Personas personas;
     private final dev.herald.core.session.ChatPreferences preferences;
+    private final dev.herald.agent.memory.MemoryBook memory;
 
     /**
      * @param profiles the profiles, the default first; names unique
@@ -93,6 +97,14 @@ public final class ProfileAgent implements Agent {
     public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
             ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings voiceSettings, dev.herald.core.session.ChatPreferences preferences,
             Personas personas) {
+        this(profiles, tools, fetchers, choices, voiceSettings, preferences, personas, null);
+    }
+
+    /** @param memory the users' long-term memory, whose facts end each turn's system prompt; null for none */
+    public ProfileAgent(List<Profile> profiles, ToolRegistry tools, Function<String, Optional<MediaFetcher>> fetchers,
+            ModelChoiceStore choices, dev.herald.agent.voice.VoiceSettings voiceSettings, dev.herald.core.session.ChatPreferences preferences,
+            Personas personas, dev.herald.agent.memory.MemoryBook memory) {
+        this.memory = memory;
         this.personas = Objects.requireNonNull(personas, "personas");
         this.preferences = Objects.requireNonNull(preferences, "preferences");
         VoiceNotes voice = new VoiceNotes(voiceSettings, fetchers, preferences);
@@ -122,7 +134,7 @@ public final class ProfileAgent implements Agent {
             persona = Optional.ofNullable(personas.all().get(channel.personality())); // names checked with the configuration
             modelPersona = channel.profile() == null ? persona : Optional.empty();
         }
-        String personaPrompt = persona.map(Personas.Persona::systemPrompt).orElse(null);
+        String personaPrompt = withMemory(persona.map(Personas.Persona::systemPrompt).orElse(null), request.user());
         String named = request.options().profile();
         if (named != null) {
             ModelAgent agent = agents.get(named);
@@ -135,6 +147,18 @@ public final class ProfileAgent implements Agent {
         }
         ModelAgent agent = forLane(request.sessionKey(), modelPersona, channel == null ? null : channel.profile());
         return agent.runTurn(request, listener, interrupt, personaPrompt, reasoningEffort(request.sessionKey(), agent));
+    }
+
+    /** {@code personaPrompt} followed by the block of {@code user}'s remembered facts, when they have any. */
+    private String withMemory(String personaPrompt, String user) {
+        if (memory == null) {
+            return personaPrompt;
+        }
+        Optional<String> block = memory.promptBlock(user);
+        if (block.isEmpty()) {
+            return personaPrompt;
+        }
+        return personaPrompt == null || personaPrompt.isBlank() ? block.get() : personaPrompt + "\n\n" + block.get();
     }
 
     /** The chat's {@code /reasoning} effort when {@code agent}'s model takes it, else null (nothing is sent). */
@@ -163,9 +187,15 @@ public final class ProfileAgent implements Agent {
 
     /** How full the next request of the chat of {@code key} on {@code platformId} would be, with {@code history} ({@code /context}). */
     public dev.herald.agent.compress.ContextUse context(SessionKey key, String platformId, List<ChatMessage> history) {
+        return context(key, platformId, history, null);
+    }
+
+    /** As above, with the remembered facts of {@code user} ({@code <platform>:<user id>}; null for none) in the system prompt. */
+    public dev.herald.agent.compress.ContextUse context(SessionKey key, String platformId, List<ChatMessage> history, String user) {
         Optional<Personas.Persona> persona = personas.of(key);
         String profile = profileOf(key);
-        return agents.get(profile).context(profile, history, persona.map(Personas.Persona::systemPrompt).orElse(null), platformId);
+        return agents.get(profile).context(profile, history, withMemory(persona.map(Personas.Persona::systemPrompt).orElse(null), user),
+                platformId);
     }
 
     /** The lane's /model choice, else its persona's profile, else the default. */

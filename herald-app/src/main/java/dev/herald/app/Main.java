@@ -48,7 +48,9 @@ public final class Main {
                 .addSubcommand(new CommandLine(new StoreCommand(cli)).addSubcommand(new StoreCommand.Copy(cli)))
                 .addSubcommand(new CommandLine(new ScheduleCommand(cli)).addSubcommand(new ScheduleCommand.ListJobs(cli)))
                 .addSubcommand(new CommandLine(new UsersCommand(cli)).addSubcommand(new UsersCommand.Add(cli))
-                        .addSubcommand(new UsersCommand.ListUsers(cli)).addSubcommand(new UsersCommand.Disable(cli)));
+                        .addSubcommand(new UsersCommand.ListUsers(cli)).addSubcommand(new UsersCommand.Disable(cli)))
+                .addSubcommand(new CommandLine(new MemoryCliCommand(cli)).addSubcommand(new MemoryCliCommand.Export(cli))
+                        .addSubcommand(new MemoryCliCommand.Purge(cli)));
         herald.registerConverter(dev.herald.core.platform.Platform.class, dev.herald.core.platform.Platform::of);
         herald.setOut(cli.out());
         herald.setErr(cli.err());

@@ -15,23 +15,30 @@ import java.util.Objects;
  * @param interrupt  the turn's interrupt; raised means stop now
  * @param outgoing   takes a file the agent sends to the chat with its reply ({@code send_file}); null where the caller
  *                   delivers no files
+ * @param user       who the turn is for ({@link dev.herald.core.agent.TurnRequest#user()}), or null when unknown
  */
 public record ToolContext(String sessionId, String scope, String platformId, Path workspace, Interrupt interrupt,
-        java.util.function.Consumer<dev.herald.core.platform.OutboundFile> outgoing) {
+        java.util.function.Consumer<dev.herald.core.platform.OutboundFile> outgoing, String user) {
     public ToolContext {
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(workspace, "workspace");
         Objects.requireNonNull(interrupt, "interrupt");
     }
 
-    /** A context whose caller delivers no files. */
+    /** A context whose caller delivers no files, for no known user. */
     public ToolContext(String sessionId, String scope, String platformId, Path workspace, Interrupt interrupt) {
-        this(sessionId, scope, platformId, workspace, interrupt, null);
+        this(sessionId, scope, platformId, workspace, interrupt, null, null);
+    }
+
+    /** A context for no known user. */
+    public ToolContext(String sessionId, String scope, String platformId, Path workspace, Interrupt interrupt,
+            java.util.function.Consumer<dev.herald.core.platform.OutboundFile> outgoing) {
+        this(sessionId, scope, platformId, workspace, interrupt, outgoing, null);
     }
 
     /** This context handing the files the agent sends to {@code sink}. */
     public ToolContext withOutgoing(java.util.function.Consumer<dev.herald.core.platform.OutboundFile> sink) {
-        return new ToolContext(sessionId, scope, platformId, workspace, interrupt, sink);
+        return new ToolContext(sessionId, scope, platformId, workspace, interrupt, sink, user);
     }
 
     /**

@@ -107,10 +107,11 @@ public final class ToolRegistry {
         return new ToolSet(chosen);
     }
 
-    /** The context of one turn's tool calls: its scope, workspace and interrupt. */
+    /** The context of one turn's tool calls: its scope, workspace, interrupt and user. */
     public ToolContext context(TurnRequest request, Interrupt interrupt) {
         String scope = scopeOf(request);
-        return new ToolContext(request.sessionId(), scope, request.platformId(), workspaceOf(settings.workspaceRoot(), scope), interrupt);
+        return new ToolContext(request.sessionId(), scope, request.platformId(), workspaceOf(settings.workspaceRoot(), scope), interrupt,
+                null, request.user());
     }
 
     /** The key per-session state is kept under: the lane's key, else (stateless turns) the session id. */

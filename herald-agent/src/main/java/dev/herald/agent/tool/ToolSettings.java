@@ -34,7 +34,7 @@ public record ToolSettings(
         Duration httpTimeout, long httpMaxBytes, List<String> httpAllow, FileLimits fileLimits) {
 
     public static final List<String> DEFAULT_TOOLS = List.of("shell", "read_file", "write_file", "list_dir", "http_get", "todo", "schedule",
-            "send_file", "skill", "mcp");
+            "send_file", "skill", "memory", "mcp");
     public static final Duration DEFAULT_SHELL_TIMEOUT = Duration.ofSeconds(120);
     public static final int DEFAULT_RESULT_LIMIT = 20_000;
     public static final Duration DEFAULT_HTTP_TIMEOUT = Duration.ofSeconds(20);

@@ -22,7 +22,7 @@ import java.util.Map;
 public record AgentConfig(
         @Doc("model calls per turn before the turn stops as not completed")
         int maxIterations,
-        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, schedule, send_file, skill, mcp (every MCP tool) or a prefix like github__*")
+        @Doc("tools the agent may use: shell, read_file, write_file, list_dir, http_get, todo, schedule, send_file, skill, memory, mcp (every MCP tool) or a prefix like github__*")
         List<String> tools,
         @Doc("per-platform tool lists that replace agent.tools, e.g. {api_server: [read_file]}; webhook gets none unless listed here, "
                 + "since anyone who can post to a route steers the agent")
@@ -52,7 +52,9 @@ public record AgentConfig(
         long workspaceMaxBytes,
         @Doc("whether the agent may create and change skills ($HERALD_HOME/skills/<name>/SKILL.md) with the skill tool, each write "
                 + "approved like a dangerous tool call; off: skills are read-only to the agent")
-        boolean skillsWritable) implements Validated {
+        boolean skillsWritable,
+        @Doc("long-term memory per user across sessions")
+        MemoryConfig memory) implements Validated {
 
     /** The platform whose callers are anonymous senders of payloads (platforms.webhook): no tools unless configured. */
     static final String WEBHOOK = "webhook";
@@ -63,6 +65,7 @@ public record AgentConfig(
         perPlatform.putIfAbsent(WEBHOOK, List.of());
         platformTools = Collections.unmodifiableMap(perPlatform);
         httpAllow = httpAllow == null ? List.of() : List.copyOf(httpAllow);
+        memory = memory == null ? MemoryConfig.defaults() : memory;
     }
 
     public static AgentConfig defaults() {
@@ -70,7 +73,8 @@ public record AgentConfig(
                 Path.of("workspaces"), (int) ToolSettings.DEFAULT_SHELL_TIMEOUT.toSeconds(), ToolSettings.DEFAULT_RESULT_LIMIT,
                 (int) ToolSettings.DEFAULT_HTTP_TIMEOUT.toSeconds(), ToolSettings.DEFAULT_HTTP_MAX_BYTES, List.of(),
                 CompressionSettings.DEFAULT_THRESHOLD, (int) GatewaySettings.defaults().approvalTimeout().toSeconds(),
-                NonInteractiveApprovals.DENY, FileLimits.DEFAULT_MAX_FILE_BYTES, FileLimits.DEFAULT_MAX_WORKSPACE_BYTES, false);
+                NonInteractiveApprovals.DENY, FileLimits.DEFAULT_MAX_FILE_BYTES, FileLimits.DEFAULT_MAX_WORKSPACE_BYTES, false,
+                MemoryConfig.defaults());
     }
 
     /** This section with the workspace root made absolute under {@code home}. */
@@ -78,7 +82,7 @@ public record AgentConfig(
         Path root = home.resolve(workspaceRoot == null ? Path.of("workspaces") : workspaceRoot).toAbsolutePath().normalize();
         return new AgentConfig(maxIterations, tools, platformTools, root, shellTimeoutSeconds, toolResultLimit, httpTimeoutSeconds,
                 httpMaxBytes, httpAllow, compressionThreshold, approvalTimeoutSeconds, nonInteractiveApprovals, fileMaxBytes, workspaceMaxBytes,
-                skillsWritable);
+                skillsWritable, memory);
     }
 
     @Override

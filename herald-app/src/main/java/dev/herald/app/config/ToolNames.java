@@ -16,9 +16,10 @@ import java.util.Map;
  * would leave webhooks with every tool, and a mistyped tool is simply never offered.
  */
 final class ToolNames {
-    /** The built-in tools, {@code schedule} (built with the scheduled jobs it manages) and {@code skill} (with the skills folder). */
+    /** The built-in tools, {@code schedule} (built with the scheduled jobs it manages), {@code skill} (with the skills folder) and {@code memory}. */
     private static final List<String> BUILT_IN = java.util.stream.Stream.concat(BuiltinTools.NAMES.stream(),
-            java.util.stream.Stream.of(dev.herald.agent.tool.ScheduleTool.NAME, dev.herald.agent.skill.SkillTool.NAME)).toList();
+            java.util.stream.Stream.of(dev.herald.agent.tool.ScheduleTool.NAME, dev.herald.agent.skill.SkillTool.NAME,
+                    dev.herald.agent.memory.MemoryTool.NAME)).toList();
 
     private ToolNames() {
     }

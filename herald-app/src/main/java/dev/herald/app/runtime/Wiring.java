@@ -149,8 +149,10 @@ public final class Wiring implements AutoCloseable {
             skills.checkAtStart(); // an invalid SKILL.md is a warning naming the file, now
             dev.herald.agent.skill.SkillCommand skillCommand = new dev.herald.agent.skill.SkillCommand(skills);
             dev.herald.core.platform.PlatformTools pluginTools = new dev.herald.core.platform.PlatformTools(); // filled as adapters are made
+            dev.herald.agent.memory.MemoryBook memory = new dev.herald.agent.memory.MemoryBook(storage.memories(),
+                    config.agent().memory().settings(), clock);
             ToolRegistry toolRegistry = tools(config.agent(), List.of(mcp, new dev.herald.agent.tool.PlatformToolSource(pluginTools)), schedules,
-                    storage, authorizerRef, skills);
+                    storage, authorizerRef, skills, memory);
             toolsRef.set(toolRegistry);
             voiceLine(config.voice().transcription());
             if (config.voice().speech().enabled()) {
@@ -162,7 +164,7 @@ public final class Wiring implements AutoCloseable {
             KeptVoiceNotes keptVoice = new KeptVoiceNotes(media, fetchers, config.voice().transcription());
             Personas personas = personas(config, storage);
             ProfileAgent profileAgent = new ProfileAgent(profiles, toolRegistry, keptVoice::fetchers, storage.modelChoices(),
-                    config.voice(), storage.chatPreferences(), personas);
+                    config.voice(), storage.chatPreferences(), personas, memory);
             Agent agent = new MeteredAgent(profileAgent, metrics);
             GatewaySettings settings = settings(config.gateway()).withApprovals(
                     Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
@@ -225,6 +227,7 @@ public final class Wiring implements AutoCloseable {
                     .command(skillCommand)
                     .command(new PersonalityCommand(personas, storage.modelChoices()))
                     .command(new dev.herald.agent.ContextCommand(profileAgent, storage))
+                    .command(new dev.herald.agent.memory.MemoryCommand(memory))
                     .command(new dev.herald.agent.ReasoningCommand(profileAgent, storage.chatPreferences()))
                     .command(new dev.herald.agent.mcp.ReloadMcpCommand(mcp,
                             () -> reread.get().mcpServers().stream().map(Wiring::mcpSettings).toList()))
@@ -267,17 +270,21 @@ public final class Wiring implements AutoCloseable {
     }
 
     /**
-     * The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), {@code skill}, and the
+     * The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), {@code skill}, {@code memory}
+     * (unless {@code agent.memory.enabled} is false), and the
      * {@code sources}' tools (the MCP servers', the platform plug-ins').
      */
     private static ToolRegistry tools(AgentConfig a, List<dev.herald.agent.tool.ToolSource> sources, Schedules schedules, Storage storage, AtomicReference<Authorizer> auth,
-            dev.herald.agent.skill.Skills skills) {
+            dev.herald.agent.skill.Skills skills, dev.herald.agent.memory.MemoryBook memory) {
         ToolSettings settings = toolSettings(a);
         ScheduleTool schedule = new ScheduleTool(schedules, scope -> chatOf(storage, scope),
                 source -> auth.get() != null && auth.get().isAdmin(source));
         List<dev.herald.agent.tool.Tool> builtins = new ArrayList<>(BuiltinTools.all(settings));
         builtins.add(schedule);
         builtins.add(new dev.herald.agent.skill.SkillTool(skills));
+        if (memory.settings().enabled()) {
+            builtins.add(new dev.herald.agent.memory.MemoryTool(memory));
+        }
         return new ToolRegistry(settings, builtins, sources);
     }
 

@@ -79,7 +79,7 @@ class ConfigTrustTest {
         String error = fixture().error("agent:\n  tools: [read_file, shel]\n");
 
         assertThat(error).isEqualTo("config - " + home.resolve("config.yaml") + " line 2: agent.tools[1] is \"shel\", which names no tool"
-                + " (did you mean \"shell\"?); tools are shell, read_file, write_file, list_dir, http_get, todo, send_file, schedule, skill, mcp (every MCP tool),"
+                + " (did you mean \"shell\"?); tools are shell, read_file, write_file, list_dir, http_get, todo, send_file, schedule, skill, memory, mcp (every MCP tool),"
                 + " and <server>__<tool> once mcp_servers has servers");
     }
 

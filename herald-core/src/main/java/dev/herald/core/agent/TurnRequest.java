@@ -17,16 +17,24 @@ import java.util.Objects;
  * @param options     what the caller asked for beyond the message (a model profile, parameters, its own tools);
  *                    {@link TurnOptions#NONE} for most turns
  * @param attachments the files the user's message carried (the message may then be empty); empty when none
+ * @param user        who the turn is for, as {@code <platform>:<user id>} (the sender of its message; whose long-term memory
+ *                    it reads and writes), or null when unknown (a stateless call)
  */
 public record TurnRequest(
         String sessionId, String sessionKey, List<ChatMessage> history, String userMessage, boolean interactive, String platformId,
-        TurnOptions options, List<MessageEvent.MediaRef> attachments) {
+        TurnOptions options, List<MessageEvent.MediaRef> attachments, String user) {
     public TurnRequest {
         Objects.requireNonNull(sessionId, "sessionId");
         history = List.copyOf(history);
         Objects.requireNonNull(userMessage, "userMessage");
         options = options == null ? TurnOptions.NONE : options;
         attachments = attachments == null ? List.of() : List.copyOf(attachments);
+    }
+
+    /** A request for no known user. */
+    public TurnRequest(String sessionId, String sessionKey, List<ChatMessage> history, String userMessage, boolean interactive,
+            String platformId, TurnOptions options, List<MessageEvent.MediaRef> attachments) {
+        this(sessionId, sessionKey, history, userMessage, interactive, platformId, options, attachments, null);
     }
 
     /** A request whose message carried no attachments. */

@@ -424,7 +424,8 @@ public final class TurnRunner {
         lanes.started(new ActiveTurn(turn.id(), turn.sessionKey(), turn.source(), turn.eventId(), interrupt, clock.instant()));
         Capabilities caps = adapter.capabilities();
         TurnRequest request = new TurnRequest(entry.sessionId(), turn.sessionKey().value(), AgentHistory.from(transcript),
-                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), turnOptions, turn.attachments());
+                prepared.modelMessage(), caps.interactive(), turn.source().platform().id(), turnOptions, turn.attachments(),
+                dev.herald.core.memory.Memories.ownerOf(turn.source()));
         long startNanos = System.nanoTime();
         metrics.turnStarted(turn, prepared.note());
         if (transcript.isEmpty()) {

@@ -45,6 +45,11 @@ public interface Storage extends AutoCloseable {
         return InMemoryChoices.accountsOf(this);
     }
 
+    /** The users' long-term memories. Stores without the table keep them in memory, per store instance. */
+    default dev.herald.core.memory.Memories memories() {
+        return InMemoryChoices.memoriesOf(this);
+    }
+
     /**
      * Whether the store can write now, as its calls found out (a full disk, an unreachable database); a store that never
      * finds out is always writable.
@@ -76,6 +81,13 @@ public interface Storage extends AutoCloseable {
 
         private static final java.util.Map<Storage, dev.herald.core.account.Accounts> ACCOUNTS =
                 java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+        private static final java.util.Map<Storage, dev.herald.core.memory.Memories> MEMORIES =
+                java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+        static dev.herald.core.memory.Memories memoriesOf(Storage storage) {
+            return MEMORIES.computeIfAbsent(storage, s -> dev.herald.core.memory.Memories.inMemory());
+        }
 
         static dev.herald.core.account.Accounts accountsOf(Storage storage) {
             return ACCOUNTS.computeIfAbsent(storage, s -> dev.herald.core.account.Accounts.inMemory());

@@ -27,6 +27,7 @@ class CommandNamesTest {
         java.util.Set<String> expected = new java.util.HashSet<>(Commands.NAMES);
         expected.addAll(java.util.Set.of("schedule", "voice", "skills", "personality"));
         expected.addAll(java.util.Set.of("context", "reasoning", "reload-mcp"));
+        expected.add("memory"); // dev.herald.agent.memory
         expected.addAll(java.util.Set.of("steer", "btw", "bg", "busy")); // dev.herald.core.side
         assertThat(dev.herald.core.platform.CommandNames.ALL).containsExactlyInAnyOrderElementsOf(expected);
     }

@@ -40,6 +40,8 @@ public final class SqliteToPostgres {
     private static final int BATCH = 500;
     /** Tables in foreign-key order, with the columns copied and the SQLite key that orders the read. */
     private static final Map<String, String> TABLES = new LinkedHashMap<>();
+    /** Tables whose id PostgreSQL generates: copied ids are kept, and the sequence moves past them. */
+    private static final List<String> IDENTITIES = List.of("turns", "memories");
     private static final Set<String> BOOLEANS = Set.of("suspended", "was_auto_reset", "resume_pending");
 
     static {
@@ -53,6 +55,7 @@ public final class SqliteToPostgres {
         TABLES.put("schedule_runs", "job_id, scheduled_at");
         TABLES.put("web_users", "name");
         TABLES.put("api_keys", "id");
+        TABLES.put("memories", "id");
         TABLES.put("platform_state", "platform, name"); // Weixin's cursor and reply tokens (nodes and leases are not copied)
     }
 
@@ -97,7 +100,10 @@ public final class SqliteToPostgres {
                 counts.add(copyTable(from.jdbc(), to, t.getKey(), t.getValue()));
             }
             try (Statement s = to.createStatement()) {
-                s.execute("SELECT setval(pg_get_serial_sequence('turns', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM turns), 1))");
+                for (String table : IDENTITIES) {
+                    s.execute("SELECT setval(pg_get_serial_sequence('" + table + "', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM "
+                            + table + "), 1))");
+                }
             }
             Result result = new Result(List.copyOf(counts), (System.nanoTime() - started) / 1_000_000);
             if (!result.verified()) {
@@ -170,7 +176,7 @@ public final class SqliteToPostgres {
                 columns.add(meta.getColumnName(i));
             }
             String insert = "INSERT INTO " + table + " (" + String.join(", ", columns) + ")"
-                    + (table.equals("turns") ? " OVERRIDING SYSTEM VALUE" : "")
+                    + (IDENTITIES.contains(table) ? " OVERRIDING SYSTEM VALUE" : "")
                     + " VALUES (" + String.join(", ", columns.stream().map(c -> "?").toList()) + ") ON CONFLICT DO NOTHING";
             try (PreparedStatement ps = to.prepareStatement(insert)) {
                 int pending = 0;

@@ -72,6 +72,7 @@ public final class PostgresStorage implements Storage {
     private final JdbcModelChoices<PgConn> modelChoices;
     private final JdbcChatPreferences<PgConn> chatPreferences;
     private final dev.herald.store.jdbc.JdbcAccounts<PgConn> accounts;
+    private final dev.herald.store.jdbc.JdbcMemories<PgConn> memories;
     private final JdbcNodeStore<PgConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<PgConn> platformState;
     private final JdbcScheduleStore<PgConn> schedules;
@@ -87,6 +88,7 @@ public final class PostgresStorage implements Storage {
         this.modelChoices = new JdbcModelChoices<>(pool, clock);
         this.chatPreferences = new JdbcChatPreferences<>(pool, clock);
         this.accounts = new dev.herald.store.jdbc.JdbcAccounts<>(pool, clock);
+        this.memories = new dev.herald.store.jdbc.JdbcMemories<>(pool);
         this.nodes = new JdbcNodeStore<>(pool, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(pool, clock);
         this.schedules = new JdbcScheduleStore<>(pool);
@@ -174,6 +176,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public dev.herald.core.account.Accounts accounts() {
         return accounts;
+    }
+
+    @Override
+    public dev.herald.core.memory.Memories memories() {
+        return memories;
     }
 
     @Override

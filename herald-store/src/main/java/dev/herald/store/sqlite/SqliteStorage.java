@@ -92,6 +92,7 @@ public final class SqliteStorage implements Storage {
     private final JdbcModelChoices<SqlConn> modelChoices;
     private final JdbcChatPreferences<SqlConn> chatPreferences;
     private final dev.herald.store.jdbc.JdbcAccounts<SqlConn> accounts;
+    private final dev.herald.store.jdbc.JdbcMemories<SqlConn> memories;
     private final JdbcNodeStore<SqlConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<SqlConn> platformState;
     private final JdbcScheduleStore<SqlConn> schedules;
@@ -113,6 +114,7 @@ public final class SqliteStorage implements Storage {
         this.modelChoices = new JdbcModelChoices<>(tx, clock);
         this.chatPreferences = new JdbcChatPreferences<>(tx, clock);
         this.accounts = new dev.herald.store.jdbc.JdbcAccounts<>(tx, clock);
+        this.memories = new dev.herald.store.jdbc.JdbcMemories<>(tx);
         this.nodes = new JdbcNodeStore<>(tx, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(tx, clock);
         this.schedules = new JdbcScheduleStore<>(tx);
@@ -277,6 +279,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public dev.herald.core.account.Accounts accounts() {
         return accounts;
+    }
+
+    @Override
+    public dev.herald.core.memory.Memories memories() {
+        return memories;
     }
 
     @Override

@@ -39,6 +39,7 @@ class SqliteToPostgresTest {
             s.accounts().create(new dev.herald.core.account.Account("ann", dev.herald.core.account.Role.ADMIN, "$argon2id$x", false,
                     clock.instant(), 2));
             s.accounts().addKey(new dev.herald.core.account.ApiKey("k1", "ann", "laptop", "h1", clock.instant(), null, null, 5));
+            s.memories().add("telegram:7", "prefers tea", bob.key().value(), dev.herald.core.memory.Memory.Status.ACTIVE, clock.instant());
         }
         return db;
     }
@@ -57,6 +58,7 @@ class SqliteToPostgresTest {
                 org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L), org.assertj.core.groups.Tuple.tuple("chat_preferences", 2L, 2L),
                 org.assertj.core.groups.Tuple.tuple("schedule_jobs", 0L, 0L), org.assertj.core.groups.Tuple.tuple("schedule_runs", 0L, 0L),
                 org.assertj.core.groups.Tuple.tuple("web_users", 1L, 1L), org.assertj.core.groups.Tuple.tuple("api_keys", 1L, 1L),
+                org.assertj.core.groups.Tuple.tuple("memories", 1L, 1L),
                 org.assertj.core.groups.Tuple.tuple("platform_state", 1L, 1L));
         try (SqliteStorage from = SqliteStorage.open(db, clock); PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
             for (SessionEntry lane : from.sessions().search(dev.herald.core.session.SessionQuery.all(10))) {
@@ -70,6 +72,9 @@ class SqliteToPostgresTest {
             assertThat(to.platformState().get(dev.herald.core.platform.Platform.of("weixin"), "cursor")).contains("c-9");
             assertThat(to.accounts().find("ann")).isEqualTo(from.accounts().find("ann"));
             assertThat(to.accounts().keyByHash("h1").orElseThrow().uses()).isEqualTo(5);
+            assertThat(to.memories().list("telegram:7", true, 10)).isEqualTo(from.memories().list("telegram:7", true, 10));
+            assertThat(to.memories().add("telegram:7", "a later fact", null, dev.herald.core.memory.Memory.Status.ACTIVE, clock.instant()).id())
+                    .as("the copied ids are not handed out again").isGreaterThan(from.memories().list("telegram:7", true, 1).getFirst().id());
             assertThat(to.turns().inState(TurnState.DELIVERED, 10)).extracting(t -> t.id() + ":" + t.reply())
                     .containsExactlyInAnyOrderElementsOf(from.turns().inState(TurnState.DELIVERED, 10).stream()
                             .map(t -> t.id() + ":" + t.reply()).toList());

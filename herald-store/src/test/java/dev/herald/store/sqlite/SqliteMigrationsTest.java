@@ -102,6 +102,7 @@ class SqliteMigrationsTest {
         RawSql.update(dir, "DROP TABLE chat_preferences");
         RawSql.update(dir, "DROP TABLE web_users");
         RawSql.update(dir, "DROP TABLE api_keys");
+        RawSql.update(dir, "DROP TABLE memories");
         RawSql.update(dir, "ALTER TABLE transcript_sessions DROP COLUMN title");
         RawSql.update(dir, "DROP TABLE schedule_runs");
         RawSql.update(dir, "DROP TABLE schedule_jobs");
