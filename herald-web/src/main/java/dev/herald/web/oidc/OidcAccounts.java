@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Who a provider's {@link IdTokenVerifier.Identity} is in Herald: the allow-list (e-mail domain, group), then the
  * account linked to its issuer and subject, made on the first sign-in. A link is kept in the store's
- * {@code platform_state} (platform {@code web-oidc}, name {@code link <sha256(issuer NUL subject)>}, value the
+ * {@code platform_state} (platform {@code web_oidc}, name {@code link <sha256(issuer NUL subject)>}, value the
  * account name), so it follows {@code herald store copy} and backups like the accounts. A new account takes its name
  * from {@code preferred_username} or the e-mail's local part; a name already taken (by a password account or another
  * person) gets a number ({@code ann-2}): an existing account is never taken over by a matching name.
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class OidcAccounts {
     private static final Logger log = LoggerFactory.getLogger(OidcAccounts.class);
-    static final Platform PLATFORM = Platform.of("web-oidc");
+    static final Platform PLATFORM = Platform.of("web_oidc");
     /** The password hash of an account made by single sign-on: not an Argon2id string, so no password matches it. */
     public static final String NO_PASSWORD = "!oidc";
 

@@ -170,7 +170,7 @@ public final class OidcRoutes implements Routes {
     private static void page(Context ctx, int status, String message) {
         ctx.status(status).contentType("text/html; charset=utf-8").result("<!doctype html><html><head><meta charset=\"utf-8\">"
                 + "<title>Sign-in refused</title><link rel=\"stylesheet\" href=\"/assets/herald.css\"></head><body class=\"oidc-refused\">"
-                + "<main><h1>Sign-in refused</h1><p id=\"reason\">" + html(message) + "</p><p><a href=\"/\">Back to Herald</a></p></main>"
+                + "<main><h1>Sign-in refused</h1><p id=\"reason\">" + html(Character.toUpperCase(message.charAt(0)) + message.substring(1)) + "</p><p><a href=\"/\">Back to Herald</a></p></main>"
                 + "</body></html>");
     }
 
