@@ -28,7 +28,7 @@ public record OidcConfig(
         Secret clientSecret,
         @Doc("scopes asked for; must include openid")
         List<String> scopes,
-        @Doc("Herald's address as browsers reach it (e.g. https://herald.example.com); register <this>/auth/oidc/callback at the provider")
+        @Doc("Herald's address as browsers reach it (e.g. https://herald.example.com); the redirect URI to register at the provider is this plus `/auth/oidc/callback`")
         String redirectBaseUrl,
         @Doc("e-mail domains let in (e.g. [example.com]); empty = any domain")
         List<String> allowedEmailDomains,
@@ -38,7 +38,7 @@ public record OidcConfig(
         String groupsClaim,
         @Doc("members of one of these groups get the admin role when their account is made; everyone else the user role")
         List<String> adminGroups,
-        @Doc("the button's text: \"Sign in with <label>\"")
+        @Doc("the button's text: `Sign in with LABEL`")
         String label,
         @Doc("seconds each request to the provider (discovery, keys, code exchange) may take")
         int timeoutSeconds) implements Validated {
