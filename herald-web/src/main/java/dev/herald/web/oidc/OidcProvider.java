@@ -75,8 +75,9 @@ public final class OidcProvider implements JWKSource<SecurityContext> {
         List<String> methods = doc.path("token_endpoint_auth_methods_supported").isArray()
                 ? JSON.convertValue(doc.path("token_endpoint_auth_methods_supported"), JSON.getTypeFactory().constructCollectionType(List.class, String.class))
                 : List.of("client_secret_basic");
-        discovery = new Discovery(issuer, endpoint(doc, "authorization_endpoint"), endpoint(doc, "token_endpoint"), endpoint(doc, "jwks_uri"),
-                List.copyOf(methods));
+        boolean plainAllowed = "http".equals(settings.issuer().getScheme());
+        discovery = new Discovery(issuer, endpoint(doc, "authorization_endpoint", plainAllowed), endpoint(doc, "token_endpoint", plainAllowed),
+                endpoint(doc, "jwks_uri", plainAllowed), List.copyOf(methods));
         discoveredAt = clock.instant();
         log.info("oidc - discovered {} (authorization {}, token {}, keys {})", issuer, discovery.authorizationEndpoint(),
                 discovery.tokenEndpoint(), discovery.jwksUri());
@@ -180,17 +181,19 @@ public final class OidcProvider implements JWKSource<SecurityContext> {
         }
     }
 
-    private static URI endpoint(JsonNode doc, String name) {
+    /** An endpoint of the discovery document: https, or plain http only when the issuer itself is (on loopback, for tests). */
+    private static URI endpoint(JsonNode doc, String name, boolean plainAllowed) {
         String value = doc.path(name).asText("");
         try {
             URI uri = new URI(value);
-            if (("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) && uri.getHost() != null) {
+            if (("https".equals(uri.getScheme()) || plainAllowed && "http".equals(uri.getScheme())) && uri.getHost() != null
+                    && uri.getRawUserInfo() == null) {
                 return uri;
             }
         } catch (java.net.URISyntaxException e) {
             // answered below
         }
-        throw OidcException.provider("its discovery document has no usable " + name + " ('" + clip(value) + "')", null);
+        throw OidcException.provider("its discovery document has no usable " + name + " ('" + clip(value) + "'; an https URL is needed)", null);
     }
 
     private static String form(Map<String, String> values) {
