@@ -35,10 +35,14 @@ public final class WebUi {
     private boolean attached;
 
     private final dev.herald.web.access.ApiKeys apiKeys;
+    private final Storage storage;
+    private final AuthRoutes auth;
 
     private WebUi(WebServer server, WebGuard guard, Optional<WebChatPlatform> chat, HeraldMetrics metrics, Clock clock,
-            dev.herald.web.access.ApiKeys apiKeys) {
+            dev.herald.web.access.ApiKeys apiKeys, Storage storage, AuthRoutes auth) {
         this.apiKeys = apiKeys;
+        this.storage = storage;
+        this.auth = auth;
         this.server = server;
         this.guard = guard;
         this.chat = chat;
@@ -67,7 +71,8 @@ public final class WebUi {
         AccountSessions accounts = new AccountSessions(storage.accounts(), SessionSecret.of(storage.platformState()), clock, revocations);
         WebGuard guard = new WebGuard(new WebAccess(key, clock, server.authThrottle(), revocations, accounts));
         server.add(new PageRoutes(guard, withChat));
-        server.add(new AuthRoutes(guard, clock));
+        AuthRoutes auth = new AuthRoutes(guard, clock);
+        server.add(auth);
         server.add(new dev.herald.web.access.UserRoutes(guard, clock));
         dev.herald.web.access.ApiKeys apiKeys = new dev.herald.web.access.ApiKeys(storage.accounts(), clock,
                 Objects.requireNonNull(metrics, "metrics").registry());
@@ -78,7 +83,7 @@ public final class WebUi {
                     + "--role admin'", accounts.setupCode());
         }
         Optional<WebChatPlatform> chat = withChat ? Optional.of(new WebChatPlatform(storage, keyPolicy, guard, server, clock)) : Optional.empty();
-        return new WebUi(server, guard, chat, metrics, clock, apiKeys);
+        return new WebUi(server, guard, chat, metrics, clock, apiKeys, storage, auth);
     }
 
     /** The web UI with the chat ({@link #create(WebServer, String, Storage, SessionKey.KeyPolicy, HeraldMetrics, Clock, boolean)}). */
@@ -97,6 +102,20 @@ public final class WebUi {
         server.add(new AdminRoutes(gateway, metrics, guard, clock));
         server.add(new dev.herald.web.admin.ExportRoutes(gateway, guard));
         server.add(new MetricsRoutes(metrics, gateway::status, guard));
+        return this;
+    }
+
+    /**
+     * Adds sign-in with the company's OpenID Connect provider ({@code /auth/oidc/...}) and its button on the sign-in
+     * form; before the server starts. The provider is first asked when somebody clicks the button.
+     */
+    public WebUi useOidc(dev.herald.web.oidc.OidcSettings settings) {
+        dev.herald.web.oidc.OidcProvider provider = new dev.herald.web.oidc.OidcProvider(settings, clock);
+        dev.herald.web.oidc.OidcAccounts accounts = new dev.herald.web.oidc.OidcAccounts(settings, storage.accounts(),
+                storage.platformState(), clock);
+        server.add(new dev.herald.web.oidc.OidcRoutes(settings, guard, provider, accounts, SessionSecret.of(storage.platformState()), clock));
+        auth.offerOidc(settings.label());
+        log.info("web - sign-in with {} through {} (redirect URI {})", settings.label(), settings.issuer(), settings.redirectUri());
         return this;
     }
 

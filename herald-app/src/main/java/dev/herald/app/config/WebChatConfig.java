@@ -9,9 +9,14 @@ import dev.herald.core.config.Doc;
  */
 public record WebChatConfig(
         @Doc("serve the web chat at / on the api_server port (needs platforms.api_server.enabled; /admin and /metrics are served either way)")
-        boolean enabled) {
+        boolean enabled,
+        OidcConfig oidc) {
+
+    public WebChatConfig {
+        oidc = oidc == null ? OidcConfig.defaults() : oidc;
+    }
 
     public static WebChatConfig defaults() {
-        return new WebChatConfig(true);
+        return new WebChatConfig(true, OidcConfig.defaults());
     }
 }

@@ -187,6 +187,9 @@ public final class Wiring implements AutoCloseable {
                 WebUi webUi = WebUi.create(web.orElseThrow(), key, SessionRevocations.persistedIn(home.resolve("web/logged_out_sessions")),
                         storage, settings.keyPolicy(), metrics, clock, config.platforms().webchat().enabled());
                 apiServer.useApiKeys(webUi.apiKeys());
+                if (config.platforms().webchat().oidc().enabled()) {
+                    webUi.useOidc(config.platforms().webchat().oidc().settings());
+                }
                 webUi.chatPlatform().ifPresent(chat -> chat.useMediaStore(media, config.model().maxImageBytes()));
                 webUi.chatPlatform().ifPresent(chat -> chat.showHeard(new dev.herald.agent.HeardVoiceNotes(config.agent().workspaceRoot())::of));
                 webUi.chatPlatform().ifPresent(chat -> fetchers.register(chat.platform(), chat));

@@ -28,6 +28,7 @@ public final class AuthRoutes implements Routes {
     private final WebGuard guard;
     private final WebAccess access;
     private final java.time.Clock clock;
+    private volatile String oidcLabel;
 
     public AuthRoutes(WebGuard guard) {
         this(guard, java.time.Clock.systemUTC());
@@ -42,6 +43,11 @@ public final class AuthRoutes implements Routes {
     @Override
     public String name() {
         return "auth";
+    }
+
+    /** Offers "Sign in with {@code label}" ({@code /auth/oidc/start}) on the sign-in form. */
+    public void offerOidc(String label) {
+        this.oidcLabel = label;
     }
 
     @Override
@@ -62,6 +68,9 @@ public final class AuthRoutes implements Routes {
         out.put("accounts", accounts);
         out.put("loggedIn", user.isPresent());
         out.put("setup", !access.accounts().adminExists());
+        if (oidcLabel != null) {
+            out.put("oidc", Map.of("label", oidcLabel, "start", "/auth/oidc/start"));
+        }
         user.ifPresent(u -> out.put("user", Map.of("name", u.name(), "role", u.role(), "account", u.account())));
         WebJson.write(ctx, 200, out);
     }

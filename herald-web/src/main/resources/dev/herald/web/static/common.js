@@ -22,7 +22,7 @@ const Herald = (() => {
   let loginWaiters = null;
 
   /** The sign-in form for what this Herald asks: its key, an account, or the first admin (setup). */
-  function loginFields(form, mode) {
+  function loginFields(form, mode, oidc) {
     const field = (id, label, attrs) => [el("label", { for: id }, label), el("input", Object.assign({ id, required: true }, attrs))];
     const parts = mode === "key"
       ? [el("h2", { id: "login-title" }, "Herald key"),
@@ -47,6 +47,11 @@ const Herald = (() => {
     form.replaceChildren(...parts, el("p", { class: "login-error", role: "alert" }),
       el("button", { type: "submit", class: "primary" }, mode === "setup" || mode === "invite" ? "Create and sign in"
         : mode === "key" ? "Log in" : "Sign in"));
+    if (oidc && mode === "account") {
+      // single sign-on: a plain link, so the browser itself goes to the provider and back
+      form.append(el("p", { class: "meta" }, "or"),
+        el("a", { href: oidc.start, id: "oidc-sign-in", class: "button primary" }, "Sign in with " + oidc.label));
+    }
   }
 
   /** The invitation in this page's address ({@code #invite=<name>.<code>}), or null. */
@@ -67,7 +72,7 @@ const Herald = (() => {
       const state = await api("/auth/state", { noLogin: true });
       const d = (state.ok && state.data) || {};
       const mode = forcedMode || (d.accounts ? "account" : d.keyRequired ? "key" : "setup");
-      loginFields(form, mode);
+      loginFields(form, mode, d.oidc);
       const error = form.querySelector(".login-error");
       error.textContent = message || "";
       const onSubmit = async (event) => {

@@ -40,26 +40,50 @@ final class WebUiFixture implements AutoCloseable {
     final GatewayHarness kit;
     final Storage storage;
     final HeraldMetrics metrics = new HeraldMetrics();
-    final WebServer web = new WebServer(WebServer.Settings.ephemeral());
+    final WebServer web;
     final WebUi ui;
     final Gateway gateway;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .cookieHandler(new java.net.CookieManager()).build();
 
     private WebUiFixture(Path dir, Agent agent, String key) {
+        this(dir, agent, key, 0, null);
+    }
+
+    /**
+     * @param port the web port (0: a free one)
+     * @param oidc the single sign-on settings for this base URL, or null
+     */
+    private WebUiFixture(Path dir, Agent agent, String key, int port,
+            java.util.function.Function<String, dev.herald.web.oidc.OidcSettings> oidc) {
         Clock clock = Clock.systemUTC();
+        web = new WebServer(new WebServer.Settings("127.0.0.1", port));
         kit = GatewayHarness.on((home, c) -> SqliteStorage.open(home.resolve("herald.db"), c), clock).open(dir).closing(web);
         storage = kit.storage();
         ui = WebUi.create(web, key, storage, SessionKey.KeyPolicy.defaults(), metrics, clock);
         gateway = kit.gateway(new MeteredAgent(agent, metrics), new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false),
                 List.of(ui.chat()), List.of(), GatewaySettings.defaults().withApprovals(Duration.ofMinutes(5), false), metrics);
         ui.attach(gateway);
+        if (oidc != null) {
+            ui.useOidc(oidc.apply("http://127.0.0.1:" + port));
+        }
         web.start();
         gateway.start(Gateway.StartOptions.normal());
     }
 
     static WebUiFixture start(Path dir, Agent agent) {
         return new WebUiFixture(dir, agent, null);
+    }
+
+    /** The web UI on a port chosen before it starts, with sign-in through the provider {@code oidc} gives for its base URL. */
+    static WebUiFixture withOidc(Path dir, Agent agent, java.util.function.Function<String, dev.herald.web.oidc.OidcSettings> oidc) {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return new WebUiFixture(dir, agent, null, port, oidc);
     }
 
     static WebUiFixture withKey(Path dir, Agent agent, String key) {

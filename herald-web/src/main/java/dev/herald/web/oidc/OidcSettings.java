@@ -1,0 +1,63 @@
+package dev.herald.web.oidc;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How the web pages sign people in with the company's OpenID Connect provider (checked by the app's config record
+ * before it gets here). {@link #toString()} masks the client secret, so the record may be logged.
+ *
+ * @param issuer              the provider's issuer URL, exactly as its discovery document names it
+ * @param clientSecret        the client's secret at the provider; sent only to the token endpoint
+ * @param redirectBaseUrl     Herald's public base URL; the provider sends browsers back to {@link #redirectUri()}
+ * @param allowedEmailDomains e-mail domains let in (empty: any), lower case
+ * @param allowedGroups       groups let in (empty: any), read from {@code groupsClaim}
+ * @param adminGroups         members of one of these groups get the admin role when their account is made
+ * @param timeout             connect and answer timeout of each request to the provider
+ */
+public record OidcSettings(URI issuer, String clientId, String clientSecret, List<String> scopes, URI redirectBaseUrl,
+        List<String> allowedEmailDomains, List<String> allowedGroups, String groupsClaim, List<String> adminGroups, String label,
+        Duration timeout) {
+
+    /** Where the provider sends the browser back; register it at the provider. */
+    public static final String CALLBACK_PATH = "/auth/oidc/callback";
+
+    public OidcSettings {
+        Objects.requireNonNull(issuer, "issuer");
+        Objects.requireNonNull(clientId, "clientId");
+        Objects.requireNonNull(redirectBaseUrl, "redirectBaseUrl");
+        clientSecret = clientSecret == null ? "" : clientSecret;
+        scopes = List.copyOf(scopes == null || scopes.isEmpty() ? List.of("openid", "email", "profile") : scopes);
+        allowedEmailDomains = allowedEmailDomains == null ? List.of()
+                : allowedEmailDomains.stream().map(d -> d.strip().toLowerCase(Locale.ROOT)).toList();
+        allowedGroups = List.copyOf(allowedGroups == null ? List.of() : allowedGroups);
+        adminGroups = List.copyOf(adminGroups == null ? List.of() : adminGroups);
+        groupsClaim = groupsClaim == null || groupsClaim.isBlank() ? "groups" : groupsClaim.strip();
+        label = label == null || label.isBlank() ? "single sign-on" : label.strip();
+        timeout = timeout == null ? Duration.ofSeconds(10) : timeout;
+    }
+
+    /** The redirect URI: the base URL without a trailing slash, then {@value #CALLBACK_PATH}. */
+    public String redirectUri() {
+        String base = redirectBaseUrl.toString();
+        while (base.endsWith("/")) {
+            base = base.substring(0, base.length() - 1);
+        }
+        return base + CALLBACK_PATH;
+    }
+
+    /** The issuer as compared with the token's {@code iss}: the configured text, without a trailing slash added or removed. */
+    public String issuerText() {
+        return issuer.toString();
+    }
+
+    @Override
+    public String toString() {
+        return "OidcSettings[issuer=" + issuer + ", clientId=" + clientId + ", clientSecret=" + (clientSecret.isEmpty() ? "(not set)" : "****")
+                + ", scopes=" + scopes + ", redirectUri=" + redirectUri() + ", allowedEmailDomains=" + allowedEmailDomains + ", allowedGroups="
+                + allowedGroups + ", groupsClaim=" + groupsClaim + ", adminGroups=" + adminGroups + ", label=" + label + "]";
+    }
+}
