@@ -73,7 +73,7 @@ class HomeAssistantAdapterTest {
     @Test
     void theStatesTool_listsEntitiesWithTheirStates_filteredByDomainOrIds() throws Exception {
         started(FakeHomeAssistant.TOKEN);
-        assertThat(sink.states).contains(ConnectionState.CONNECTED);
+        await().atMost(Duration.ofSeconds(10)).until(() -> sink.states.contains(ConnectionState.CONNECTED)); // reported just after start returns
 
         PlatformTool.Result lights = tool("ha_states").call("{\"domain\":\"light\"}");
         assertThat(lights.error()).isFalse();
