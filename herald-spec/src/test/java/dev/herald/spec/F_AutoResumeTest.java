@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.lanes.TurnRunner;
+import dev.herald.core.platform.MessageEvent;
+import dev.herald.core.platform.PriorMessage;
 import dev.herald.core.platform.Admission;
 import dev.herald.core.session.SessionSource;
+import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.TurnState;
+import dev.herald.core.turn.Turns;
 import dev.herald.testkit.agent.ScriptedAgent;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -174,6 +179,32 @@ class F_AutoResumeTest extends GatewaySpec {
         h.loopback("telegram").awaitSent("slow but done"::equals, Harness.WAIT);
         awaitIdle();
         assertThat(h.entry(alice).resumePending()).isFalse();
+    }
+
+    /**
+     * On a cluster the session's next message can run before the resume turn another node queued: it carries the
+     * interruption note and continues the cut-off turn, and the resume, when it comes to run, finds nothing left and is
+     * cancelled. A client that sends the cut-off message again (same request id) is told that the next turn continued
+     * it, never that its message was cancelled by a /stop or an access change, which did not happen.
+     */
+    @Test
+    void F8_aRetryOfACutOffMessageWhoseResumeFoundNothingLeftIsToldTheNextTurnContinuedIt() {
+        h = new Harness(dir).platform("telegram", true);
+        h.start();
+        ScriptedAgent.Hold hold = h.agent.hold("never");
+        h.loopback("telegram").say(alice, "long task", "m-1");
+        hold.awaitArrival(Harness.WAIT);
+        h.gateway.stop(StopKind.RESTART, false);
+        h.restart();
+        // what the nodes wrote: the next message consumed the note; the resume queued meanwhile then found nothing left
+        assertThat(h.storage.sessions().clearResumePending(h.key(alice))).isTrue();
+        Turns turns = new Turns(h.storage.turns());
+        TurnRecord resume = turns.receive(h.key(alice), MessageEvent.resume(alice, java.time.Instant.now(), "m-1")).orElseThrow();
+        assertThat(turns.cancel(resume.id(), TurnRunner.NOTHING_TO_RESUME)).isTrue();
+        h.start();
+
+        assertThat(h.gateway.prior(alice.platform(), "m-1")).get().isInstanceOfSatisfying(PriorMessage.Ended.class,
+                e -> assertThat(e.why()).contains("cut off by a restart").contains("next turn continued it"));
     }
 
     private SessionSource bob() {

@@ -155,7 +155,7 @@ class PairedRequestsOnNodesIT {
                 logs.append(n.output());
             }
         }
-        assertThat(problems).as("%s", logs).isEmpty();
+        assertThat(problems).as("%s (problems first; the nodes' output after)%n%s", problems, logs).isEmpty();
         assertThat(outcomes.size()).isGreaterThanOrEqualTo(SESSIONS * 2 * MESSAGES);
         assertThat(disrupted).isEqualTo(DISRUPTIONS);
     }

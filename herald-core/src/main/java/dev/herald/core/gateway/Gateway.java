@@ -44,6 +44,7 @@ import dev.herald.core.session.SuspendReason;
 import dev.herald.core.side.BusyModes;
 import dev.herald.core.side.SideCommands;
 import dev.herald.core.turn.TurnRecord;
+import dev.herald.core.turn.TurnState;
 import dev.herald.core.turn.Turns;
 import java.time.Clock;
 import java.time.Duration;
@@ -321,7 +322,9 @@ public final class Gateway implements InboundSink, GatewayControl {
             case FAILED -> new PriorMessage.Ended(TurnRunner.APOLOGY);
             case INTERRUPTED -> {
                 Optional<TurnRecord> resume = depth < 5 ? turns.resumeAfter(turn.sessionKey(), turn.id()) : Optional.empty();
-                if (resume.isPresent()) {
+                // a resume that found nothing left (the session's next message ran first, with the note) continued nothing
+                if (resume.isPresent() && !(resume.get().state() == TurnState.CANCELLED
+                        && TurnRunner.NOTHING_TO_RESUME.equals(resume.get().outcome()))) {
                     yield priorOf(resume.get(), depth + 1);
                 }
                 boolean pending = storage.sessions().find(turn.sessionKey()).map(e -> e.resumePending() && !e.suspended()).orElse(false);

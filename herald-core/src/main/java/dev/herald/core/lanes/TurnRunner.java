@@ -67,6 +67,11 @@ import org.slf4j.LoggerFactory;
 public final class TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
     public static final String APOLOGY = UserErrors.APOLOGY;
+    /**
+     * Why an automatic resume turn was cancelled when it came to run: the session was no longer resume-pending (its next
+     * message, which carried the interruption note, ran first and continued the cut-off turn).
+     */
+    public static final String NOTHING_TO_RESUME = "nothing left to resume";
     static final String DANGLING_TOOL_RESULT = "[interrupted] The gateway stopped before this tool call returned a "
             + "result. It was not re-run; do not assume it succeeded.";
 
@@ -189,7 +194,7 @@ public final class TurnRunner {
         }
         SessionEntry entry = storage.sessions().forTurn(key, turn.source()); // the start below bumps the lane's row
         if (turn.origin() == MessageEvent.Origin.RESUME && !entry.resumePending()) {
-            cancel(turn, "nothing left to resume");
+            cancel(turn, NOTHING_TO_RESUME);
             return Attempt.DONE;
         }
         List<TranscriptRow> transcript = closeDanglingToolCalls(entry.sessionId(), storage.transcripts().load(entry.sessionId()));
