@@ -31,6 +31,12 @@ public interface Accounts {
     /** Ends every session of the account. False when there is no such account. */
     boolean endSessions(String name);
 
+    /**
+     * Gives the account {@code role} (its sessions go on: each request reads the account's role). False when there is no
+     * such account.
+     */
+    boolean setRole(String name, Role role);
+
     /** Whether an enabled admin account exists (the first-run flow offers to make one until then). */
     default boolean anyAdmin() {
         return list().stream().anyMatch(a -> a.admin() && !a.disabled());
@@ -99,6 +105,12 @@ public interface Accounts {
         public synchronized boolean endSessions(String name) {
             return accounts.computeIfPresent(name, (n, a) -> new Account(n, a.role(), a.passwordHash(), a.disabled(), a.createdAt(),
                     a.sessionEpoch() + 1)) != null;
+        }
+
+        @Override
+        public synchronized boolean setRole(String name, Role role) {
+            return accounts.computeIfPresent(name, (n, a) -> new Account(n, role, a.passwordHash(), a.disabled(), a.createdAt(),
+                    a.sessionEpoch())) != null;
         }
 
         @Override

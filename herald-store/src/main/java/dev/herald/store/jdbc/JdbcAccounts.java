@@ -79,6 +79,12 @@ public final class JdbcAccounts<C extends JdbcConn> implements Accounts {
     }
 
     @Override
+    public boolean setRole(String name, Role role) {
+        Objects.requireNonNull(role, "role");
+        return tx.write("account " + name, c -> c.update("UPDATE web_users SET role = ? WHERE name = ?", role.wire(), name)) == 1;
+    }
+
+    @Override
     public void addKey(ApiKey k) {
         tx.write("API key " + k.id(), c -> c.update("INSERT INTO api_keys (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)", k.id(),
                 k.owner(), k.label(), k.keyHash(), Micros.of(k.createdAt()), Micros.ofNullable(k.revokedAt()),

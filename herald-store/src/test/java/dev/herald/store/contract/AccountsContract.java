@@ -50,6 +50,17 @@ public abstract class AccountsContract extends StorageContract {
     }
 
     @Test
+    void setRole_changesTheRole_andKeepsTheSessions() {
+        accounts().create(account("ann", Role.USER));
+        assertThat(accounts().setRole("ann", Role.ADMIN)).isTrue();
+        reopen();
+        assertThat(accounts().find("ann").orElseThrow()).extracting(Account::role, Account::sessionEpoch).containsExactly(Role.ADMIN, 0L);
+        assertThat(accounts().setRole("ann", Role.USER)).isTrue();
+        assertThat(accounts().find("ann").orElseThrow().role()).isEqualTo(Role.USER);
+        assertThat(accounts().setRole("nobody", Role.ADMIN)).isFalse();
+    }
+
+    @Test
     void apiKeys_storedByHash_revokedOnlyByTheirOwner_andCounted() {
         accounts().create(account("ann", Role.USER));
         accounts().create(account("bob", Role.USER));

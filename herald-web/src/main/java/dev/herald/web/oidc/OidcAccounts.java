@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * from {@code preferred_username} or the e-mail's local part; a name already taken (by a password account or another
  * person) gets a number ({@code ann-2}): an existing account is never taken over by a matching name.
  *
- * <p>The role is decided when the account is made (admin for a member of an admin group); an admin changes it later.
+ * <p>The role follows the provider's groups when {@code admin_groups} is set: decided when the account is made (admin for a
+ * member of an admin group) and again at every sign-in, so leaving the admin group demotes at the next sign-in. Without
+ * admin groups the account is made a user and keeps whatever role an admin gives it.
  * The password of such an account is a marker no password matches, so it signs in only through the provider (until an
  * admin sets a password).
  */
@@ -55,9 +57,9 @@ public final class OidcAccounts {
             if (linked.get().disabled()) {
                 throw new OidcException(403, "your Herald account '" + linked.get().name() + "' is disabled; ask an admin to enable it");
             }
-            return linked.get();
+            return followGroups(linked.get(), who);
         }
-        Role role = who.groups().stream().anyMatch(settings.adminGroups()::contains) ? Role.ADMIN : Role.USER;
+        Role role = roleOf(who);
         String base = baseName(who);
         for (int n = 1; n <= 100; n++) {
             String name = n == 1 ? base : base + "-" + n;
@@ -69,6 +71,30 @@ public final class OidcAccounts {
             }
         }
         throw new OidcException(409, "no free account name near '" + base + "'; ask an admin to make your account");
+    }
+
+    /** The role the provider's groups give: admin for a member of an {@code admin_groups} group, else user. */
+    private Role roleOf(IdTokenVerifier.Identity who) {
+        return who.groups().stream().anyMatch(settings.adminGroups()::contains) ? Role.ADMIN : Role.USER;
+    }
+
+    /**
+     * The linked account with the role its groups give now, when {@code admin_groups} is set: promoted or demoted (and
+     * logged, naming the account only) when that differs from the stored role. Without admin groups the provider says
+     * nothing about roles, and the role an admin gave stays.
+     */
+    private Account followGroups(Account account, IdTokenVerifier.Identity who) {
+        if (settings.adminGroups().isEmpty()) {
+            return account;
+        }
+        Role role = roleOf(who);
+        if (role == account.role()) {
+            return account;
+        }
+        accounts.setRole(account.name(), role);
+        log.info("oidc - account '{}' is now {} (was {}): {} at this sign-in through {}", account.name(), role.wire(),
+                account.role().wire(), role == Role.ADMIN ? "in an admin group" : "in no admin group", settings.issuerText());
+        return new Account(account.name(), role, account.passwordHash(), account.disabled(), account.createdAt(), account.sessionEpoch());
     }
 
     private void admit(IdTokenVerifier.Identity who) {

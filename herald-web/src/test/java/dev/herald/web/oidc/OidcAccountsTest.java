@@ -87,6 +87,33 @@ class OidcAccountsTest {
     }
 
     @Test
+    void withAdminGroups_theRoleFollowsTheGroupsAtEverySignIn_promotedThenDemoted() {
+        OidcAccounts a = accounts(List.of("staff"), List.of("herald-admins"));
+        assertThat(a.signIn(who("s-9", "hal@example.com", "hal", List.of("staff"))).role()).isEqualTo(Role.USER);
+
+        Account promoted = a.signIn(who("s-9", "hal@example.com", "hal", List.of("staff", "herald-admins")));
+        assertThat(promoted.role()).isEqualTo(Role.ADMIN);
+        assertThat(storage.accounts().find("hal").orElseThrow().role()).as("stored").isEqualTo(Role.ADMIN);
+
+        Account demoted = a.signIn(who("s-9", "hal@example.com", "hal", List.of("staff")));
+        assertThat(demoted.role()).isEqualTo(Role.USER);
+        assertThat(storage.accounts().find("hal").orElseThrow())
+                .as("stored, and its sessions not ended (the role is read at each request)")
+                .extracting(Account::role, Account::sessionEpoch).containsExactly(Role.USER, 0L);
+    }
+
+    @Test
+    void withoutAdminGroups_aRoleAnAdminGaveStays() {
+        OidcAccounts a = accounts(List.of(), List.of());
+        Account ivy = a.signIn(who("s-10", "ivy@example.com", "ivy", List.of("herald-admins")));
+        assertThat(ivy.role()).isEqualTo(Role.USER);
+        storage.accounts().setRole("ivy", Role.ADMIN);
+
+        assertThat(a.signIn(who("s-10", "ivy@example.com", "ivy", List.of())).role()).isEqualTo(Role.ADMIN);
+        assertThat(storage.accounts().find("ivy").orElseThrow().role()).isEqualTo(Role.ADMIN);
+    }
+
+    @Test
     void disabledAccount_andUnverifiedOrMissingEmail_areRefusedWithTheReason() {
         OidcAccounts a = accounts(List.of(), List.of());
         Account eve = a.signIn(who("s-6", "eve@example.com", "eve", List.of()));
