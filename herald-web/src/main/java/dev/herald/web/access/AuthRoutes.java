@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * account, or make the first admin; and who it is), {@code POST /auth/login} ({@code {"name", "password"}} once
  * accounts exist, {@code {"key"}} before; sets the session cookie), {@code POST /auth/setup}
  * ({@code {"name", "password", "code"}}: the first admin, see {@link WebAccess#checkSetup}), {@code POST /auth/invite}
- * ({@code {"name", "code", "password"}}: an invitation taken, see {@link Invitations}), {@code POST /auth/logout}.
+ * ({@code {"name", "code", "password"}}: an invitation taken, see {@link Invitations}), {@code POST /auth/password}
+ * ({@code {"current", "password", "again"}}: a signed-in account changes its own password; its other sessions end and
+ * this browser gets a new session cookie), {@code POST /auth/logout}.
  * Wrong keys, passwords and setup codes are logged without the presented text and count against the client's
  * {@link AuthThrottle} (429 once it is used up); logout also ends the session token server-side.
  */
@@ -57,6 +59,7 @@ public final class AuthRoutes implements Routes {
         routes.post("/auth/setup", guard.open(true, this::setup));
         routes.post("/auth/invite", guard.open(true, this::invite));
         routes.post("/auth/logout", guard.open(true, this::logout));
+        routes.post("/auth/password", guard.write(this::changePassword));
     }
 
     private void state(Context ctx) {
@@ -71,7 +74,9 @@ public final class AuthRoutes implements Routes {
         if (oidcLabel != null) {
             out.put("oidc", Map.of("label", oidcLabel, "start", "/auth/oidc/start"));
         }
-        user.ifPresent(u -> out.put("user", Map.of("name", u.name(), "role", u.role(), "account", u.account())));
+        user.ifPresent(u -> out.put("user", Map.of("name", u.name(), "role", u.role(), "account", u.account(),
+                "password", u.account() && access.accounts().accounts().find(u.name()).map(Account::passwordHash)
+                        .filter(PasswordHash::isHash).isPresent())));
         WebJson.write(ctx, 200, out);
     }
 
@@ -152,6 +157,50 @@ public final class AuthRoutes implements Routes {
         }
         log.info("web - '{}' took their invitation from {}", name, ctx.req().getRemoteAddr());
         signedIn(ctx, access.accounts().accounts().find(name).orElseThrow());
+    }
+
+    /**
+     * A signed-in account changes its own password: the current one (checked and throttled as a sign-in: a wrong one
+     * counts against the client), the new one twice. Every session of the account ends (the epoch moves) and this
+     * browser is signed in again with a new cookie. An account without a password (single sign-on) is told to change
+     * it at its provider.
+     */
+    private void changePassword(Context ctx) {
+        WebUser user = WebGuard.user(ctx);
+        if (!user.account()) {
+            throw new WebJson.BadRequest(400, "there are no accounts yet, so there is no password to change; the admin page makes the first one");
+        }
+        Account account = access.accounts().accounts().find(user.name())
+                .orElseThrow(() -> new WebJson.BadRequest(401, "sign-in required: your account is gone"));
+        if (!PasswordHash.isHash(account.passwordHash())) {
+            String provider = oidcLabel == null ? "your single sign-on provider" : oidcLabel;
+            throw new WebJson.BadRequest(409, "your account '" + account.name() + "' signs in through " + provider
+                    + " and has no Herald password; change your password there");
+        }
+        JsonNode body = WebJson.body(ctx);
+        String password = body.path("password").asText("");
+        if (!password.equals(body.path("again").asText(""))) {
+            throw new WebJson.BadRequest(400, "the two new passwords differ; type the same new password twice");
+        }
+        String hash;
+        try {
+            hash = PasswordHash.hash(password);
+        } catch (IllegalArgumentException e) {
+            throw new WebJson.BadRequest(400, "new password: " + e.getMessage());
+        }
+        WebAccess.Verdict verdict = access.checkSignIn(WebGuard.facts(ctx, true), account.name(), body.path("current").asText(null));
+        if (verdict.status() == 401) {
+            throw new WebJson.BadRequest(403, "your current password is not that one; the password was not changed");
+        }
+        if (!verdict.allowed()) {
+            WebGuard.refuse(ctx, verdict);
+            return;
+        }
+        if (!access.accounts().accounts().setPassword(account.name(), hash)) {
+            throw new WebJson.BadRequest(401, "sign-in required: your account is gone");
+        }
+        log.info("web - {} changed their password from {} (their other sessions ended)", account.name(), ctx.req().getRemoteAddr());
+        signedIn(ctx, access.accounts().accounts().find(account.name()).orElseThrow());
     }
 
     private void logout(Context ctx) {

@@ -56,6 +56,11 @@ public final class PasswordHash {
         }
     }
 
+    /** Whether {@code stored} is a password's hash at all (not the marker of an invited or single sign-on account). */
+    public static boolean isHash(String stored) {
+        return stored != null && PHC.matcher(stored).matches();
+    }
+
     /** Whether {@code password} is the one {@code stored} was made from; false for anything that is not such a hash. */
     public static boolean matches(String password, String stored) {
         if (password == null || stored == null || password.length() > MAX_LENGTH) {
