@@ -1,6 +1,7 @@
 // Web accounts in the browser (AccountsBrowserTest): on a fresh install the admin page offers to create the first
 // admin; the admin adds a user in the Users panel; the user signs in on the chat (a wrong password is refused) and
-// chats and makes an API key; an invited person picks their password through the link and chats (listed with its owner on the admin page); the admin signs the user out everywhere and the user's page asks to sign in again.
+// chats and makes an API key; an invited person picks their password through the link and chats (listed with its owner on the admin page),
+// then changes it in the account menu; the admin signs the user out everywhere and the user's page asks to sign in again.
 import { BASE_URL, step, run, check, say, screenshot } from './lib.mjs';
 
 await run(async (newPage) => {
@@ -53,6 +54,24 @@ await run(async (newPage) => {
   await admin.reload();
   await admin.waitForSelector('#users tr[data-user=cleo] >> text=active');
   step('invited', { reused: await again.textContent('.login-error') });
+
+  // cleo changes her password in the account menu: a wrong current one is refused, then the change keeps this page
+  // signed in
+  await cleo.click('#password-open');
+  await cleo.fill('#password-current', 'not-cleos-password');
+  await cleo.fill('#password-new', 'cleo-newer-password');
+  await cleo.fill('#password-again', 'cleo-newer-password');
+  await cleo.click('#password-save');
+  await cleo.waitForSelector('#password-result >> text=your current password is not that one');
+  await cleo.fill('#password-current', 'cleo-long-password');
+  await cleo.fill('#password-new', 'cleo-newer-password');
+  await cleo.fill('#password-again', 'cleo-newer-password');
+  await cleo.click('#password-save');
+  await cleo.waitForSelector('#password-result >> text=Password changed');
+  await cleo.click('#password-close');
+  const stillIn = await cleo.evaluate(async () => (await fetch('/chat/api/conversations')).status);
+  check(stillIn === 200, 'after changing her password cleo got ' + stillIn);
+  step('password-changed');
 
   const bob = await newPage();
   await bob.goto(BASE_URL + '/');

@@ -168,6 +168,8 @@ const Herald = (() => {
     slot.hidden = false;
     const keys = document.getElementById("api-keys-open"); // the chat's API keys button: accounts only
     if (keys) keys.hidden = false;
+    const password = document.getElementById("password-open"); // the chat's "Change password": accounts only
+    if (password) password.hidden = false;
   }
 
   function ago(seconds) {

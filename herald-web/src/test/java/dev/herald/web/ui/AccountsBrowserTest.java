@@ -8,7 +8,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Web accounts in headless Chromium ({@code browser/accounts.mjs}): first admin, users panel, an invitation taken, sign-in, sign out everywhere. */
+/** Web accounts in headless Chromium ({@code browser/accounts.mjs}): first admin, users panel, an invitation taken, a password changed, sign-in, sign out everywhere. */
 class AccountsBrowserTest {
     private static final Duration STEP = Duration.ofSeconds(60);
 
@@ -22,13 +22,15 @@ class AccountsBrowserTest {
             script.awaitStep("first-admin", STEP);
             script.awaitStep("user-added", STEP);
             assertThat(script.awaitStep("invited", STEP).path("reused").asText()).contains("not valid");
+            script.awaitStep("password-changed", STEP);
             script.awaitStep("wrong-password", STEP);
             script.awaitStep("bob-chatted", STEP);
             assertThat(script.awaitStep("api-key", STEP).path("owner").asText()).isEqualTo("bob");
             script.awaitStep("signed-out", STEP);
             script.awaitDone(STEP);
             assertThat(fx.storage.accounts().find("bob").orElseThrow().sessionEpoch()).isEqualTo(1);
-            assertThat(script.output()).doesNotContain("bob-long-password").doesNotContain("cleo-long-password");
+            assertThat(script.output()).doesNotContain("bob-long-password").doesNotContain("cleo-long-password")
+                    .doesNotContain("cleo-newer-password");
             assertThat(fx.storage.accounts().find("cleo").orElseThrow().invited()).as("the invitation was taken").isFalse();
         }
     }
