@@ -84,6 +84,18 @@ public interface TurnStore {
      */
     List<TurnRecord> startedSince(SessionKey key, java.time.Instant since, int limit);
 
+    /**
+     * The turns and model tokens of each group of senders ({@code groups}: a group's name, e.g. an account, to the senders
+     * who are that group): the turns that started (RUNNING or later) whose message came in at or after {@code since}, and
+     * of those the ones from {@code dayStart} on. A group without turns maps to {@link SenderUsage#NONE}. The database adds
+     * them up, reaching each sender's turns through an index (one statement per {@value #USAGE_SENDERS} senders).
+     */
+    java.util.Map<String, SenderUsage> usage(java.util.Map<String, List<SenderUsage.Sender>> groups, java.time.Instant dayStart,
+            java.time.Instant since);
+
+    /** Senders counted by one statement of {@link #usage}. */
+    int USAGE_SENDERS = 200;
+
     /** The lane's newest turn older than turn {@code turnId} that has started (what a resume turn continues), if any. */
     Optional<TurnRecord> latestStartedBefore(SessionKey key, long turnId);
 

@@ -44,8 +44,8 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
     /** Stores an inbound message as a RECEIVED turn and hands back its id; no row for a message stored before. */
     static final String RECEIVE = """
             INSERT INTO turns (session_key, event_id, platform, source, text, platform_message_id, reply_to_message_id,
-                               origin, state, received_at, updated_at, owner_node, attachments)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RECEIVED', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id""";
+                               origin, state, received_at, updated_at, owner_node, attachments, user_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'RECEIVED', ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id""";
     public static final String LATEST_STARTED = "SELECT " + COLUMNS + """
              FROM turns WHERE session_key = ? AND state NOT IN ('RECEIVED', 'CANCELLED')
             ORDER BY id DESC LIMIT 1""";
@@ -175,7 +175,7 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
             Instant now = Micros.now(clock);
             Optional<Long> id = c.one(RECEIVE, rs -> rs.getLong(1), key.value(), event.eventId(), event.source().platform().id(),
                     Json.source(event.source()), event.text(), event.messageId(), event.replyToMessageId(), event.origin().name(),
-                    Micros.of(now), Micros.of(now), node, Json.attachments(event.media()));
+                    Micros.of(now), Micros.of(now), node, Json.attachments(event.media()), event.source().userId());
             if (id.isEmpty()) {
                 log.debug("store - dropped duplicate inbound message {} on {} for session {}", event.messageId(), event.source().platform(), key);
                 return Optional.<TurnRecord>empty();
@@ -335,6 +335,12 @@ public class JdbcTurnStore<C extends JdbcConn> implements TurnStore {
         return tx.read("turns of session " + key + " since " + since, c -> c.listReadable("SELECT " + COLUMNS
                 + " FROM turns WHERE session_key = ? AND started_at >= ? AND state NOT IN ('RECEIVED', 'CANCELLED') ORDER BY id DESC LIMIT ?",
                 JdbcTurnStore::decode, rs -> "a turn of session " + key, key.value(), Micros.of(since), Math.max(0, limit)));
+    }
+
+    @Override
+    public Map<String, dev.herald.core.turn.SenderUsage> usage(Map<String, List<dev.herald.core.turn.SenderUsage.Sender>> groups,
+            Instant dayStart, Instant since) {
+        return UsageQuery.usage(tx, groups, dayStart, since);
     }
 
     @Override

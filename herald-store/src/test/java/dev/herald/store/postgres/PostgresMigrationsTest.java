@@ -51,6 +51,31 @@ class PostgresMigrationsTest {
     }
 
     @Test
+    void open_turnsFromBeforeVersion15_getTheirSendersUserIdFromTheirSource_aDamagedSourceNone() {
+        SessionSource ann = SessionSource.dm(Platform.of("webchat"), "c1", "u:ann");
+        SessionSource bob = SessionSource.dm(Platform.of("api_server"), "c2", "u:bob");
+        SessionSource damaged = SessionSource.dm(Platform.of("webchat"), "c3", "u:cy");
+        try (PostgresStorage storage = PostgresStorage.open(db.options(), clock)) {
+            for (SessionSource s : List.of(ann, bob, damaged)) {
+                storage.turns().receive(SessionKey.of(s), dev.herald.core.platform.MessageEvent.text(s, "hi", null, clock.instant()));
+            }
+        }
+        // the database as version 14 left it, with a source that is not JSON: the rows are filled one by one
+        db.update("DROP INDEX turns_by_sender");
+        db.update("ALTER TABLE turns DROP COLUMN user_id");
+        db.update("UPDATE turns SET source = '{not json' WHERE session_key = ?", SessionKey.of(damaged).value());
+        db.update("DELETE FROM schema_version WHERE version >= 15");
+
+        PostgresStorage.open(db.options(), clock).close();
+
+        assertThat(db.text("SELECT user_id FROM turns WHERE session_key = ?", SessionKey.of(ann).value())).isEqualTo("u:ann");
+        assertThat(db.text("SELECT user_id FROM turns WHERE session_key = ?", SessionKey.of(bob).value())).isEqualTo("u:bob");
+        assertThat(db.text("SELECT COALESCE(user_id, 'none') FROM turns WHERE session_key = ?", SessionKey.of(damaged).value()))
+                .isEqualTo("none");
+        assertThat(db.text("SELECT indexname FROM pg_indexes WHERE indexname = 'turns_by_sender'")).isEqualTo("turns_by_sender");
+    }
+
+    @Test
     void open_severalProcessesAtOnceOnAnEmptyDatabase_oneMigratesAndAllOpen() throws Exception {
         try (ExecutorService nodes = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<PostgresStorage>> opened = List.of(

@@ -8,6 +8,7 @@ import dev.herald.store.jdbc.JdbcSessionStore;
 import dev.herald.store.jdbc.JdbcTurnStore;
 import dev.herald.store.jdbc.SessionTable;
 import dev.herald.store.jdbc.TranscriptTables;
+import dev.herald.store.jdbc.UsageQuery;
 import dev.herald.testkit.MutableClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -55,6 +56,8 @@ class PostgresQueryPlanTest {
                         "turns_one_running_per_lane"),
                 Arguments.of("turn by id", JdbcTurnStore.FIND, new Object[] {7L}, "turns_pkey"),
                 Arguments.of("resume after a turn", JdbcTurnStore.RESUME_AFTER, new Object[] {"k", 7L}, "turns_by_lane"),
+                Arguments.of("usage of two senders", UsageQuery.sql(2), new Object[] {1L, 1L, 1L, "webchat", "u:ann", 0L, "api_server", "u:ann", 0L},
+                        "turns_by_sender"),
                 Arguments.of("turn of a message", JdbcTurnStore.FIND_BY_MESSAGE, new Object[] {"api_server", "m-1"}, "turns_platform_message"),
                 Arguments.of("newest compression child", TranscriptTables.newestChild(PostgresStorage.DIALECT), new Object[] {"s"},
                         "transcript_sessions_by_parent"),

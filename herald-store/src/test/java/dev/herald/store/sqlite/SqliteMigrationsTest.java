@@ -88,13 +88,14 @@ class SqliteMigrationsTest {
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN title");
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN hidden_at");
         RawSql.update(dir, "DROP INDEX turns_by_lane");
+        RawSql.update(dir, "DROP INDEX turns_by_sender");
         RawSql.update(dir, "DROP INDEX sessions_by_owner");
         RawSql.update(dir, "ALTER TABLE sessions DROP COLUMN owner_node");
         RawSql.update(dir, "DROP TABLE nodes");
         RawSql.update(dir, "DROP TABLE platform_leases");
         RawSql.update(dir, "DROP TABLE platform_state");
         for (String column : new String[] {"parts_delivered", "delivery_attempts", "delivery_error", "input_tokens", "output_tokens", "error",
-                "sending_part", "part_message_ids", "owner_node", "attachments", "reply_files"}) {
+                "sending_part", "part_message_ids", "owner_node", "attachments", "reply_files", "user_id"}) {
             RawSql.update(dir, "ALTER TABLE turns DROP COLUMN " + column);
         }
         RawSql.update(dir, "ALTER TABLE messages DROP COLUMN attachments");
@@ -116,6 +117,28 @@ class SqliteMigrationsTest {
             assertThat(entry.title()).isNull();
             assertThat(entry.hidden()).isFalse();
         }
+    }
+
+    @Test
+    void open_turnsFromBeforeVersion19_getTheirSendersUserIdFromTheirSource_aDamagedSourceNone() {
+        SessionSource ann = SessionSource.dm(Platform.of("webchat"), "c1", "u:ann");
+        SessionSource damaged = SessionSource.dm(Platform.of("webchat"), "c2", "u:bob");
+        try (SqliteStorage storage = RawSql.open(dir, clock)) {
+            for (SessionSource s : new SessionSource[] {ann, damaged}) {
+                storage.turns().receive(SessionKey.of(s), dev.herald.core.platform.MessageEvent.text(s, "hi", null, clock.instant()));
+            }
+        }
+        // the database as version 18 left it: no user_id column, no index on it
+        RawSql.update(dir, "DROP INDEX turns_by_sender");
+        RawSql.update(dir, "ALTER TABLE turns DROP COLUMN user_id");
+        RawSql.update(dir, "UPDATE turns SET source = '{not json' WHERE session_key = ?", SessionKey.of(damaged).value());
+        RawSql.update(dir, "DELETE FROM schema_version WHERE version >= 19");
+
+        RawSql.open(dir, clock).close();
+
+        assertThat(RawSql.text(dir, "SELECT user_id FROM turns WHERE session_key = ?", SessionKey.of(ann).value())).isEqualTo("u:ann");
+        assertThat(RawSql.text(dir, "SELECT COALESCE(user_id, 'none') FROM turns WHERE session_key = ?", SessionKey.of(damaged).value()))
+                .isEqualTo("none");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.herald.store.jdbc.JdbcSessionStore;
 import dev.herald.store.jdbc.JdbcTurnStore;
 import dev.herald.store.jdbc.SessionTable;
 import dev.herald.store.jdbc.TranscriptTables;
+import dev.herald.store.jdbc.UsageQuery;
 import dev.herald.testkit.MutableClock;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -45,6 +46,8 @@ class SqliteQueryPlanTest {
             JdbcTurnStore.RESUME_AFTER,
             JdbcTurnStore.FIND_BY_MESSAGE,
             JdbcTurnStore.START,
+            UsageQuery.sql(1),
+            UsageQuery.sql(3),
             TranscriptTables.newestChild(SqliteStorage.DIALECT),
             TranscriptTables.NEXT_SEQ,
             TranscriptTables.LAST_ACTIVITY,
