@@ -24,7 +24,7 @@ await run(async (newPage) => {
   step('user-added');
 
   // an invitation: the admin invites cleo, cleo opens the link, picks a password (a typo in the repeat is caught) and
-  // chats; the link works once
+  // chats (the admin's users list counts her turn); the link works once
   await admin.fill('#invite-name', 'cleo');
   await admin.click('#user-invite button[type=submit]');
   await admin.waitForSelector('#invite-url');
@@ -53,7 +53,10 @@ await run(async (newPage) => {
   await again.waitForSelector('.login-error >> text=this invitation link is not valid');
   await admin.reload();
   await admin.waitForSelector('#users tr[data-user=cleo] >> text=active');
-  step('invited', { reused: await again.textContent('.login-error') });
+  await admin.waitForSelector('#users tr[data-user=cleo] td.usage-today >> text=1 turn');
+  const usage = await admin.textContent('#users tr[data-user=cleo] td.usage-window');
+  check(usage.startsWith('1 turn · '), 'cleo\'s usage over 30 days reads ' + usage);
+  step('invited', { reused: await again.textContent('.login-error'), usage });
 
   // cleo changes her password in the account menu: a wrong current one is refused, then the change keeps this page
   // signed in

@@ -4,12 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.account.Account;
 import dev.herald.core.account.Accounts;
 import dev.herald.core.account.Role;
+import dev.herald.core.platform.Platform;
+import dev.herald.core.turn.SenderUsage;
+import dev.herald.core.turn.TurnStore;
 import dev.herald.web.Routes;
 import dev.herald.web.WebJson;
 import dev.herald.web.WebJson.BadRequest;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,22 +25,44 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin page's users panel ({@code /admin/api/users...}, admins only: {@link WebGuard#adminOnly}): list, create,
- * disable or enable, reset a password, and sign out everywhere. Every change that must end sessions moves the
+ * The admin page's users panel ({@code /admin/api/users...}, admins only: {@link WebGuard#adminOnly}): list (with each
+ * account's turns and model tokens today and over the last {@value #USAGE_DAYS} days), create, disable or enable, reset
+ * a password, and sign out everywhere. Every change that must end sessions moves the
  * account's session epoch ({@link Accounts}), so its open pages get 401 at their next request, on every node.
  * Passwords are never echoed or logged.
  */
 public final class UserRoutes implements Routes {
     private static final Logger log = LoggerFactory.getLogger("web");
 
+    /** The window of the usage figures, besides today (UTC). */
+    static final int USAGE_DAYS = 30;
+
     private final WebGuard guard;
     private final Accounts accounts;
+    private final TurnStore turns;
+    private final List<Platform> accountPlatforms;
     private final Clock clock;
 
-    public UserRoutes(WebGuard guard, Clock clock) {
+    /**
+     * @param turns            where each account's usage is counted
+     * @param accountPlatforms the platforms whose turns carry an account as their user ({@link WebUser#owner()}): the web
+     *                         chat and the API
+     */
+    public UserRoutes(WebGuard guard, TurnStore turns, List<Platform> accountPlatforms, Clock clock) {
         this.guard = guard;
         this.accounts = guard.access().accounts().accounts();
+        this.turns = turns;
+        this.accountPlatforms = List.copyOf(accountPlatforms);
         this.clock = clock;
+    }
+
+    /**
+     * Whose turns are the account's: its user id ({@code u:<name>}) on the web chat and the API (its conversations, and
+     * requests made with its API keys or for it by an admin key with {@code X-Herald-User}).
+     */
+    List<SenderUsage.Sender> identities(Account account) {
+        String owner = WebUser.of(account).owner();
+        return accountPlatforms.stream().map(p -> new SenderUsage.Sender(p.id(), owner)).toList();
     }
 
     @Override
@@ -54,8 +82,13 @@ public final class UserRoutes implements Routes {
     }
 
     private void list(Context ctx) {
+        List<Account> all = accounts.list();
+        Map<String, List<SenderUsage.Sender>> identities = new LinkedHashMap<>();
+        all.forEach(a -> identities.put(a.name(), identities(a)));
+        Instant now = clock.instant();
+        Map<String, SenderUsage> usage = turns.usage(identities, now.truncatedTo(ChronoUnit.DAYS), now.minus(Duration.ofDays(USAGE_DAYS)));
         List<Map<String, Object>> out = new ArrayList<>();
-        for (Account a : accounts.list()) {
+        for (Account a : all) {
             Map<String, Object> u = new LinkedHashMap<>();
             u.put("name", a.name());
             u.put("role", a.role().wire());
@@ -65,6 +98,10 @@ public final class UserRoutes implements Routes {
                 u.put("invitedUntil", until == null ? null : until.toString());
             }
             u.put("createdAt", a.createdAt().toString());
+            SenderUsage used = usage.getOrDefault(a.name(), SenderUsage.NONE);
+            u.put("usage", Map.of(
+                    "today", Map.of("turns", used.turnsToday(), "inputTokens", used.inputToday(), "outputTokens", used.outputToday()),
+                    "last" + USAGE_DAYS + "Days", Map.of("turns", used.turns(), "inputTokens", used.input(), "outputTokens", used.output())));
             out.add(u);
         }
         WebJson.write(ctx, 200, Map.of("users", out));

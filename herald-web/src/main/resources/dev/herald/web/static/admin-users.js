@@ -1,9 +1,18 @@
-/* Herald admin dashboard: the users panel (list, add, disable or enable, reset a password, sign out everywhere). */
+/* Herald admin dashboard: the users panel (list with each account's usage, add, disable or enable, reset a password, sign
+   out everywhere). */
 "use strict";
 
 (() => {
   const { el, api } = Herald;
   const $ = (id) => document.getElementById(id);
+
+  /** "3 turns · 1,200 / 340 tokens": a usage figure of the users list. */
+  function usage(figure) {
+    if (!figure) return "";
+    const n = (v) => Number(v).toLocaleString("en-US");
+    return n(figure.turns) + (figure.turns === 1 ? " turn" : " turns") + " · " + n(figure.inputTokens) + " / "
+      + n(figure.outputTokens) + " tokens";
+  }
 
   function row(u) {
     const b = (label, action, extra) => el("button", { type: "button", onclick: () => act(action, u.name, extra),
@@ -14,6 +23,8 @@
       el("td", {}, el("span", { class: "pill " + (u.disabled ? "bad" : u.invitedUntil !== undefined ? "" : "running") },
         u.disabled ? "disabled" : u.invitedUntil !== undefined ? "invited" + (u.invitedUntil ? " (link until "
           + u.invitedUntil.slice(0, 10) + ")" : "") : "active")),
+      el("td", { class: "usage-today" }, usage(u.usage && u.usage.today)),
+      el("td", { class: "usage-window" }, usage(u.usage && u.usage.last30Days)),
       el("td", { class: "row-actions" },
         u.disabled ? b("Enable", "enable") : b("Disable", "disable"),
         b("Reset password", "reset"),
@@ -24,13 +35,13 @@
     const [users, state] = await Promise.all([api("/admin/api/users"), api("/auth/state", { noLogin: true })]);
     $("users-setup").hidden = !(state.ok && state.data.setup && !state.data.accounts);
     if (!users.ok) {
-      $("users").replaceChildren(el("tr", {}, el("td", { colspan: 4, class: "empty" },
+      $("users").replaceChildren(el("tr", {}, el("td", { colspan: 6, class: "empty" },
         "Users could not be loaded: " + ((users.data && users.data.error) || users.status))));
       return;
     }
     const rows = users.data.users.map(row);
     $("users").replaceChildren(...(rows.length ? rows
-      : [el("tr", {}, el("td", { colspan: 4, class: "empty" }, "No accounts yet. Until the first one, these pages have one user."))]));
+      : [el("tr", {}, el("td", { colspan: 6, class: "empty" }, "No accounts yet. Until the first one, these pages have one user."))]));
   }
 
   function flash(res, done) {

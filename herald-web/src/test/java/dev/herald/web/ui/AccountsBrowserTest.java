@@ -2,6 +2,7 @@ package dev.herald.web.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.testkit.browser.BrowserScript;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,7 +22,9 @@ class AccountsBrowserTest {
                 BrowserScript script = BrowserScript.start(WebChatBrowserTest.NODE_DIR, "browser/accounts.mjs", WebChatBrowserTest.env(fx))) {
             script.awaitStep("first-admin", STEP);
             script.awaitStep("user-added", STEP);
-            assertThat(script.awaitStep("invited", STEP).path("reused").asText()).contains("not valid");
+            JsonNode invited = script.awaitStep("invited", STEP);
+            assertThat(invited.path("reused").asText()).contains("not valid");
+            assertThat(invited.path("usage").asText()).as("cleo's usage in the users panel").startsWith("1 turn · ");
             script.awaitStep("password-changed", STEP);
             script.awaitStep("wrong-password", STEP);
             script.awaitStep("bob-chatted", STEP);
