@@ -99,12 +99,21 @@ public final class UserRoutes implements Routes {
             }
             u.put("createdAt", a.createdAt().toString());
             SenderUsage used = usage.getOrDefault(a.name(), SenderUsage.NONE);
-            u.put("usage", Map.of(
-                    "today", Map.of("turns", used.turnsToday(), "inputTokens", used.inputToday(), "outputTokens", used.outputToday()),
-                    "last" + USAGE_DAYS + "Days", Map.of("turns", used.turns(), "inputTokens", used.input(), "outputTokens", used.output())));
+            Map<String, Object> figures = new LinkedHashMap<>();
+            figures.put("today", figure(used.turnsToday(), used.inputToday(), used.outputToday()));
+            figures.put("last" + USAGE_DAYS + "Days", figure(used.turns(), used.input(), used.output()));
+            u.put("usage", figures);
             out.add(u);
         }
         WebJson.write(ctx, 200, Map.of("users", out));
+    }
+
+    private static Map<String, Long> figure(long turns, long input, long output) {
+        Map<String, Long> f = new LinkedHashMap<>();
+        f.put("turns", turns);
+        f.put("inputTokens", input);
+        f.put("outputTokens", output);
+        return f;
     }
 
     private void create(Context ctx) {
