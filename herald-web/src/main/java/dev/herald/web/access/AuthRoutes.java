@@ -168,7 +168,9 @@ public final class AuthRoutes implements Routes {
     private void changePassword(Context ctx) {
         WebUser user = WebGuard.user(ctx);
         if (!user.account()) {
-            throw new WebJson.BadRequest(400, "there are no accounts yet, so there is no password to change; the admin page makes the first one");
+            throw new WebJson.BadRequest(400, access.accounts().active()
+                    ? "this request is signed in with the configured key, which has no password to change; sign in with your account"
+                    : "there are no accounts yet, so there is no password to change; the admin page makes the first one");
         }
         Account account = access.accounts().accounts().find(user.name())
                 .orElseThrow(() -> new WebJson.BadRequest(401, "sign-in required: your account is gone"));

@@ -80,6 +80,16 @@ class PasswordChangeHttpTest {
     }
 
     @Test
+    void beforeAnyAccount_theOneUserIsToldThereIsNoPasswordToChange() {
+        try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
+            HttpResponse<String> refused = new Browser(fx.baseUrl()).post("/auth/password", change("x", "a new long password", "a new long password"));
+            assertThat(refused.statusCode()).isEqualTo(400);
+            assertThat(refused.body()).contains("there are no accounts yet, so there is no password to change");
+            assertThat(fx.storage.accounts().any()).isFalse();
+        }
+    }
+
+    @Test
     void anAccountOfSingleSignOn_isToldToChangeItAtItsProvider() {
         try (WebUiFixture fx = WebUiFixture.start(dir, new ScriptedAgent())) {
             new Browser(fx.baseUrl()).post("/auth/setup", "{\"name\":\"ann\",\"password\":\"ann's long password\"}");
