@@ -74,7 +74,7 @@ public final class WebUi {
         server.add(new PageRoutes(guard, withChat));
         AuthRoutes auth = new AuthRoutes(guard, clock);
         server.add(auth);
-        server.add(new dev.herald.web.access.UserRoutes(guard, storage.turns(),
+        server.add(new dev.herald.web.access.UserRoutes(guard, storage.turns(), storage.identityLinks(),
                 List.of(dev.herald.web.chat.WebChatPlatform.PLATFORM, dev.herald.web.api.ApiServerPlatform.PLATFORM), clock));
         dev.herald.web.access.ApiKeys apiKeys = new dev.herald.web.access.ApiKeys(storage.accounts(), clock,
                 Objects.requireNonNull(metrics, "metrics").registry());
@@ -119,6 +119,15 @@ public final class WebUi {
         auth.offerOidc(settings.label());
         log.info("web - sign-in with {} through {} (redirect URI {})", settings.label(), settings.issuer(), settings.redirectUri());
         return this;
+    }
+
+    /**
+     * Adds linked chats ({@code /chat/api/links...}, {@code /admin/api/links...}) and returns the chat command that gives
+     * the codes ({@code /link}); before the server starts.
+     */
+    public dev.herald.web.access.LinkCommand useIdentities(dev.herald.core.account.Identities identities) {
+        server.add(new dev.herald.web.access.LinkRoutes(guard, identities, server.authThrottle()));
+        return new dev.herald.web.access.LinkCommand(identities);
     }
 
     /** Adds the admin page's scheduled jobs ({@code /admin/api/schedules}); before the server starts. */

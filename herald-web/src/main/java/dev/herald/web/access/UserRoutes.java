@@ -3,6 +3,7 @@ package dev.herald.web.access;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.account.Account;
 import dev.herald.core.account.Accounts;
+import dev.herald.core.account.IdentityLinks;
 import dev.herald.core.account.Role;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.turn.SenderUsage;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The admin page's users panel ({@code /admin/api/users...}, admins only: {@link WebGuard#adminOnly}): list (with each
- * account's turns and model tokens today and over the last {@value #USAGE_DAYS} days), create, disable or enable, reset
+ * account's turns and model tokens today and over the last {@value #USAGE_DAYS} days, its linked chats' included), create, disable or enable, reset
  * a password, and sign out everywhere. Every change that must end sessions moves the
  * account's session epoch ({@link Accounts}), so its open pages get 401 at their next request, on every node.
  * Passwords are never echoed or logged.
@@ -40,29 +41,40 @@ public final class UserRoutes implements Routes {
     private final WebGuard guard;
     private final Accounts accounts;
     private final TurnStore turns;
+    private final IdentityLinks links;
     private final List<Platform> accountPlatforms;
     private final Clock clock;
 
     /**
      * @param turns            where each account's usage is counted
+     * @param links            the chat identities linked to accounts, whose turns count as theirs
      * @param accountPlatforms the platforms whose turns carry an account as their user ({@link WebUser#owner()}): the web
      *                         chat and the API
      */
-    public UserRoutes(WebGuard guard, TurnStore turns, List<Platform> accountPlatforms, Clock clock) {
+    public UserRoutes(WebGuard guard, TurnStore turns, IdentityLinks links, List<Platform> accountPlatforms, Clock clock) {
         this.guard = guard;
         this.accounts = guard.access().accounts().accounts();
         this.turns = turns;
+        this.links = links;
         this.accountPlatforms = List.copyOf(accountPlatforms);
         this.clock = clock;
     }
 
     /**
      * Whose turns are the account's: its user id ({@code u:<name>}) on the web chat and the API (its conversations, and
-     * requests made with its API keys or for it by an admin key with {@code X-Herald-User}).
+     * requests made with its API keys or for it by an admin key with {@code X-Herald-User}), and its linked chat
+     * identities ({@code <platform>:<user id>}, from {@code linked}: every link, read once per list).
      */
-    List<SenderUsage.Sender> identities(Account account) {
+    List<SenderUsage.Sender> identities(Account account, Map<String, List<IdentityLinks.Link>> linked) {
         String owner = WebUser.of(account).owner();
-        return accountPlatforms.stream().map(p -> new SenderUsage.Sender(p.id(), owner)).toList();
+        List<SenderUsage.Sender> out = new ArrayList<>(accountPlatforms.stream().map(p -> new SenderUsage.Sender(p.id(), owner)).toList());
+        for (IdentityLinks.Link l : linked.getOrDefault(account.name(), List.of())) {
+            int colon = l.identity().indexOf(':');
+            if (colon > 0 && colon < l.identity().length() - 1) {
+                out.add(new SenderUsage.Sender(l.identity().substring(0, colon), l.identity().substring(colon + 1)));
+            }
+        }
+        return out;
     }
 
     @Override
@@ -83,8 +95,10 @@ public final class UserRoutes implements Routes {
 
     private void list(Context ctx) {
         List<Account> all = accounts.list();
+        Map<String, List<IdentityLinks.Link>> linked = new java.util.HashMap<>();
+        links.links(null).forEach(l -> linked.computeIfAbsent(l.account(), k -> new ArrayList<>()).add(l));
         Map<String, List<SenderUsage.Sender>> identities = new LinkedHashMap<>();
-        all.forEach(a -> identities.put(a.name(), identities(a)));
+        all.forEach(a -> identities.put(a.name(), identities(a, linked)));
         Instant now = clock.instant();
         Map<String, SenderUsage> usage = turns.usage(identities, now.truncatedTo(ChronoUnit.DAYS), now.minus(Duration.ofDays(USAGE_DAYS)));
         List<Map<String, Object>> out = new ArrayList<>();

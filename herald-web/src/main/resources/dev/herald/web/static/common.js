@@ -166,10 +166,10 @@ const Herald = (() => {
         location.reload();
       } }, "Sign out"));
     slot.hidden = false;
-    const keys = document.getElementById("api-keys-open"); // the chat's API keys button: accounts only
-    if (keys) keys.hidden = false;
-    const password = document.getElementById("password-open"); // the chat's "Change password": accounts only
-    if (password) password.hidden = false;
+    for (const id of ["api-keys-open", "links-open", "password-open"]) { // the chat's API keys, linked chats, password: accounts only
+      const button = document.getElementById(id);
+      if (button) button.hidden = false;
+    }
   }
 
   function ago(seconds) {

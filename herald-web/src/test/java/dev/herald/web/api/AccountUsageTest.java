@@ -40,14 +40,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Usage per account on the admin page's users list, over real HTTP, a real gateway (web chat and API) and a real
- * SQLite store: each account's figures are its own web chat turns and its own API key's durable requests, with the
- * model tokens the agent reported for them.
+ * SQLite store: each account's figures are its own web chat turns, its own API key's durable requests and the turns of
+ * its linked chat identities, with the model tokens reported for them.
  */
 class AccountUsageTest {
     @TempDir
     Path dir;
     private GatewayHarness kit;
     private WebServer web;
+    private Gateway gateway;
 
     /** An agent whose every turn reports 100 input and 10 output tokens per word of the message. */
     private static final class CountingAgent implements Agent {
@@ -78,6 +79,11 @@ class AccountUsageTest {
                 ui.chat().platform(), AccessPolicy.allowAll()), false), List.of(api, ui.chat()), List.of(), GatewaySettings.defaults(),
                 GatewayMetrics.NONE);
         ui.attach(gateway);
+        this.gateway = gateway;
+    }
+
+    /** Starts the web server and the gateway (after the test stored what a running gateway must not pick up). */
+    private void start() {
         web.start();
         gateway.start(Gateway.StartOptions.normal());
     }
@@ -140,6 +146,20 @@ class AccountUsageTest {
         return send(HttpClient.newHttpClient(), b);
     }
 
+    /** A finished turn of {@code user} on {@code platform} (a chat platform this test does not run), as the gateway stores it. */
+    private void chatTurn(String platform, String user, String text) {
+        dev.herald.core.session.SessionSource source = dev.herald.core.session.SessionSource.dm(dev.herald.core.platform.Platform.of(platform),
+                user, user);
+        var lane = kit.storage().sessions().getOrCreate(SessionKey.of(source), source);
+        var turns = new dev.herald.core.turn.Turns(kit.storage().turns());
+        var turn = turns.receive(lane.key(), dev.herald.core.platform.MessageEvent.text(source, text, null, java.time.Instant.now()))
+                .orElseThrow();
+        turns.start(turn.id(), lane.sessionId(), dev.herald.core.transcript.TranscriptRow.user(text, java.time.Instant.now())).orElseThrow();
+        long words = text.split(" ").length;
+        turns.addUsage(turn.id(), 100 * words, 10 * words);
+        assertThat(turns.complete(turn.id(), "done")).isTrue();
+    }
+
     private static String figure(JsonNode f) {
         return f.path("turns").asText("?") + " turns, " + f.path("inputTokens").asText("?") + " in, " + f.path("outputTokens").asText("?") + " out";
     }
@@ -154,7 +174,11 @@ class AccountUsageTest {
     }
 
     @Test
-    void usersList_showsEachAccountsOwnTurnsAndTokens_ofItsWebChatAndItsApiKey() {
+    void usersList_showsEachAccountsOwnTurnsAndTokens_ofItsWebChatItsApiKeyAndItsLinkedChat() {
+        kit.storage().identityLinks().link("telegram:77", "bob", java.time.Instant.now());
+        chatTurn("telegram", "77", "seven eight"); // bob's linked Telegram account
+        chatTurn("telegram", "88", "nine"); // someone else's, not linked
+        start();
         Page ann = new Page();
         ann.post("/auth/setup", "{\"name\":\"ann\",\"password\":\"ann's long password\"}");
         ann.post("/admin/api/users/create", "{\"name\":\"bob\",\"password\":\"bob's password\"}");
@@ -175,9 +199,10 @@ class AccountUsageTest {
         JsonNode bobsUsage = user(users, "bob").path("usage");
         assertThat(figure(annsUsage.path("today"))).isEqualTo("1 turns, 100 in, 10 out");
         assertThat(figure(annsUsage.path("last30Days"))).isEqualTo("1 turns, 100 in, 10 out");
-        assertThat(figure(bobsUsage.path("today"))).as("two chat turns (2 and 3 words) and one API request (1 word)")
-                .isEqualTo("3 turns, 600 in, 60 out");
-        assertThat(figure(bobsUsage.path("last30Days"))).isEqualTo("3 turns, 600 in, 60 out");
+        assertThat(figure(bobsUsage.path("today")))
+                .as("two web chat turns (2 and 3 words), one API request (1 word) and one turn of the linked chat (2 words)")
+                .isEqualTo("4 turns, 800 in, 80 out");
+        assertThat(figure(bobsUsage.path("last30Days"))).isEqualTo("4 turns, 800 in, 80 out");
         assertThat(figure(user(users, "cy").path("usage").path("last30Days"))).isEqualTo("0 turns, 0 in, 0 out");
         assertThat(bob.get("/admin/api/users").statusCode()).as("a user sees no one's usage").isEqualTo(403);
     }
