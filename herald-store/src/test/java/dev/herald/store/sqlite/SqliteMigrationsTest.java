@@ -45,6 +45,8 @@ class SqliteMigrationsTest {
         RawSql.update(dir, "UPDATE memories SET owner = 'api_server:u:ann' WHERE text = 'prefers tea'"); // as version 17 kept it
         RawSql.update(dir, "DROP TABLE identity_links");
         RawSql.update(dir, "DROP TABLE link_codes");
+        RawSql.update(dir, "DROP INDEX turns_by_sender");
+        RawSql.update(dir, "ALTER TABLE turns DROP COLUMN user_id");
         RawSql.update(dir, "DELETE FROM schema_version WHERE version >= 18");
 
         try (SqliteStorage storage = RawSql.open(dir, clock)) {
