@@ -10,6 +10,7 @@ import dev.herald.web.access.SessionRevocations;
 import dev.herald.web.access.WebAccess;
 import dev.herald.web.access.WebGuard;
 import dev.herald.web.admin.AdminRoutes;
+import dev.herald.web.chat.UnownedConversations;
 import dev.herald.web.chat.WebChatPlatform;
 import dev.herald.web.metrics.HeraldMetrics;
 import dev.herald.web.metrics.MetricsRoutes;
@@ -81,6 +82,13 @@ public final class WebUi {
             log.info("web - no admin account yet: open the web page from this machine to make the first one, from elsewhere with "
                     + "the one-time setup code {} (valid until an admin exists, new at every start), or run 'herald users add NAME "
                     + "--role admin'", accounts.setupCode());
+        }
+        accounts.onAdminMade(() -> UnownedConversations.giveToFirstAdmin(storage));
+        try {
+            UnownedConversations.giveToFirstAdmin(storage);
+        } catch (RuntimeException e) {
+            log.warn("web - the conversations from before accounts could not be given to the first admin now (done again when an "
+                    + "admin is made, and at the next start): {}", e.toString());
         }
         Optional<WebChatPlatform> chat = withChat ? Optional.of(new WebChatPlatform(storage, keyPolicy, guard, server, clock)) : Optional.empty();
         return new WebUi(server, guard, chat, metrics, clock, apiKeys, storage, auth);
