@@ -133,6 +133,11 @@ public final class WebUi {
         return this;
     }
 
+    /** {@code authorizer}, plus the web chat's admin accounts as admins of their own conversations ({@link dev.herald.web.chat.WebChatAdmins}). */
+    public dev.herald.core.auth.Authorizer withAccountAdmins(dev.herald.core.auth.Authorizer authorizer) {
+        return new dev.herald.web.chat.WebChatAdmins(authorizer, storage.accounts());
+    }
+
     /** The web chat platform, to register with the gateway. */
     public WebChatPlatform chat() {
         return chat.orElseThrow(() -> new IllegalStateException("web - the web chat is disabled (platforms.webchat.enabled: false)"));

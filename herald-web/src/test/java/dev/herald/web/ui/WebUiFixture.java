@@ -61,7 +61,7 @@ final class WebUiFixture implements AutoCloseable {
         kit = GatewayHarness.on((home, c) -> SqliteStorage.open(home.resolve("herald.db"), c), clock).open(dir).closing(web);
         storage = kit.storage();
         ui = WebUi.create(web, key, storage, SessionKey.KeyPolicy.defaults(), metrics, clock);
-        gateway = kit.gateway(new MeteredAgent(agent, metrics), new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false),
+        gateway = kit.gateway(new MeteredAgent(agent, metrics), ui.withAccountAdmins(new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false)),
                 List.of(ui.chat()), List.of(), GatewaySettings.defaults().withApprovals(Duration.ofMinutes(5), false), metrics);
         ui.attach(gateway);
         if (oidc != null) {
