@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The web chat conversations from before accounts, which carry the one user's id ({@link WebUser#SINGLE_USER}), become
  * the first admin's: the admin account made first (earliest {@link Account#createdAt}, then name), whether made on the
- * first-run page, with the setup code, by an admin or by {@code herald users add}. Their scheduled jobs go with them.
+ * first-run page, with the setup code, by an admin, by a first single sign-on or by {@code herald users add}. Their
+ * scheduled jobs go with them.
  *
  * <p>Run when an admin account is made and at every start (which also covers an admin made on the command line while
  * Herald was stopped, and a turn of such a conversation that was running at that moment and wrote its old user id
