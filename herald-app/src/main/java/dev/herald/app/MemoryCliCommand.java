@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
  * {@code herald memory}: one user's long-term memory in the home's store, for the operator: {@code export USER} writes
  * it as JSON to standard output, {@code purge USER} deletes it. USER is the owner key {@code <platform>:<user id>}
  * ({@code telegram:12345}, {@code webchat:u:ann} for the web account ann), as {@code /whoami} shows platform and id. Works
- * while Herald runs; the running gateway reads the change at the user's next turn.
+ * while Herald runs; the running gateway reads the change at the user's next turn. A chat user linked to a web account
+ * ({@code /link}) has the account's memory, so naming either names the same facts.
  */
 @Command(name = "memory", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "A user's long-term memory: export it as JSON, or purge it.")
@@ -78,7 +79,7 @@ final class MemoryCliCommand implements Callable<Integer> {
             }
             List<Memory> all;
             try (Storage storage = UsersCommand.open(cli, where)) {
-                all = storage.memories().list(owner, true, Integer.MAX_VALUE);
+                all = linked(storage).list(owner, true, Integer.MAX_VALUE);
             } catch (StoreException e) {
                 cli.err().println("herald memory export: " + e.getMessage());
                 return ExitCodes.FAILURE;
@@ -123,7 +124,7 @@ final class MemoryCliCommand implements Callable<Integer> {
             }
             int n;
             try (Storage storage = UsersCommand.open(cli, where)) {
-                n = storage.memories().purge(owner);
+                n = linked(storage).purge(owner);
             } catch (StoreException e) {
                 cli.err().println("herald memory purge: " + e.getMessage());
                 return ExitCodes.FAILURE;
@@ -131,5 +132,10 @@ final class MemoryCliCommand implements Callable<Integer> {
             cli.out().println("purged: " + n + (n == 1 ? " fact" : " facts") + " of " + owner);
             return ExitCodes.OK;
         }
+    }
+
+    /** The memories as the gateway reads them: a chat user linked to a web account (/link) has the account's. */
+    private static dev.herald.core.memory.Memories linked(Storage storage) {
+        return new dev.herald.core.account.Identities(storage.identityLinks(), java.time.Clock.systemUTC()).memories(storage.memories());
     }
 }

@@ -35,7 +35,7 @@ public final class PageRoutes implements Routes {
             page("/", "chat.html");
         }
         page("/admin", "admin.html");
-        for (String name : new String[] {"herald.css", "common.js", "markdown.js", "chat-sidebar.js", "chat.js", "admin.js", "admin-schedules.js", "admin-users.js", "chat-keys.js",
+        for (String name : new String[] {"herald.css", "common.js", "markdown.js", "chat-sidebar.js", "chat.js", "admin.js", "admin-schedules.js", "admin-users.js", "chat-keys.js", "chat-links.js",
                 "favicon.svg", "vendor/marked.umd.js", "vendor/purify.min.js"}) {
             page("/assets/" + name, name);
         }

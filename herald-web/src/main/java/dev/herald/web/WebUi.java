@@ -127,6 +127,15 @@ public final class WebUi {
         return this;
     }
 
+    /**
+     * Adds linked chats ({@code /chat/api/links...}, {@code /admin/api/links...}) and returns the chat command that gives
+     * the codes ({@code /link}); before the server starts.
+     */
+    public dev.herald.web.access.LinkCommand useIdentities(dev.herald.core.account.Identities identities) {
+        server.add(new dev.herald.web.access.LinkRoutes(guard, identities, server.authThrottle()));
+        return new dev.herald.web.access.LinkCommand(identities);
+    }
+
     /** Adds the admin page's scheduled jobs ({@code /admin/api/schedules}); before the server starts. */
     public WebUi attachSchedules(dev.herald.core.schedule.Schedules schedules, dev.herald.core.schedule.Scheduler scheduler) {
         server.add(new dev.herald.web.admin.ScheduleRoutes(schedules, scheduler, guard));

@@ -149,7 +149,9 @@ public final class Wiring implements AutoCloseable {
             skills.checkAtStart(); // an invalid SKILL.md is a warning naming the file, now
             dev.herald.agent.skill.SkillCommand skillCommand = new dev.herald.agent.skill.SkillCommand(skills);
             dev.herald.core.platform.PlatformTools pluginTools = new dev.herald.core.platform.PlatformTools(); // filled as adapters are made
-            dev.herald.agent.memory.MemoryBook memory = new dev.herald.agent.memory.MemoryBook(storage.memories(),
+            // a chat identity linked to a web account (/link) keeps its memory under the account's
+            dev.herald.core.account.Identities identities = new dev.herald.core.account.Identities(storage.identityLinks(), clock);
+            dev.herald.agent.memory.MemoryBook memory = new dev.herald.agent.memory.MemoryBook(identities.memories(storage.memories()),
                     config.agent().memory().settings(), clock);
             ToolRegistry toolRegistry = tools(config.agent(), List.of(mcp, new dev.herald.agent.tool.PlatformToolSource(pluginTools)), schedules,
                     storage, authorizerRef, skills, memory);
@@ -171,6 +173,7 @@ public final class Wiring implements AutoCloseable {
                     config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
             PlatformSet platforms = new PlatformSet();
             Optional<WebUi> ui = Optional.empty();
+            Optional<dev.herald.core.inbound.CommandExtension> linkCommand = Optional.empty(); // /link: only where accounts are served
             Optional<WebServer> web = Optional.empty();
             ApiServerConfig api = config.platforms().apiServer();
             String key = api.key().reveal().orElse(null);
@@ -194,6 +197,7 @@ public final class Wiring implements AutoCloseable {
                 webUi.chatPlatform().ifPresent(chat -> chat.showHeard(new dev.herald.agent.HeardVoiceNotes(config.agent().workspaceRoot())::of));
                 webUi.chatPlatform().ifPresent(chat -> fetchers.register(chat.platform(), chat));
                 webUi.chatPlatform().ifPresent(platforms::trusted);
+                linkCommand = Optional.of(webUi.useIdentities(identities));
                 ui = Optional.of(webUi);
             } else if (config.platforms().webchat().enabled()) {
                 log.warn("runtime - platforms.webchat is enabled but platforms.api_server is not; the web chat, /admin and /metrics "
@@ -235,6 +239,7 @@ public final class Wiring implements AutoCloseable {
                     .command(new dev.herald.agent.ReasoningCommand(profileAgent, storage.chatPreferences()))
                     .command(new dev.herald.agent.mcp.ReloadMcpCommand(mcp,
                             () -> reread.get().mcpServers().stream().map(Wiring::mcpSettings).toList()))
+                    .command(linkCommand)
                     .storedOptions(new JobTurnOptions(storage.schedules()))
                     .channels(dev.herald.app.config.ChannelConfig.overrides(config.platforms()))
                     // on a handover new connections reach the new process

@@ -90,6 +90,12 @@ public final class GatewayBuilder {
         return this;
     }
 
+    /** A chat command that exists only in some set-ups (/link, where web accounts are served); none when empty. */
+    public GatewayBuilder command(java.util.Optional<? extends CommandExtension> command) {
+        command.ifPresent(this::command);
+        return this;
+    }
+
     /** Which commands users who are not admins may run (default {@link dev.herald.core.inbound.CommandTiers#defaults()}). */
     public GatewayBuilder commandTiers(dev.herald.core.inbound.CommandTiers tiers) {
         this.commandTiers = java.util.Objects.requireNonNull(tiers, "tiers");

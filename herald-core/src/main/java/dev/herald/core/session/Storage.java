@@ -50,6 +50,11 @@ public interface Storage extends AutoCloseable {
         return InMemoryChoices.memoriesOf(this);
     }
 
+    /** Chat identities linked to web accounts. Stores without the tables keep them in memory, per store instance. */
+    default dev.herald.core.account.IdentityLinks identityLinks() {
+        return InMemoryChoices.linksOf(this);
+    }
+
     /**
      * Whether the store can write now, as its calls found out (a full disk, an unreachable database); a store that never
      * finds out is always writable.
@@ -91,6 +96,13 @@ public interface Storage extends AutoCloseable {
 
         static dev.herald.core.account.Accounts accountsOf(Storage storage) {
             return ACCOUNTS.computeIfAbsent(storage, s -> dev.herald.core.account.Accounts.inMemory());
+        }
+
+        private static final java.util.Map<Storage, dev.herald.core.account.IdentityLinks> LINKS =
+                java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+        static dev.herald.core.account.IdentityLinks linksOf(Storage storage) {
+            return LINKS.computeIfAbsent(storage, s -> dev.herald.core.account.IdentityLinks.inMemory());
         }
 
         static ChatPreferences preferencesOf(Storage storage) {

@@ -28,6 +28,7 @@ class CommandNamesTest {
         expected.addAll(java.util.Set.of("schedule", "voice", "skills", "personality"));
         expected.addAll(java.util.Set.of("context", "reasoning", "reload-mcp"));
         expected.add("memory"); // dev.herald.agent.memory
+        expected.add("link"); // dev.herald.web.access.LinkCommand
         expected.addAll(java.util.Set.of("steer", "btw", "bg", "busy")); // dev.herald.core.side
         assertThat(dev.herald.core.platform.CommandNames.ALL).containsExactlyInAnyOrderElementsOf(expected);
     }

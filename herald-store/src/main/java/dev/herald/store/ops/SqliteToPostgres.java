@@ -56,6 +56,7 @@ public final class SqliteToPostgres {
         TABLES.put("web_users", "name");
         TABLES.put("api_keys", "id");
         TABLES.put("memories", "id");
+        TABLES.put("identity_links", "identity"); // link codes are not copied: they last minutes
         TABLES.put("platform_state", "platform, name"); // Weixin's cursor and reply tokens (nodes and leases are not copied)
     }
 

@@ -20,7 +20,7 @@ final class PgMigrations {
     static final List<String> FILES = List.of("V1__initial_schema.sql", "V2__conversation_title.sql", "V3__session_models.sql",
             "V4__turn_lifecycle.sql", "V5__schedules.sql", "V6__nodes.sql", "V7__schedule_job_options.sql", "V8__unfinished_turns_index.sql",
             "V9__attachments.sql", "V10__chat_preferences.sql",
-            "V11__transcript_title.sql", "V12__accounts.sql", "V13__memories.sql");
+            "V11__transcript_title.sql", "V12__accounts.sql", "V13__memories.sql", "V14__identity_links.sql");
     /** The advisory lock that serializes migrations of one database ("HERALD" in ASCII). */
     static final long LOCK = 0x48_45_52_41_4C_44L;
     private static final SchemaMigrations SCHEMA = new SchemaMigrations(PgMigrations.class, "/db/postgres/", FILES, "BIGINT");

@@ -73,6 +73,7 @@ public final class PostgresStorage implements Storage {
     private final JdbcChatPreferences<PgConn> chatPreferences;
     private final dev.herald.store.jdbc.JdbcAccounts<PgConn> accounts;
     private final dev.herald.store.jdbc.JdbcMemories<PgConn> memories;
+    private final dev.herald.store.jdbc.JdbcIdentityLinks<PgConn> identityLinks;
     private final JdbcNodeStore<PgConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<PgConn> platformState;
     private final JdbcScheduleStore<PgConn> schedules;
@@ -89,6 +90,7 @@ public final class PostgresStorage implements Storage {
         this.chatPreferences = new JdbcChatPreferences<>(pool, clock);
         this.accounts = new dev.herald.store.jdbc.JdbcAccounts<>(pool, clock);
         this.memories = new dev.herald.store.jdbc.JdbcMemories<>(pool);
+        this.identityLinks = new dev.herald.store.jdbc.JdbcIdentityLinks<>(pool);
         this.nodes = new JdbcNodeStore<>(pool, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(pool, clock);
         this.schedules = new JdbcScheduleStore<>(pool);
@@ -181,6 +183,11 @@ public final class PostgresStorage implements Storage {
     @Override
     public dev.herald.core.memory.Memories memories() {
         return memories;
+    }
+
+    @Override
+    public dev.herald.core.account.IdentityLinks identityLinks() {
+        return identityLinks;
     }
 
     @Override

@@ -19,7 +19,7 @@ final class Migrations {
             "V4__delivery_attempts.sql", "V5__turn_usage.sql", "V6__conversation_title.sql", "V7__session_models.sql",
             "V8__turn_lifecycle.sql", "V9__schedules.sql", "V10__nodes.sql", "V11__schedule_job_options.sql", "V12__unfinished_turns_index.sql",
             "V13__attachments.sql", "V14__chat_preferences.sql",
-            "V15__transcript_title.sql", "V16__accounts.sql", "V17__memories.sql");
+            "V15__transcript_title.sql", "V16__accounts.sql", "V17__memories.sql", "V18__identity_links.sql");
     private static final SchemaMigrations SCHEMA = new SchemaMigrations(Migrations.class, "/db/sqlite/", FILES, "INTEGER");
 
     private Migrations() {

@@ -93,6 +93,7 @@ public final class SqliteStorage implements Storage {
     private final JdbcChatPreferences<SqlConn> chatPreferences;
     private final dev.herald.store.jdbc.JdbcAccounts<SqlConn> accounts;
     private final dev.herald.store.jdbc.JdbcMemories<SqlConn> memories;
+    private final dev.herald.store.jdbc.JdbcIdentityLinks<SqlConn> identityLinks;
     private final JdbcNodeStore<SqlConn> nodes;
     private final dev.herald.store.jdbc.JdbcPlatformState<SqlConn> platformState;
     private final JdbcScheduleStore<SqlConn> schedules;
@@ -115,6 +116,7 @@ public final class SqliteStorage implements Storage {
         this.chatPreferences = new JdbcChatPreferences<>(tx, clock);
         this.accounts = new dev.herald.store.jdbc.JdbcAccounts<>(tx, clock);
         this.memories = new dev.herald.store.jdbc.JdbcMemories<>(tx);
+        this.identityLinks = new dev.herald.store.jdbc.JdbcIdentityLinks<>(tx);
         this.nodes = new JdbcNodeStore<>(tx, DIALECT, clock);
         this.platformState = new dev.herald.store.jdbc.JdbcPlatformState<>(tx, clock);
         this.schedules = new JdbcScheduleStore<>(tx);
@@ -284,6 +286,11 @@ public final class SqliteStorage implements Storage {
     @Override
     public dev.herald.core.memory.Memories memories() {
         return memories;
+    }
+
+    @Override
+    public dev.herald.core.account.IdentityLinks identityLinks() {
+        return identityLinks;
     }
 
     @Override

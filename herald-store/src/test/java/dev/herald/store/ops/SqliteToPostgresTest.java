@@ -40,6 +40,7 @@ class SqliteToPostgresTest {
                     clock.instant(), 2));
             s.accounts().addKey(new dev.herald.core.account.ApiKey("k1", "ann", "laptop", "h1", clock.instant(), null, null, 5));
             s.memories().add("telegram:7", "prefers tea", bob.key().value(), dev.herald.core.memory.Memory.Status.ACTIVE, clock.instant());
+            s.identityLinks().link("telegram:7", "ann", clock.instant());
         }
         return db;
     }
@@ -58,7 +59,7 @@ class SqliteToPostgresTest {
                 org.assertj.core.groups.Tuple.tuple("session_models", 1L, 1L), org.assertj.core.groups.Tuple.tuple("chat_preferences", 2L, 2L),
                 org.assertj.core.groups.Tuple.tuple("schedule_jobs", 0L, 0L), org.assertj.core.groups.Tuple.tuple("schedule_runs", 0L, 0L),
                 org.assertj.core.groups.Tuple.tuple("web_users", 1L, 1L), org.assertj.core.groups.Tuple.tuple("api_keys", 1L, 1L),
-                org.assertj.core.groups.Tuple.tuple("memories", 1L, 1L),
+                org.assertj.core.groups.Tuple.tuple("memories", 1L, 1L), org.assertj.core.groups.Tuple.tuple("identity_links", 1L, 1L),
                 org.assertj.core.groups.Tuple.tuple("platform_state", 1L, 1L));
         try (SqliteStorage from = SqliteStorage.open(db, clock); PostgresStorage to = PostgresStorage.open(pg.options(), clock)) {
             for (SessionEntry lane : from.sessions().search(dev.herald.core.session.SessionQuery.all(10))) {

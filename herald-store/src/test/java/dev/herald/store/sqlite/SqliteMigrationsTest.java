@@ -35,6 +35,28 @@ class SqliteMigrationsTest {
     }
 
     @Test
+    void open_v17_movesTheMemoriesOfAnAccountsApiKeysToTheAccount_andLeavesOthersAlone() {
+        try (SqliteStorage storage = RawSql.open(dir, clock)) {
+            storage.memories().add("api_server:u:ann", "prefers tea", null, dev.herald.core.memory.Memory.Status.ACTIVE, clock.instant());
+            storage.memories().add("api_server:ann", "an API user, no account", null, dev.herald.core.memory.Memory.Status.ACTIVE,
+                    clock.instant());
+            storage.memories().add("telegram:7", "lives in Oslo", null, dev.herald.core.memory.Memory.Status.ACTIVE, clock.instant());
+        }
+        RawSql.update(dir, "UPDATE memories SET owner = 'api_server:u:ann' WHERE text = 'prefers tea'"); // as version 17 kept it
+        RawSql.update(dir, "DROP TABLE identity_links");
+        RawSql.update(dir, "DROP TABLE link_codes");
+        RawSql.update(dir, "DELETE FROM schema_version WHERE version >= 18");
+
+        try (SqliteStorage storage = RawSql.open(dir, clock)) {
+            assertThat(storage.memories().list("webchat:u:ann", true, 10)).extracting(dev.herald.core.memory.Memory::text)
+                    .containsExactly("prefers tea");
+            assertThat(storage.memories().list("api_server:u:ann", true, 10)).isEmpty();
+            assertThat(storage.memories().list("api_server:ann", true, 10)).hasSize(1);
+            assertThat(storage.memories().list("telegram:7", true, 10)).hasSize(1);
+        }
+    }
+
+    @Test
     void open_missingFileInMissingDirectories_createsBoth() {
         Path file = dir.resolve("a/b/herald.db");
 
@@ -103,6 +125,8 @@ class SqliteMigrationsTest {
         RawSql.update(dir, "DROP TABLE web_users");
         RawSql.update(dir, "DROP TABLE api_keys");
         RawSql.update(dir, "DROP TABLE memories");
+        RawSql.update(dir, "DROP TABLE identity_links");
+        RawSql.update(dir, "DROP TABLE link_codes");
         RawSql.update(dir, "ALTER TABLE transcript_sessions DROP COLUMN title");
         RawSql.update(dir, "DROP TABLE schedule_runs");
         RawSql.update(dir, "DROP TABLE schedule_jobs");

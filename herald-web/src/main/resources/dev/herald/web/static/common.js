@@ -166,8 +166,10 @@ const Herald = (() => {
         location.reload();
       } }, "Sign out"));
     slot.hidden = false;
-    const keys = document.getElementById("api-keys-open"); // the chat's API keys button: accounts only
-    if (keys) keys.hidden = false;
+    for (const id of ["api-keys-open", "links-open"]) { // the chat's API keys and linked chats: accounts only
+      const button = document.getElementById(id);
+      if (button) button.hidden = false;
+    }
   }
 
   function ago(seconds) {

@@ -43,6 +43,8 @@ final class WebUiFixture implements AutoCloseable {
     final WebServer web;
     final WebUi ui;
     final Gateway gateway;
+    /** Linked chats: the pages' side; a test plays the chat's side (/link) on it. */
+    final dev.herald.core.account.Identities identities;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .cookieHandler(new java.net.CookieManager()).build();
 
@@ -74,6 +76,8 @@ final class WebUiFixture implements AutoCloseable {
                 List.of(ui.chat()), List.of(), GatewaySettings.defaults().withApprovals(Duration.ofMinutes(5), false), metrics,
                 b -> schedules == null ? b : b.command(new dev.herald.core.schedule.ScheduleCommand(schedules)));
         ui.attach(gateway);
+        identities = new dev.herald.core.account.Identities(storage.identityLinks(), clock);
+        ui.useIdentities(identities);
         if (oidc != null) {
             ui.useOidc(oidc.apply("http://127.0.0.1:" + port));
         }
