@@ -172,11 +172,16 @@ class WebChatOwnershipTest {
             assertThat(command(before, "old-conv-1", "/schedule add every 1h water the plants")).startsWith("\u23f0 Scheduled");
             fx.awaitIdle();
             assertThat(fx.storage.sessions().find(fx.key("old-conv-1")).orElseThrow().origin().userId()).isEqualTo("web");
+            fx.storage.memories().add("webchat:web", "likes green tea", "test", dev.herald.core.memory.Memory.Status.ACTIVE,
+                    java.time.Instant.now());
 
             Browser ann = new Browser(fx.baseUrl());
             assertThat(ann.post("/auth/setup", "{\"name\":\"ann\",\"password\":\"ann's long password\"}").statusCode()).isEqualTo(200);
             assertThat(fx.storage.sessions().find(fx.key("old-conv-1")).orElseThrow().origin().userId()).isEqualTo("u:ann");
             assertThat(fx.schedules.all()).singleElement().satisfies(j -> assertThat(j.source().userId()).isEqualTo("u:ann"));
+            assertThat(fx.storage.memories().list("webchat:u:ann", true, 10)).extracting(dev.herald.core.memory.Memory::text)
+                    .containsExactly("likes green tea");
+            assertThat(fx.storage.memories().list("webchat:web", true, 10)).isEmpty();
             assertThat(ann.get("/chat/api/conversations").body()).contains("old-conv-1");
             assertThat(ann.get("/chat/api/transcript?c=old-conv-1").body()).contains("hello from before accounts");
 
