@@ -111,4 +111,40 @@ class WorkspaceTest {
         assertThat(new ToolRegistry(ToolSettings.defaults(tmp), BuiltinTools.all(ToolSettings.defaults(tmp)), List.of())
                 .forPlatform("any").size()).isEqualTo(BuiltinTools.NAMES.size());
     }
+
+    @Test
+    void fileTools_refuseAnotherConversationsWorkspace_byRelativeAbsoluteOrLinkedPath_withoutAskingAnyone() throws Exception {
+        TurnRequest anns = new TurnRequest("ann-1", "agent:main:webchat:dm:anns-conversation", List.of(), "look around", false, "webchat");
+        TurnRequest bobs = new TurnRequest("bob-1", "agent:main:webchat:dm:bobs-conversation", List.of(), "keep this", false, "webchat");
+        Path bobsWorkspace = Files.createDirectories(workspaceOf(bobs));
+        Path secret = Files.writeString(bobsWorkspace.resolve("secret.txt"), "bob's secret");
+        Path annsWorkspace = Files.createDirectories(workspaceOf(anns));
+        Files.createSymbolicLink(annsWorkspace.resolve("door"), bobsWorkspace);
+        String bobsDir = bobsWorkspace.getFileName().toString();
+        fake.enqueue(Reply.toolCalls(
+                new Reply.ToolCall("c1", "read_file", "{\"path\":\"../" + bobsDir + "/secret.txt\"}"),
+                new Reply.ToolCall("c2", "read_file", "{\"path\":\"" + secret + "\"}"),
+                new Reply.ToolCall("c3", "read_file", "{\"path\":\"door/secret.txt\"}"),
+                new Reply.ToolCall("c4", "list_dir", "{\"path\":\"..\"}"),
+                new Reply.ToolCall("c5", "write_file", "{\"path\":\"../" + bobsDir + "/planted.txt\",\"content\":\"x\"}"),
+                new Reply.ToolCall("c6", "send_file", "{\"path\":\"door/secret.txt\"}"),
+                new Reply.ToolCall("c7", "write_file", "{\"path\":\"mine.txt\",\"content\":\"ann's own\"}")),
+                Reply.text("done"));
+        RecordingListener listener = new RecordingListener();
+
+        agent().runTurn(anns, listener, new Interrupt());
+
+        List<String> results = listener.messages.stream().filter(m -> m.role() == dev.herald.core.transcript.Role.TOOL)
+                .map(m -> m.content()).toList();
+        assertThat(results).hasSize(7);
+        assertThat(results.subList(0, 5)).allSatisfy(r -> assertThat(r)
+                .contains("outside this conversation's own; each conversation reaches only its own workspace"));
+        assertThat(results.get(5)).doesNotContain("bob's secret");
+        assertThat(results).noneMatch(r -> r.contains("bob's secret") || r.contains("secret.txt  "));
+        assertThat(results.get(6)).startsWith("wrote 9 characters to ");
+        assertThat(listener.approvals).as("nobody is asked to approve what is refused anyway").isEmpty();
+        assertThat(listener.files).isEmpty();
+        assertThat(bobsWorkspace.resolve("planted.txt")).doesNotExist();
+        assertThat(annsWorkspace.resolve("mine.txt")).hasContent("ann's own");
+    }
 }

@@ -101,6 +101,14 @@ final class UsersCommand implements Callable<Integer> {
                             + "(herald users list shows them)");
                     return ExitCodes.FAILURE;
                 }
+                if (account.admin()) {
+                    try {
+                        dev.herald.web.chat.UnownedConversations.giveToFirstAdmin(storage);
+                    } catch (StoreException e) {
+                        cli.err().println("herald users add: the account is made, but the web chat conversations from before "
+                                + "accounts could not be given to the first admin now (Herald does it at its next start): " + e.getMessage());
+                    }
+                }
             } catch (StoreException e) {
                 cli.err().println("herald users add: " + e.getMessage());
                 return ExitCodes.FAILURE;

@@ -77,4 +77,25 @@ class UsersCliTest {
         assertThat(unknown.exit()).isEqualTo(ExitCodes.FAILURE);
         assertThat(unknown.err()).contains("no account is named 'nobody'");
     }
+
+    @Test
+    void addTheFirstAdmin_takesTheWebChatConversationsFromBeforeAccounts_andALaterAdminDoesNot() {
+        dev.herald.core.session.SessionSource before = new dev.herald.core.session.SessionSource(
+                dev.herald.web.chat.WebChatPlatform.PLATFORM, "old-conv-1", dev.herald.core.platform.ChatType.DM, "web", "you", null, null);
+        dev.herald.core.session.SessionKey key = dev.herald.core.session.SessionKey.of(before);
+        try (SqliteStorage s = SqliteStorage.open(home.resolve("herald.db"), Clock.systemUTC())) {
+            s.sessions().getOrCreate(key, before);
+        }
+        assertThat(run("long enough pw\n", "users", "add", "bob", "--password-stdin").exit()).isZero();
+        try (SqliteStorage s = SqliteStorage.open(home.resolve("herald.db"), Clock.systemUTC())) {
+            assertThat(s.sessions().find(key).orElseThrow().origin().userId()).as("a user takes nothing").isEqualTo("web");
+        }
+
+        assertThat(run("long enough pw\n", "users", "add", "ann", "--role", "admin", "--password-stdin").exit()).isZero();
+        assertThat(run("long enough pw\n", "users", "add", "carl", "--role", "admin", "--password-stdin").exit()).isZero();
+
+        try (SqliteStorage s = SqliteStorage.open(home.resolve("herald.db"), Clock.systemUTC())) {
+            assertThat(s.sessions().find(key).orElseThrow().origin().userId()).isEqualTo("u:ann");
+        }
+    }
 }

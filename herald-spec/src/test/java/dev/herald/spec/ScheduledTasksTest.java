@@ -1,6 +1,7 @@
 package dev.herald.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.core.lanes.BusyPolicy;
 import dev.herald.core.platform.MessageKind;
@@ -204,7 +205,7 @@ class ScheduledTasksTest extends GatewaySpec {
         chat.awaitSent(t -> t.contains("Scheduled here: 1 job(s)") && t.contains(id + ": next 2026-04-20 09:00 UTC, last not run yet"),
                 Harness.WAIT);
         chat.say(bob, "/schedule delete " + id);
-        chat.awaitSent(t -> t.equals("Job " + id + " belongs to someone else; only its owner or an admin can change it."), Harness.WAIT);
+        chat.awaitSent(t -> t.equals("There is no job " + id + "; /schedule list shows them."), Harness.WAIT);
         chat.say(alice, "/schedule add in 5m to=telegram:999 spam them");
         chat.awaitSent(t -> t.startsWith("Only admins can schedule a job for another chat (telegram:999)"), Harness.WAIT);
         chat.say(alice, "/schedule pause " + id);
@@ -215,5 +216,51 @@ class ScheduledTasksTest extends GatewaySpec {
         assertThat(schedules.find(id).orElseThrow().status()).isEqualTo("paused");
         assertThat(schedules.all()).hasSize(1);
         assertThat(h.agent.calls()).as("commands are answered inline, never as turns").isEmpty();
+    }
+
+    private static void awaitTo(LoopbackPlatform chat, SessionSource who, int count) {
+        long deadline = System.nanoTime() + Harness.WAIT.toNanos();
+        while (chat.sent().stream().filter(s -> s.target().equals(who.target())).count() < count && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void anotherChatsJobId_isAnsweredAsAnUnknownId_whileTheOwnersChatAndAnAdminSeeAndManageIt() {
+        started();
+        LoopbackPlatform chat = h.loopback("telegram");
+        SessionSource admin = Harness.dm("telegram", "777", "the-admin");
+        h.allowedUsers.add("the-admin");
+        chat.say(alice, "/schedule add every 1h water the plants");
+        String added = chat.awaitSent(t -> t.startsWith("\u23f0 Scheduled"), Harness.WAIT).text();
+        String id = added.substring("\u23f0 Scheduled ".length(), added.indexOf(':'));
+
+        chat.say(bob, "/schedule list");
+        chat.say(bob, "/schedule list all");
+        for (String action : List.of("pause", "resume", "delete")) {
+            chat.say(bob, "/schedule " + action + " " + id);
+            chat.say(bob, "/schedule " + action + " zzzzzz");
+        }
+        awaitTo(chat, bob, 8);
+        assertThat(chat.sent().stream().filter(s -> s.target().equals(bob.target())).map(LoopbackPlatform.Sent::text).toList())
+                .containsExactly("No scheduled jobs in this chat. /schedule add creates one.",
+                        "No scheduled jobs in this chat. /schedule add creates one.",
+                        "There is no job " + id + "; /schedule list shows them.", "There is no job zzzzzz; /schedule list shows them.",
+                        "There is no job " + id + "; /schedule list shows them.", "There is no job zzzzzz; /schedule list shows them.",
+                        "There is no job " + id + "; /schedule list shows them.", "There is no job zzzzzz; /schedule list shows them.");
+        assertThat(chat.sent().stream().filter(s -> s.target().equals(bob.target())).map(LoopbackPlatform.Sent::text))
+                .as("nothing bob reads names the job's schedule or text").noneMatch(t -> t.contains("plants") || t.contains("every 1h"));
+        Job untouched = schedules.find(id).orElseThrow();
+        assertThat(untouched.status()).isEqualTo("active");
+        assertThatThrownBy(() -> schedules.pause(id, bob, false)).hasMessage("There is no job " + id + "; /schedule list shows them.");
+
+        chat.say(admin, "/schedule list all");
+        chat.awaitSent(t -> t.startsWith("All scheduled jobs:") && t.contains(id), Harness.WAIT);
+        chat.say(admin, "/schedule pause " + id);
+        chat.awaitSent(t -> t.equals("\u23f8 Paused " + id + "."), Harness.WAIT);
+        assertThat(schedules.find(id).orElseThrow().status()).isEqualTo("paused");
+        chat.say(alice, "/schedule delete " + id);
+        chat.awaitSent(t -> t.equals("\ud83d\uddd1 Deleted " + id + "."), Harness.WAIT);
+        assertThat(schedules.all()).isEmpty();
     }
 }

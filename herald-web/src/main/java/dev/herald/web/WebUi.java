@@ -10,6 +10,7 @@ import dev.herald.web.access.SessionRevocations;
 import dev.herald.web.access.WebAccess;
 import dev.herald.web.access.WebGuard;
 import dev.herald.web.admin.AdminRoutes;
+import dev.herald.web.chat.UnownedConversations;
 import dev.herald.web.chat.WebChatPlatform;
 import dev.herald.web.metrics.HeraldMetrics;
 import dev.herald.web.metrics.MetricsRoutes;
@@ -84,6 +85,13 @@ public final class WebUi {
                     + "the one-time setup code {} (valid until an admin exists, new at every start), or run 'herald users add NAME "
                     + "--role admin'", accounts.setupCode());
         }
+        accounts.onAdminMade(() -> UnownedConversations.giveToFirstAdmin(storage));
+        try {
+            UnownedConversations.giveToFirstAdmin(storage);
+        } catch (RuntimeException e) {
+            log.warn("web - the conversations from before accounts could not be given to the first admin now (done again when an "
+                    + "admin is made, and at the next start): {}", e.toString());
+        }
         Optional<WebChatPlatform> chat = withChat ? Optional.of(new WebChatPlatform(storage, keyPolicy, guard, server, clock)) : Optional.empty();
         return new WebUi(server, guard, chat, metrics, clock, apiKeys, storage, auth);
     }
@@ -134,6 +142,11 @@ public final class WebUi {
     public WebUi attachSchedules(dev.herald.core.schedule.Schedules schedules, dev.herald.core.schedule.Scheduler scheduler) {
         server.add(new dev.herald.web.admin.ScheduleRoutes(schedules, scheduler, guard));
         return this;
+    }
+
+    /** {@code authorizer}, plus the web chat's admin accounts as admins of their own conversations ({@link dev.herald.web.chat.WebChatAdmins}). */
+    public dev.herald.core.auth.Authorizer withAccountAdmins(dev.herald.core.auth.Authorizer authorizer) {
+        return new dev.herald.web.chat.WebChatAdmins(authorizer, storage.accounts());
     }
 
     /** The web chat platform, to register with the gateway. */

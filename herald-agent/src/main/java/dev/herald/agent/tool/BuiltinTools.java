@@ -12,7 +12,7 @@ public final class BuiltinTools {
 
     /** The built-in tools that need nothing but the settings ({@code schedule} needs the scheduled jobs: {@link ScheduleTool}). */
     public static List<Tool> all(ToolSettings settings) {
-        return List.of(new ShellTool(settings), new ReadFileTool(settings), new WriteFileTool(), new ListDirTool(),
+        return List.of(new ShellTool(settings), new ReadFileTool(settings), new WriteFileTool(settings), new ListDirTool(settings),
                 new HttpGetTool(settings), new TodoTool(), new SendFileTool());
     }
 }

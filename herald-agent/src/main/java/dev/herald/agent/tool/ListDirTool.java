@@ -15,6 +15,12 @@ public final class ListDirTool implements Tool {
     private static final JsonNode SCHEMA = Args.schema(new String[0],
             "path", "string", "directory path; default: the session's workspace");
 
+    private final ToolSettings settings;
+
+    public ListDirTool(ToolSettings settings) {
+        this.settings = settings;
+    }
+
     @Override
     public String name() {
         return "list_dir";
@@ -32,7 +38,8 @@ public final class ListDirTool implements Tool {
 
     @Override
     public Danger danger(JsonNode args, ToolContext context) {
-        return Danger.outsideWorkspace(context, context.resolve(Args.string(args, "path", ".")), "lists");
+        Path dir = context.resolve(Args.string(args, "path", "."));
+        return context.inAnotherWorkspace(dir, settings.workspaceRoot()) ? Danger.NONE : Danger.outsideWorkspace(context, dir, "lists");
     }
 
     @Override
@@ -48,6 +55,9 @@ public final class ListDirTool implements Tool {
     @Override
     public ToolResult execute(JsonNode args, ToolContext context) {
         Path dir = context.resolve(Args.string(args, "path", "."));
+        if (context.inAnotherWorkspace(dir, settings.workspaceRoot())) {
+            return ToolContext.anotherWorkspace(dir);
+        }
         if (dir.equals(context.workspace().toAbsolutePath().normalize()) && !Files.exists(dir)) {
             return ToolResult.ok(dir + " (empty workspace)");
         }

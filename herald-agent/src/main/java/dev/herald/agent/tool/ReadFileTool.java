@@ -41,7 +41,8 @@ public final class ReadFileTool implements Tool {
 
     @Override
     public Danger danger(JsonNode args, ToolContext context) {
-        return Danger.outsideWorkspace(context, context.resolve(Args.string(args, "path", ".")), "reads");
+        Path path = context.resolve(Args.string(args, "path", "."));
+        return context.inAnotherWorkspace(path, settings.workspaceRoot()) ? Danger.NONE : Danger.outsideWorkspace(context, path, "reads");
     }
 
     @Override
@@ -57,6 +58,9 @@ public final class ReadFileTool implements Tool {
     @Override
     public ToolResult execute(JsonNode args, ToolContext context) {
         Path path = context.resolve(Args.string(args, "path"));
+        if (context.inAnotherWorkspace(path, settings.workspaceRoot())) {
+            return ToolContext.anotherWorkspace(path);
+        }
         long offset = Math.max(1, Args.number(args, "offset", 1));
         long limit = Math.max(1, Args.number(args, "limit", Long.MAX_VALUE));
         try {

@@ -49,6 +49,23 @@ public record ToolContext(String sessionId, String scope, String platformId, Pat
         return real(path).startsWith(real(workspace));
     }
 
+    /**
+     * True when {@code path} (links followed, as {@link #insideWorkspace}) is under {@code root}, the folder of every
+     * conversation's workspace ({@code agent.workspace_root}), but not in this conversation's workspace: another
+     * conversation's workspace, or the root itself (whose listing names them all). The file tools refuse such a path
+     * whatever is approved, since the person approving is the one asking ({@link #anotherWorkspace}).
+     */
+    public boolean inAnotherWorkspace(Path path, Path root) {
+        Path real = real(path);
+        return real.startsWith(real(root)) && !real.startsWith(real(workspace));
+    }
+
+    /** What a file tool answers for a path in {@link #inAnotherWorkspace another conversation's workspace}. */
+    static ToolResult anotherWorkspace(Path path) {
+        return ToolResult.error(path + " is in the folder of the conversations' workspaces, outside this conversation's own; "
+                + "each conversation reaches only its own workspace (relative paths are inside it)");
+    }
+
     private static Path real(Path path) {
         Path absolute = path.toAbsolutePath().normalize();
         Path existing = absolute;

@@ -14,6 +14,12 @@ public final class WriteFileTool implements Tool {
             "content", "string", "the text to write",
             "append", "boolean", "optional: add to the end instead of replacing the file");
 
+    private final ToolSettings settings;
+
+    public WriteFileTool(ToolSettings settings) {
+        this.settings = settings;
+    }
+
     @Override
     public String name() {
         return "write_file";
@@ -32,7 +38,8 @@ public final class WriteFileTool implements Tool {
 
     @Override
     public Danger danger(JsonNode args, ToolContext context) {
-        return Danger.outsideWorkspace(context, context.resolve(Args.string(args, "path", "")), "writes");
+        Path path = context.resolve(Args.string(args, "path", ""));
+        return context.inAnotherWorkspace(path, settings.workspaceRoot()) ? Danger.NONE : Danger.outsideWorkspace(context, path, "writes");
     }
 
     @Override
@@ -54,6 +61,9 @@ public final class WriteFileTool implements Tool {
     @Override
     public ToolResult execute(JsonNode args, ToolContext context) {
         Path path = context.resolve(Args.string(args, "path"));
+        if (context.inAnotherWorkspace(path, settings.workspaceRoot())) {
+            return ToolContext.anotherWorkspace(path);
+        }
         String content = Args.string(args, "content");
         boolean append = Args.flag(args, "append", false);
         try {

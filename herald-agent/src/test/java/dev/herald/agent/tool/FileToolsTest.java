@@ -16,7 +16,8 @@ class FileToolsTest {
     @TempDir
     Path outside;
 
-    private final ToolSettings settings = ToolSettings.defaults(Path.of("/tmp"));
+    /** The workspaces' folder: neither the test's workspace nor the folder outside it is below it. */
+    private final ToolSettings settings = ToolSettings.defaults(Path.of("/nonexistent/herald-workspaces"));
 
     private ToolContext context() {
         return new ToolContext("s", "scope", "p", workspace, new Interrupt());
@@ -28,7 +29,7 @@ class FileToolsTest {
 
     @Test
     void writeThenRead_relativePathLandsInTheWorkspace() {
-        ToolResult written = new WriteFileTool().execute(args().put("path", "dir/a.txt").put("content", "one\ntwo\nthree\n"), context());
+        ToolResult written = new WriteFileTool(settings).execute(args().put("path", "dir/a.txt").put("content", "one\ntwo\nthree\n"), context());
         ToolResult read = new ReadFileTool(settings).execute(args().put("path", "dir/a.txt").put("offset", 2).put("limit", 1), context());
 
         assertThat(written.text()).isEqualTo("wrote 14 characters to " + workspace.resolve("dir/a.txt"));
@@ -46,7 +47,7 @@ class FileToolsTest {
 
     @Test
     void write_isDangerousOnlyOutsideTheWorkspaceIncludingThroughASymlink() throws Exception {
-        WriteFileTool write = new WriteFileTool();
+        WriteFileTool write = new WriteFileTool(settings);
         Files.createSymbolicLink(workspace.resolve("escape"), outside);
 
         assertThat(write.danger(args().put("path", "in.txt"), context()).dangerous()).isFalse();
@@ -61,7 +62,7 @@ class FileToolsTest {
         Files.createDirectories(workspace.resolve("sub"));
         Files.writeString(workspace.resolve("f.txt"), "12345");
 
-        assertThat(new ListDirTool().execute(args(), context()).text()).isEqualTo(workspace + " (2 entries)\nf.txt  5\nsub/");
+        assertThat(new ListDirTool(settings).execute(args(), context()).text()).isEqualTo(workspace + " (2 entries)\nf.txt  5\nsub/");
     }
 
     @Test

@@ -217,7 +217,8 @@ public final class Wiring implements AutoCloseable {
             PlatformRegistry registry = platforms.registry();
             registryRef.set(registry);
             Pairing pairing = new Pairing(new FilePairingStore(home.resolve("pairing")), clock);
-            Authorizer authorizer = platforms.authorizer(config.auth().allowAllUsers(), pairing);
+            Authorizer configured = platforms.authorizer(config.auth().allowAllUsers(), pairing);
+            Authorizer authorizer = ui.map(u -> u.withAccountAdmins(configured)).orElse(configured);
             authorizerRef.set(authorizer);
             ScheduleWiring.reconcile(config.schedules(), storage.schedules(), clock, platforms.adapters());
             Optional<WebServer> server = web;

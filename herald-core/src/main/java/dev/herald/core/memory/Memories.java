@@ -43,6 +43,19 @@ public interface Memories {
     int purge(String owner);
 
     /**
+     * Gives every memory of {@code from} to {@code to}; returns how many there were. The store does it in one write; this
+     * default (for views over a store) copies them, keeping text, source and status, then purges {@code from}.
+     */
+    default int reassign(String from, String to) {
+        List<Memory> theirs = list(from, true, Integer.MAX_VALUE);
+        for (Memory m : theirs) {
+            add(to, m.text(), m.source(), m.status(), m.createdAt());
+        }
+        purge(from);
+        return theirs.size();
+    }
+
+    /**
      * The owner key of the person who wrote from {@code source}: {@code <platform>:<user id>}; null when the user is unknown.
      * A background task's turn ({@code /bg}) is its asker's: the platform of the chat that asked, not {@code background}.
      */
@@ -114,6 +127,18 @@ public interface Memories {
             public int purge(String owner) {
                 int n = count(owner);
                 rows.values().removeIf(m -> m.owner().equals(owner));
+                return n;
+            }
+
+            @Override
+            public synchronized int reassign(String from, String to) {
+                int n = 0;
+                for (Memory m : List.copyOf(rows.values())) {
+                    if (m.owner().equals(from)) {
+                        rows.put(m.id(), new Memory(m.id(), to, m.text(), m.createdAt(), m.source(), m.status()));
+                        n++;
+                    }
+                }
                 return n;
             }
         };

@@ -40,6 +40,12 @@ public interface ScheduleStore {
     /** Deletes a job and its occurrences; false when there was none. */
     boolean delete(String id);
 
+    /**
+     * Makes the jobs that run in a chat of {@code platform} as {@code fromUser} run as {@code toUser} (and be theirs to
+     * manage). One transaction; idempotent. Returns how many jobs changed.
+     */
+    int reassignUser(dev.herald.core.platform.Platform platform, String fromUser, String toUser);
+
     /** Enabled jobs whose next run is at or before {@code now}, earliest first; at most {@code limit}. */
     List<Job> due(Instant now, int limit);
 

@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
  *       at every run). Only a platform's admins may give another target: another chat, or {@code log}.</li>
  *   <li>A person manages (pauses, resumes, deletes) the jobs they made in that chat; admins manage any job.
  *       Configured jobs are managed only by admins, and the configuration wins again at the next start.</li>
+ *   <li>A job is seen from its own chat only (and by admins): an id of another chat's job is answered as an id that
+ *       names none, so a job's existence does not leak to another chat (each web chat conversation is a chat).</li>
  *   <li>A paused job that is resumed continues from now: what would have run while it was paused is not
  *       caught up.</li>
  *   <li>One person has at most {@value #MAX_PER_USER} jobs made from chats.</li>
@@ -205,9 +207,18 @@ public final class Schedules {
                 && Objects.equals(job.source().userId(), requester.userId());
     }
 
+    /**
+     * Whether {@code requester} may know that {@code job} exists: its chat's jobs are in its /schedule list; admins and the
+     * operator see every job. Anyone else naming the job's id is answered as for an id that names none.
+     */
+    public static boolean maySee(Job job, SessionSource requester, boolean admin) {
+        return requester == null || admin || sameChat(job.source(), requester);
+    }
+
     private Job managed(String id, SessionSource requester, boolean admin) {
         String key = id == null ? "" : id.strip();
-        Job job = store.find(key).orElseThrow(() -> new ScheduleException("There is no job " + key + "; /schedule list shows them."));
+        Job job = store.find(key).filter(j -> maySee(j, requester, admin))
+                .orElseThrow(() -> new ScheduleException("There is no job " + key + "; /schedule list shows them."));
         if (!mayManage(job, requester, admin)) {
             throw new ScheduleException(job.definedBy() == Definer.CONFIG
                     ? "Job " + key + " comes from Herald's configuration; only an admin can change it."

@@ -120,6 +120,14 @@ public interface SessionStore {
     boolean hide(SessionKey key);
 
     /**
+     * Gives the lanes of {@code platform} whose origin's user is {@code fromUser} to {@code toUser}: their origin's user
+     * id becomes {@code toUser} (nothing else changes, not even {@code updatedAt}). One transaction; idempotent (a second
+     * call finds none). Returns how many lanes changed. The web chat's conversations from before accounts become the
+     * first admin's this way.
+     */
+    int reassignUser(dev.herald.core.platform.Platform platform, String fromUser, String toUser);
+
+    /**
      * Resume-pending lanes that are not suspended, optionally only those whose origin is on
      * {@code platform}, oldest mark first. Unreadable rows are logged and skipped.
      */

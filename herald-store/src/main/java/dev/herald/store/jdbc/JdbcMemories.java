@@ -56,6 +56,11 @@ public final class JdbcMemories<C extends JdbcConn> implements Memories {
         return tx.write("memories of " + owner, c -> c.update("DELETE FROM memories WHERE owner = ?", owner));
     }
 
+    @Override
+    public int reassign(String from, String to) {
+        return tx.write("memories of " + from, c -> c.update("UPDATE memories SET owner = ? WHERE owner = ?", to, from));
+    }
+
     private static Memory memory(ResultSet rs) throws SQLException {
         return new Memory(rs.getLong("id"), rs.getString("owner"), rs.getString("text"), Micros.column(rs, "created_at"),
                 rs.getString("source"), Memory.Status.of(rs.getString("status")));

@@ -142,6 +142,25 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
     }
 
     @Override
+    public int reassignUser(Platform platform, String fromUser, String toUser) {
+        Objects.requireNonNull(platform, "platform");
+        Objects.requireNonNull(fromUser, "fromUser");
+        Objects.requireNonNull(toUser, "toUser");
+        return tx.write("jobs of " + platform + " user " + fromUser, c -> {
+            int n = 0;
+            for (String[] row : c.list("SELECT id, source FROM schedule_jobs", rs -> new String[] {rs.getString(1), rs.getString(2)})) {
+                dev.herald.core.session.SessionSource source = Json.source(row[1], "schedule_jobs.source");
+                if (source.platform().equals(platform) && fromUser.equals(source.userId())) {
+                    dev.herald.core.session.SessionSource theirs = new dev.herald.core.session.SessionSource(source.platform(),
+                            source.chatId(), source.chatType(), toUser, source.userName(), source.threadId(), source.chatName());
+                    n += c.update("UPDATE schedule_jobs SET source = ? WHERE id = ? AND source = ?", Json.source(theirs), row[0], row[1]);
+                }
+            }
+            return n;
+        });
+    }
+
+    @Override
     public boolean delete(String id) {
         return tx.write("job " + id, c -> {
             c.update("DELETE FROM schedule_runs WHERE job_id = ?", id);

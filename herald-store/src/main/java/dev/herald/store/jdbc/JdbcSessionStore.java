@@ -302,6 +302,30 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
     }
 
     @Override
+    public final int reassignUser(dev.herald.core.platform.Platform platform, String fromUser, String toUser) {
+        Objects.requireNonNull(platform, "platform");
+        Objects.requireNonNull(fromUser, "fromUser");
+        Objects.requireNonNull(toUser, "toUser");
+        int changed = tx.write("sessions of " + platform + " user " + fromUser, c -> {
+            int n = 0;
+            for (String[] row : c.list("SELECT session_key, origin FROM sessions WHERE platform = ? AND origin IS NOT NULL",
+                    rs -> new String[] {rs.getString(1), rs.getString(2)}, platform.id())) {
+                SessionSource origin = Json.source(row[1], "sessions.origin");
+                if (fromUser.equals(origin.userId())) {
+                    SessionSource theirs = new SessionSource(origin.platform(), origin.chatId(), origin.chatType(), toUser,
+                            origin.userName(), origin.threadId(), origin.chatName());
+                    n += c.update("UPDATE sessions SET origin = ? WHERE session_key = ? AND origin = ?", Json.source(theirs), row[0], row[1]);
+                }
+            }
+            return n;
+        });
+        if (changed > 0) {
+            log.info("store - {} session(s) of {} user {} now belong to {}", changed, platform, fromUser, toUser);
+        }
+        return changed;
+    }
+
+    @Override
     public final boolean hide(SessionKey key) {
         Objects.requireNonNull(key, "key");
         return tx.write("session " + key, c -> c.update(SessionTable.HIDE, Micros.of(Micros.now(clock)), key.value()) == 1);

@@ -63,4 +63,20 @@ public abstract class MemoriesContract extends StorageContract {
         assertThat(memories().add(ANN, "y".repeat(Memories.MAX_TEXT), null, Memory.Status.ACTIVE, clock.instant()).text()).hasSize(500);
         assertThat(memories().count(ANN)).isEqualTo(1);
     }
+
+    @Test
+    void reassign_givesEveryMemoryOfOneOwnerToAnother_keepingTheRest_andASecondCallFindsNone() {
+        memories().add(ANN, "likes tea", "test", Memory.Status.ACTIVE, clock.instant());
+        memories().add(ANN, "maybe moves", "test", Memory.Status.PENDING, clock.instant());
+        memories().add(BOB, "likes jazz", "test", Memory.Status.ACTIVE, clock.instant());
+
+        assertThat(memories().reassign(ANN, "webchat:u:ann")).isEqualTo(2);
+        assertThat(memories().reassign(ANN, "webchat:u:carl")).isZero();
+
+        assertThat(memories().list(ANN, true, 10)).isEmpty();
+        assertThat(memories().list("webchat:u:ann", true, 10)).extracting(Memory::text, Memory::status)
+                .containsExactlyInAnyOrder(org.assertj.core.api.Assertions.tuple("likes tea", Memory.Status.ACTIVE),
+                        org.assertj.core.api.Assertions.tuple("maybe moves", Memory.Status.PENDING));
+        assertThat(memories().list(BOB, true, 10)).extracting(Memory::text).containsExactly("likes jazz");
+    }
 }

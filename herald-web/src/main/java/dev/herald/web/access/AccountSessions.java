@@ -70,6 +70,23 @@ public final class AccountSessions {
         return accounts;
     }
 
+    private volatile Runnable adminMade = () -> { };
+
+    /** Runs {@code action} each time a route here makes an admin account (the web chat hands the first admin its conversations). */
+    public void onAdminMade(Runnable action) {
+        this.adminMade = Objects.requireNonNull(action, "action");
+    }
+
+    /** Called by the routes that make an admin account, after it is stored; a failure is logged, the account stays made. */
+    public void adminMade() {
+        try {
+            adminMade.run();
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(AccountSessions.class).warn("web - an admin account was made, but what follows it failed "
+                    + "(it is done again at the next start): {}", e.toString());
+        }
+    }
+
     /** Whether any account exists: from then on every page needs a signed-in account. */
     public boolean active() {
         if (exist) {

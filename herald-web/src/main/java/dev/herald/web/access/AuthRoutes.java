@@ -133,6 +133,7 @@ public final class AuthRoutes implements Routes {
             throw new WebJson.BadRequest(409, "the name '" + name + "' is taken; pick another");
         }
         log.info("web - first admin account '{}' made from {}", name, ctx.req().getRemoteAddr());
+        access.accounts().adminMade();
         signedIn(ctx, admin);
     }
 

@@ -144,6 +144,9 @@ public final class UserRoutes implements Routes {
             throw new BadRequest(409, "the name '" + name + "' is taken; pick another");
         }
         log.info("web - {} made the {} account '{}'", WebGuard.user(ctx).name(), account.role().wire(), name);
+        if (account.admin()) {
+            guard.access().accounts().adminMade();
+        }
         WebJson.write(ctx, 200, Map.of("status", "created", "name", name, "role", account.role().wire()));
     }
 
@@ -174,6 +177,9 @@ public final class UserRoutes implements Routes {
         }
         log.info("web - {} invited '{}' as {} (the link works until {})", WebGuard.user(ctx).name(), name, role.wire(),
                 invitation.expiresAt());
+        if (role == Role.ADMIN) {
+            guard.access().accounts().adminMade();
+        }
         WebJson.write(ctx, 200, Map.of("status", "invited", "name", name, "role", role.wire(), "link", invitation.link(name),
                 "expiresAt", invitation.expiresAt().toString()));
     }

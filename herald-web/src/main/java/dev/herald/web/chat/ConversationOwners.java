@@ -6,8 +6,6 @@ import dev.herald.core.session.Storage;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.web.WebJson.BadRequest;
 import dev.herald.web.access.WebUser;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -18,22 +16,15 @@ import java.util.function.Function;
  * the transcript, the stream, sends, renames, deletes and the files its answers sent. A conversation not stored yet
  * belongs to whoever sends its first message; its id is random and shown to nobody else.
  *
- * <p>Uploads: the person who uploaded a file is remembered (in memory, the last {@value #MAX_UPLOADS}), and another
- * person naming it as an attachment is refused. A reference from before a restart is not remembered and is accepted
- * (references are random and only ever shown to their uploader).
+ * <p>Uploads: the media store keeps who uploaded each file beside it ({@link dev.herald.web.MediaStore#owner}), also
+ * across a restart; only the uploader (or an admin) may attach it, and anyone else is answered as for a reference that
+ * names nothing. A file with no owner kept (an upload from before owners were kept) may be attached by admins only.
  */
 final class ConversationOwners {
-    static final int MAX_UPLOADS = 10_000;
     private static final String NOT_FOUND = "no such conversation";
 
     private final Storage storage;
     private final Function<String, SessionKey> keyOf;
-    private final Map<String, String> uploads = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-            return size() > MAX_UPLOADS;
-        }
-    };
 
     ConversationOwners(Storage storage, Function<String, SessionKey> keyOf) {
         this.storage = storage;
@@ -70,16 +61,9 @@ final class ConversationOwners {
         }
     }
 
-    synchronized void uploaded(WebUser viewer, String ref) {
-        uploads.put(ref, viewer.owner());
-    }
-
-    /** 400 when {@code ref} was uploaded by someone else (as for a reference never uploaded). */
-    synchronized void requireUpload(WebUser viewer, String ref) {
-        String owner = uploads.get(ref);
-        if (owner != null && !viewer.mayOpen(owner)) {
-            throw new BadRequest(400, "attachment was not uploaded here; upload it again");
-        }
+    /** Whether {@code viewer} may attach an upload whose kept owner is {@code owner} (empty: none kept): its uploader and admins. */
+    static boolean mayAttach(WebUser viewer, Optional<String> owner) {
+        return viewer.admin() || owner.isPresent() && viewer.mayOpen(owner.get());
     }
 
     private static String ownerOf(SessionEntry entry) {

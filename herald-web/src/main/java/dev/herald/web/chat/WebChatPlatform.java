@@ -291,8 +291,7 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         if (audio.isPresent() && bytes.length > MAX_AUDIO_BYTES) {
             throw new BadRequest(413, "the recording is over the " + MAX_AUDIO_BYTES + "-byte limit; send a shorter one");
         }
-        String ref = media.put(bytes);
-        owners.uploaded(WebGuard.user(ctx), ref);
+        String ref = media.put(bytes, WebGuard.user(ctx).owner());
         WebJson.write(ctx, 200, Map.of("ref", ref, "type", image.orElseGet(audio::get), "kind", image.isPresent() ? "image" : "voice",
                 "bytes", bytes.length));
     }
@@ -311,14 +310,18 @@ public final class WebChatPlatform implements PlatformAdapter, dev.herald.core.p
         List<MessageEvent.MediaRef> refs = new java.util.ArrayList<>();
         for (JsonNode a : list) {
             String ref = a.path("ref").asText("");
-            owners.requireUpload(viewer, ref);
-            byte[] bytes;
+            Optional<byte[]> kept;
+            Optional<String> uploader;
             try {
-                bytes = media.get(ref).orElseThrow(() -> new BadRequest(400, "attachment " + shortTitle(ref) + " was not uploaded here; "
-                        + "upload it again"));
+                kept = media.get(ref);
+                uploader = kept.isPresent() ? media.owner(ref) : Optional.empty();
             } catch (java.io.IOException e) {
                 throw new BadRequest(500, "the upload could not be read (" + e.getClass().getSimpleName() + ")");
             }
+            if (kept.isEmpty() || !ConversationOwners.mayAttach(viewer, uploader)) { // another's reads as one never uploaded
+                throw new BadRequest(400, "attachment " + shortTitle(ref) + " was not uploaded here; upload it again");
+            }
+            byte[] bytes = kept.get();
             Optional<String> image = dev.herald.core.agent.ImagePart.sniff(bytes);
             if (image.isPresent()) {
                 refs.add(new MessageEvent.MediaRef("image", ref, image.get()));

@@ -109,6 +109,9 @@ public final class OidcRoutes implements Routes {
             Account account = finish(ctx);
             ctx.res().addHeader("Set-Cookie", WebAccess.cookie(guard.access().accounts().issue(account), WebGuard.secure(ctx)));
             log.info("web - {} signed in through {} from {}", account.name(), settings.label(), ctx.req().getRemoteAddr());
+            if (account.admin()) { // an admin made by this first sign-in may be the first one (idempotent otherwise)
+                guard.access().accounts().adminMade();
+            }
             ctx.status(200).contentType("text/html; charset=utf-8").result("<!doctype html><html><head><meta charset=\"utf-8\">"
                     + "<meta http-equiv=\"refresh\" content=\"0;url=/\"><title>Signed in</title></head><body><p>Signed in as "
                     + html(account.name()) + ". <a href=\"/\">Continue to Herald</a></p></body></html>");

@@ -58,13 +58,23 @@ final class WebUiFixture implements AutoCloseable {
      */
     private WebUiFixture(Path dir, Agent agent, String key, int port,
             java.util.function.Function<String, dev.herald.web.oidc.OidcSettings> oidc) {
+        this(dir, agent, key, port, oidc, false);
+    }
+
+    /** The scheduled jobs behind {@code /schedule} ({@link #withSchedules}), else null. */
+    final dev.herald.core.schedule.Schedules schedules;
+
+    private WebUiFixture(Path dir, Agent agent, String key, int port,
+            java.util.function.Function<String, dev.herald.web.oidc.OidcSettings> oidc, boolean withSchedules) {
         Clock clock = Clock.systemUTC();
         web = new WebServer(new WebServer.Settings("127.0.0.1", port));
         kit = GatewayHarness.on((home, c) -> SqliteStorage.open(home.resolve("herald.db"), c), clock).open(dir).closing(web);
         storage = kit.storage();
         ui = WebUi.create(web, key, storage, SessionKey.KeyPolicy.defaults(), metrics, clock);
-        gateway = kit.gateway(new MeteredAgent(agent, metrics), new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false),
-                List.of(ui.chat()), List.of(), GatewaySettings.defaults().withApprovals(Duration.ofMinutes(5), false), metrics);
+        schedules = withSchedules ? new dev.herald.core.schedule.Schedules(storage.schedules(), clock, java.time.ZoneOffset.UTC, p -> true) : null;
+        gateway = kit.gateway(new MeteredAgent(agent, metrics), ui.withAccountAdmins(new Allowlists(Map.of(ui.chat().platform(), AccessPolicy.allowAll()), false)),
+                List.of(ui.chat()), List.of(), GatewaySettings.defaults().withApprovals(Duration.ofMinutes(5), false), metrics,
+                b -> schedules == null ? b : b.command(new dev.herald.core.schedule.ScheduleCommand(schedules)));
         ui.attach(gateway);
         identities = new dev.herald.core.account.Identities(storage.identityLinks(), clock);
         ui.useIdentities(identities);
@@ -88,6 +98,11 @@ final class WebUiFixture implements AutoCloseable {
             throw new java.io.UncheckedIOException(e);
         }
         return new WebUiFixture(dir, agent, null, port, oidc);
+    }
+
+    /** The web UI with the {@code /schedule} command on the store's jobs ({@link #schedules}). */
+    static WebUiFixture withSchedules(Path dir, Agent agent) {
+        return new WebUiFixture(dir, agent, null, 0, null, true);
     }
 
     static WebUiFixture withKey(Path dir, Agent agent, String key) {
@@ -196,6 +211,14 @@ final class WebUiFixture implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    static JsonNode json(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + text, e);
         }
     }
 
