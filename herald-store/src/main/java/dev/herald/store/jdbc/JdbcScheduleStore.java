@@ -146,9 +146,15 @@ public final class JdbcScheduleStore<C extends JdbcConn> implements ScheduleStor
         Objects.requireNonNull(platform, "platform");
         Objects.requireNonNull(fromUser, "fromUser");
         Objects.requireNonNull(toUser, "toUser");
+        // only jobs whose source names the user (as JSON writes it) are read and parsed; the parse decides
+        String named = "%\"user_id\":" + Json.quoted(fromUser) + "%";
+        if (!tx.read("jobs of " + platform + " user " + fromUser, c -> c.exists("SELECT 1 FROM schedule_jobs WHERE source LIKE ?", named))) {
+            return 0; // nothing to move: no write (this runs at every start)
+        }
         return tx.write("jobs of " + platform + " user " + fromUser, c -> {
             int n = 0;
-            for (String[] row : c.list("SELECT id, source FROM schedule_jobs", rs -> new String[] {rs.getString(1), rs.getString(2)})) {
+            for (String[] row : c.list("SELECT id, source FROM schedule_jobs WHERE source LIKE ?", rs -> new String[] {rs.getString(1),
+                    rs.getString(2)}, named)) {
                 dev.herald.core.session.SessionSource source = Json.source(row[1], "schedule_jobs.source");
                 if (source.platform().equals(platform) && fromUser.equals(source.userId())) {
                     dev.herald.core.session.SessionSource theirs = new dev.herald.core.session.SessionSource(source.platform(),

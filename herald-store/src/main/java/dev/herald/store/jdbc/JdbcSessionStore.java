@@ -306,10 +306,16 @@ public class JdbcSessionStore<C extends JdbcConn> implements SessionStore {
         Objects.requireNonNull(platform, "platform");
         Objects.requireNonNull(fromUser, "fromUser");
         Objects.requireNonNull(toUser, "toUser");
+        // only rows whose origin names the user (as JSON writes it) are read and parsed; the parse decides
+        String named = "%\"user_id\":" + Json.quoted(fromUser) + "%";
+        if (!tx.read("sessions of " + platform + " user " + fromUser, c -> c.exists(
+                "SELECT 1 FROM sessions WHERE platform = ? AND origin LIKE ?", platform.id(), named))) {
+            return 0; // nothing to move: no write (this runs at every start)
+        }
         int changed = tx.write("sessions of " + platform + " user " + fromUser, c -> {
             int n = 0;
-            for (String[] row : c.list("SELECT session_key, origin FROM sessions WHERE platform = ? AND origin IS NOT NULL",
-                    rs -> new String[] {rs.getString(1), rs.getString(2)}, platform.id())) {
+            for (String[] row : c.list("SELECT session_key, origin FROM sessions WHERE platform = ? AND origin LIKE ?",
+                    rs -> new String[] {rs.getString(1), rs.getString(2)}, platform.id(), named)) {
                 SessionSource origin = Json.source(row[1], "sessions.origin");
                 if (fromUser.equals(origin.userId())) {
                     SessionSource theirs = new SessionSource(origin.platform(), origin.chatId(), origin.chatType(), toUser,

@@ -27,6 +27,11 @@ public final class Json {
     private Json() {
     }
 
+    /** {@code text} as a JSON string literal, quotes and escapes included (to find it in a stored document). */
+    static String quoted(String text) {
+        return new com.fasterxml.jackson.databind.node.TextNode(text).toString();
+    }
+
     /** The source as JSON, or null for null. */
     public static String source(SessionSource s) {
         if (s == null) {
