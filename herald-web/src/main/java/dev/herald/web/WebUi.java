@@ -15,7 +15,6 @@ import dev.herald.web.chat.WebChatPlatform;
 import dev.herald.web.metrics.HeraldMetrics;
 import dev.herald.web.metrics.MetricsRoutes;
 import java.time.Clock;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -75,8 +74,7 @@ public final class WebUi {
         server.add(new PageRoutes(guard, withChat));
         AuthRoutes auth = new AuthRoutes(guard, clock);
         server.add(auth);
-        server.add(new dev.herald.web.access.UserRoutes(guard, storage.turns(), storage.identityLinks(),
-                List.of(dev.herald.web.chat.WebChatPlatform.PLATFORM, dev.herald.web.api.ApiServerPlatform.PLATFORM), clock));
+        server.add(new dev.herald.web.access.UserRoutes(guard, storage.turns(), storage.identityLinks(), clock));
         dev.herald.web.access.ApiKeys apiKeys = new dev.herald.web.access.ApiKeys(storage.accounts(), clock,
                 Objects.requireNonNull(metrics, "metrics").registry());
         server.add(new dev.herald.web.access.KeyRoutes(guard, apiKeys, clock));

@@ -157,6 +157,12 @@ class IdentityLinkingTest {
         chat("what should I drink?", "other", "carol", null);
         assertThat(system()).doesNotContain("tea");
 
+        // usage: the chat's own line, and the day over all of ann's chats (the linked chat's turn and her key's)
+        String usage = chat("/usage", "phone", "alice", null);
+        assertThat(usage).contains("your messages in this chat: ").contains("over 1 turn\n");
+        assertThat(usage).contains("all your chats as ann: ").endsWith("over 2 turns");
+        assertThat(chat("/usage", "other", "carol", null)).doesNotContain("all your chats");
+
         // unlinked from the chat: the chat has its own (empty) memory again; ann keeps hers
         assertThat(chat("/link remove", "phone", "alice", null)).startsWith("Unlinked");
         chat("what should I drink?", "phone-2", "alice", null);

@@ -168,6 +168,22 @@ public final class Identities {
         return removed;
     }
 
+    /**
+     * Whose turns are {@code account}'s: its own user id ({@code u:<name>}) on the web chat and the API, and the chat
+     * identities in {@code linked} (its links).
+     */
+    public static List<dev.herald.core.turn.SenderUsage.Sender> senders(String account, List<IdentityLinks.Link> linked) {
+        List<dev.herald.core.turn.SenderUsage.Sender> out = new java.util.ArrayList<>();
+        ACCOUNT_PLATFORMS.forEach(p -> out.add(new dev.herald.core.turn.SenderUsage.Sender(p, "u:" + account)));
+        for (IdentityLinks.Link l : linked) {
+            int colon = l.identity().indexOf(':');
+            if (colon > 0 && colon < l.identity().length() - 1) {
+                out.add(new dev.herald.core.turn.SenderUsage.Sender(l.identity().substring(0, colon), l.identity().substring(colon + 1)));
+            }
+        }
+        return out;
+    }
+
     /** The identities linked to {@code account} (to every account when null). */
     public List<IdentityLinks.Link> links(String account) {
         return links.links(account);

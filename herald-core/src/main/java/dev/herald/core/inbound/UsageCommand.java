@@ -1,5 +1,6 @@
 package dev.herald.core.inbound;
 
+import dev.herald.core.account.Identities;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.agent.ModelOption;
 import dev.herald.core.lanes.UsageFooter;
@@ -8,6 +9,7 @@ import dev.herald.core.session.ChatPreferences;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionKey;
 import dev.herald.core.session.Storage;
+import dev.herald.core.turn.SenderUsage;
 import dev.herald.core.turn.TurnRecord;
 import dev.herald.core.turn.Turns;
 import java.time.Clock;
@@ -16,13 +18,15 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * {@code /usage}: the model tokens of the chat's last answer, of its current conversation (the lane's counts, as
  * {@code /status} shows them) and of the sender's turns in this chat since midnight UTC, from what the store recorded
- * per turn. When the chat's model profile has prices ({@code price_per_million}), each line also shows what those tokens
+ * per turn, and, for a web account or a chat linked to one ({@code /link}), of the day over all the account's chats. When
+ * the chat's model profile has prices ({@code price_per_million}), each line also shows what those tokens
  * cost at that profile's prices (the turns of the day may have run on another profile; the line says which prices).
  * {@code /usage footer on|off} sets the chat's {@link UsageFooter}.
  */
@@ -35,9 +39,11 @@ final class UsageCommand {
     private final Turns turns;
     private final Agent agent;
     private final Clock clock;
+    private final Identities identities;
 
     UsageCommand(Storage storage, Turns turns, Agent agent, Clock clock) {
         this.storage = storage;
+        this.identities = new Identities(storage.identityLinks(), clock);
         this.turns = turns;
         this.agent = agent;
         this.clock = clock;
@@ -85,6 +91,13 @@ final class UsageCommand {
         if (today.size() >= DAY_LIMIT) {
             sb.append(" (the newest ").append(DAY_LIMIT).append(" turns only)");
         }
+        // a web account, or a chat linked to one (/link): the day over every chat of the account
+        identities.account(Identities.identityOf(event.source())).ifPresent(account -> {
+            SenderUsage u = storage.turns().usage(Map.of(account, Identities.senders(account, identities.links(account))), midnight,
+                    midnight).getOrDefault(account, SenderUsage.NONE);
+            sb.append("\nToday (UTC), all your chats as ").append(account).append(": ").append(tokens(u.inputToday(), u.outputToday(),
+                    prices)).append(" over ").append(u.turnsToday()).append(u.turnsToday() == 1 ? " turn" : " turns");
+        });
         profile.ifPresent(p -> sb.append("\nCosts at the prices of ").append(p.name()).append(" (").append(p.model())
                 .append("), per million tokens: ").append(amount(p.prices().input())).append(" in / ")
                 .append(amount(p.prices().output())).append(" out"));

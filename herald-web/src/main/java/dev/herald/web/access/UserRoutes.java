@@ -3,9 +3,9 @@ package dev.herald.web.access;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.herald.core.account.Account;
 import dev.herald.core.account.Accounts;
+import dev.herald.core.account.Identities;
 import dev.herald.core.account.IdentityLinks;
 import dev.herald.core.account.Role;
-import dev.herald.core.platform.Platform;
 import dev.herald.core.turn.SenderUsage;
 import dev.herald.core.turn.TurnStore;
 import dev.herald.web.Routes;
@@ -42,39 +42,23 @@ public final class UserRoutes implements Routes {
     private final Accounts accounts;
     private final TurnStore turns;
     private final IdentityLinks links;
-    private final List<Platform> accountPlatforms;
     private final Clock clock;
 
     /**
-     * @param turns            where each account's usage is counted
-     * @param links            the chat identities linked to accounts, whose turns count as theirs
-     * @param accountPlatforms the platforms whose turns carry an account as their user ({@link WebUser#owner()}): the web
-     *                         chat and the API
+     * @param turns where each account's usage is counted
+     * @param links the chat identities linked to accounts, whose turns count as theirs
      */
-    public UserRoutes(WebGuard guard, TurnStore turns, IdentityLinks links, List<Platform> accountPlatforms, Clock clock) {
+    public UserRoutes(WebGuard guard, TurnStore turns, IdentityLinks links, Clock clock) {
         this.guard = guard;
         this.accounts = guard.access().accounts().accounts();
         this.turns = turns;
         this.links = links;
-        this.accountPlatforms = List.copyOf(accountPlatforms);
         this.clock = clock;
     }
 
-    /**
-     * Whose turns are the account's: its user id ({@code u:<name>}) on the web chat and the API (its conversations, and
-     * requests made with its API keys or for it by an admin key with {@code X-Herald-User}), and its linked chat
-     * identities ({@code <platform>:<user id>}, from {@code linked}: every link, read once per list).
-     */
-    List<SenderUsage.Sender> identities(Account account, Map<String, List<IdentityLinks.Link>> linked) {
-        String owner = WebUser.of(account).owner();
-        List<SenderUsage.Sender> out = new ArrayList<>(accountPlatforms.stream().map(p -> new SenderUsage.Sender(p.id(), owner)).toList());
-        for (IdentityLinks.Link l : linked.getOrDefault(account.name(), List.of())) {
-            int colon = l.identity().indexOf(':');
-            if (colon > 0 && colon < l.identity().length() - 1) {
-                out.add(new SenderUsage.Sender(l.identity().substring(0, colon), l.identity().substring(colon + 1)));
-            }
-        }
-        return out;
+    /** Whose turns are the account's ({@link Identities#senders}), from {@code linked}: every link, read once per list. */
+    static List<SenderUsage.Sender> identities(Account account, Map<String, List<IdentityLinks.Link>> linked) {
+        return Identities.senders(account.name(), linked.getOrDefault(account.name(), List.of()));
     }
 
     @Override
