@@ -155,6 +155,31 @@ class AccountApiKeysTest {
         assertThat(complete("hk_aaaaaaaaaa_" + "x".repeat(43), "a guess").statusCode()).isEqualTo(401);
     }
 
+    /** An account's key in the official {@code openai} npm client (client.mjs): everything works, and the session is the account's. */
+    @Test
+    void anAccountsKey_inTheOfficialOpenaiClient_worksAsTheConfiguredKeyDoes_andItsSessionIsTheAccounts() throws Exception {
+        OpenAiNodeClientTest.requireNodeClient();
+        Page ann = new Page();
+        ann.post("/auth/setup", "{\"name\":\"ann\",\"password\":\"ann's long password\"}", 200);
+        ann.post("/admin/api/users/create", "{\"name\":\"bob\",\"password\":\"bob's password\"}", 200);
+        Page bob = new Page();
+        bob.post("/auth/login", "{\"name\":\"bob\",\"password\":\"bob's password\"}", 200);
+        String bobsKey = bob.post("/chat/api/keys/create", "{\"label\":\"node\"}", 200).path("key").asText();
+
+        java.util.Map<String, JsonNode> steps = OpenAiNodeClientTest.runClient(web.baseUrl(), bobsKey);
+
+        assertThat(steps.get("models").path("ids").path(0).asText()).isEqualTo("herald");
+        assertThat(steps.get("completion").path("finish").asText()).isEqualTo("stop");
+        assertThat(steps.get("stream").path("finish").asText()).isEqualTo("stop");
+        assertThat(steps.get("session").path("content").asText()).isNotBlank();
+        assertThat(steps.get("wrongKey").path("status").asInt()).isEqualTo(401);
+        assertThat(steps.get("badRequest").path("status").asInt()).isEqualTo(400);
+        assertThat(apiChats()).as("the durable session is bob's").containsExactly("u:bob/node-session");
+        JsonNode keys = ann.get("/admin/api/keys").path("keys"); // the admin page: each key's use, counted
+        assertThat(keys.path(0).path("owner").asText()).isEqualTo("bob");
+        assertThat(keys.path(0).path("uses").asLong()).as("models, completion, stream, session, bad request").isEqualTo(5);
+    }
+
     @Test
     void aDisabledAccountsKey_stopsWorking() {
         Page ann = new Page();

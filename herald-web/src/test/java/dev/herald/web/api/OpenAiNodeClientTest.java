@@ -27,7 +27,7 @@ class OpenAiNodeClientTest {
     void openaiNpmClient_modelsCompletionStreamSessionAndErrors_allAsTheClientExpects() throws Exception {
         requireNodeClient();
         try (ApiFixture fx = ApiFixture.start(ScriptedAgent.replying("Hel", "lo"))) {
-            Map<String, JsonNode> steps = runClient(fx);
+            Map<String, JsonNode> steps = runClient(fx.baseUrl(), ApiFixture.KEY);
 
             assertThat(steps.get("models").path("ids").path(0).asText()).isEqualTo("herald");
             JsonNode completion = steps.get("completion");
@@ -49,10 +49,11 @@ class OpenAiNodeClientTest {
         }
     }
 
-    private static Map<String, JsonNode> runClient(ApiFixture fx) throws Exception {
+    /** Runs client.mjs against {@code baseUrl} (the server's root) with {@code key}; its steps by name. */
+    static Map<String, JsonNode> runClient(String baseUrl, String key) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("node", "client.mjs").directory(NODE_DIR.toFile());
-        pb.environment().put("HERALD_BASE_URL", fx.baseUrl() + "/v1");
-        pb.environment().put("HERALD_API_KEY", ApiFixture.KEY);
+        pb.environment().put("HERALD_BASE_URL", baseUrl + "/v1");
+        pb.environment().put("HERALD_API_KEY", key);
         Process p = pb.start();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
@@ -72,7 +73,7 @@ class OpenAiNodeClientTest {
         return steps;
     }
 
-    private static void requireNodeClient() {
+    static void requireNodeClient() {
         try {
             Process v = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
             if (!v.waitFor(20, TimeUnit.SECONDS) || v.exitValue() != 0) {
