@@ -98,8 +98,9 @@ final class Turn implements AutoCloseable {
         Set<String> shadowed = new HashSet<>();
         clientTools.forEach(t -> shadowed.add(t.name()));
         ToolSet own = registry.forTurn(request.platformId(), request.options().toolAllowlist()).without(shadowed);
-        // a caller with its own tools where nobody can approve: Herald's always-asking tools would only be denied
-        this.tools = !clientTools.isEmpty() && !listener.canApprove() ? own.withoutAlwaysAsking() : own;
+        // a caller with its own tools where nobody can approve, or a sender who may not approve: Herald's always-asking
+        // tools would only be denied
+        this.tools = (!clientTools.isEmpty() && !listener.canApprove()) || !listener.senderMayApprove() ? own.withoutAlwaysAsking() : own;
         this.toolContext = registry.context(request, signal).withOutgoing(listener::onFile);
         this.system = systemPrompt == null ? null : ChatMessage.system(systemPrompt);
         this.conversation = new ArrayList<>(request.history().size() + 8);

@@ -10,6 +10,7 @@ import dev.herald.core.agent.Interrupt;
 import dev.herald.core.agent.TurnListener;
 import dev.herald.core.agent.TurnRequest;
 import dev.herald.core.gateway.StopKind;
+import dev.herald.core.session.SessionSource;
 import dev.herald.core.turn.TurnOutcome;
 import java.time.Duration;
 import java.util.List;
@@ -90,6 +91,27 @@ class ApprovalsTest extends GatewaySpec {
         h.loopback("telegram").awaitSent(t -> t.startsWith("did not run it"), Harness.WAIT);
         assertThat(decisions).containsExactly(ApprovalDecision.DENIED_NON_INTERACTIVE);
         assertThat(h.loopback("telegram").sentMatching(t -> t.contains("Approval needed"))).isEmpty();
+    }
+
+    @Test
+    void aSenderWhoMayNotApprove_isNotAsked_andTheModelIsToldAnAdminDecides() {
+        h = new Harness(dir).platform("telegram", true);
+        h.settings = h.settings.withApprovals(Duration.ofMinutes(5), false);
+        h.agentOverride = asking;
+        SessionSource bob = Harness.dm("telegram", "654321", "u2");
+        h.allowedUsers.add("u2");
+        h.with(b -> b.approvers(source -> !"u2".equals(source.userId())));
+        h.start();
+
+        h.loopback("telegram").say(bob, "clean up");
+        h.loopback("telegram").awaitSent(t -> t.startsWith("did not run it: Denied: this user may not approve"), Harness.WAIT);
+        assertThat(decisions).containsExactly(ApprovalDecision.DENIED_NOT_ALLOWED);
+        assertThat(h.loopback("telegram").sentMatching(t -> t.contains("Approval needed"))).as("nobody was asked").isEmpty();
+
+        h.loopback("telegram").say(alice, "clean up");
+        h.loopback("telegram").awaitSent(t -> t.startsWith("\u26a0\ufe0f Approval needed"), Harness.WAIT);
+        h.loopback("telegram").say(alice, "/approve");
+        h.loopback("telegram").awaitSent("ran it"::equals, Harness.WAIT);
     }
 
     @Test

@@ -147,6 +147,14 @@ public final class WebUi {
         return new dev.herald.web.chat.WebChatAdmins(authorizer, storage.accounts());
     }
 
+    /**
+     * Who may approve dangerous tool calls in their own turns: not web accounts that are not admins, unless
+     * {@code usersMay} ({@code platforms.webchat.user_approvals}).
+     */
+    public java.util.function.Predicate<dev.herald.core.session.SessionSource> approvers(boolean usersMay) {
+        return dev.herald.web.chat.WebChatAdmins.approvers(storage.accounts(), usersMay);
+    }
+
     /** The web chat platform, to register with the gateway. */
     public WebChatPlatform chat() {
         return chat.orElseThrow(() -> new IllegalStateException("web - the web chat is disabled (platforms.webchat.enabled: false)"));

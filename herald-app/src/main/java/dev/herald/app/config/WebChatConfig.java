@@ -10,13 +10,17 @@ import dev.herald.core.config.Doc;
 public record WebChatConfig(
         @Doc("serve the web chat at / on the api_server port (needs platforms.api_server.enabled; /admin and /metrics are served either way)")
         boolean enabled,
-        OidcConfig oidc) {
+        OidcConfig oidc,
+        @Doc("let web accounts that are not admins approve dangerous tool calls (shell, files outside the conversation's folder, "
+                + "untrusted MCP tools) in their own conversations and over their API keys; off: shell is not offered to them and "
+                + "such calls are denied, since they run as Herald's system user, which can read every account's data")
+        boolean userApprovals) {
 
     public WebChatConfig {
         oidc = oidc == null ? OidcConfig.defaults() : oidc;
     }
 
     public static WebChatConfig defaults() {
-        return new WebChatConfig(true, OidcConfig.defaults());
+        return new WebChatConfig(true, OidcConfig.defaults(), false);
     }
 }

@@ -240,6 +240,8 @@ public final class Wiring implements AutoCloseable {
                     .command(new dev.herald.agent.mcp.ReloadMcpCommand(mcp,
                             () -> reread.get().mcpServers().stream().map(Wiring::mcpSettings).toList()))
                     .command(linkCommand)
+                    // web accounts that are not admins approve no dangerous calls unless platforms.webchat.user_approvals
+                    .approvers(ui.map(u -> u.approvers(config.platforms().webchat().userApprovals())).orElse(source -> true))
                     .storedOptions(new JobTurnOptions(storage.schedules()))
                     .channels(dev.herald.app.config.ChannelConfig.overrides(config.platforms()))
                     // on a handover new connections reach the new process

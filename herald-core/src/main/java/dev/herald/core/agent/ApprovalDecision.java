@@ -13,7 +13,9 @@ public enum ApprovalDecision {
     /** Nobody can answer on this platform, and the configured policy denies. */
     DENIED_NON_INTERACTIVE,
     /** The turn was interrupted while waiting (stop, restart); the call did not run. */
-    INTERRUPTED;
+    INTERRUPTED,
+    /** The sender may not approve dangerous calls here (a web account that is not an admin); nobody was asked. */
+    DENIED_NOT_ALLOWED;
 
     public boolean approved() {
         return this == APPROVED_ONCE || this == APPROVED_ALWAYS;
@@ -27,6 +29,8 @@ public enum ApprovalDecision {
             case TIMED_OUT -> "Denied: nobody approved this call in time. It was not run.";
             case DENIED_NON_INTERACTIVE -> "Denied: dangerous tools are not allowed on this non-interactive platform. It was not run.";
             case INTERRUPTED -> "Denied because the gateway restarted (or the turn was stopped) before anyone approved this call. It was not run.";
+            case DENIED_NOT_ALLOWED -> "Denied: this user may not approve dangerous tools (commands, files outside the conversation's "
+                    + "folder); an admin of this Herald decides that. It was not run; do the task without it or say what is needed.";
         };
     }
 }

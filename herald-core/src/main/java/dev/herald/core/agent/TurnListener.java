@@ -66,6 +66,14 @@ public interface TurnListener {
     }
 
     /**
+     * Whether the turn's sender may approve dangerous calls at all; when not, tools that always ask (shell) are not offered
+     * and any other approval is {@link ApprovalDecision#DENIED_NOT_ALLOWED}. By default every sender may.
+     */
+    default boolean senderMayApprove() {
+        return true;
+    }
+
+    /**
      * The agent summarized the history: the gateway ends the current transcript with reason
      * {@code compression} and continues in a child session that starts with the summary and the kept
      * messages; later {@link #onMessage} calls append to the child. Returns the child's session id.

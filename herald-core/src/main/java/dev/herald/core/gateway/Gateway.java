@@ -142,7 +142,7 @@ public final class Gateway implements InboundSink, GatewayControl {
         this.options = new TurnOptionsLookup(turns);
         TurnRunner runner = new TurnRunner(new TurnRunner.Records(storage, turns, orphans, marks),
                 new TurnRunner.Delivery(platforms, outbox, approvals, options), agent, authorizer, lanes,
-                new TurnRunner.Policy(settings.freshness(), settings.allowDangerousWithoutUser()),
+                new TurnRunner.Policy(settings.freshness(), settings.allowDangerousWithoutUser(), b.approvers),
                 new TurnRunner.Node(membership, this::accepting), clock, metrics);
         BusyModes busyModes = new BusyModes(storage.chatPreferences(), settings.busyPolicy());
         this.driver = new LaneDriver(lanes, runner, this::accepting, busyModes::of);

@@ -35,6 +35,7 @@ public final class GatewayBuilder {
     GatewayMetrics metrics = GatewayMetrics.NONE;
     ClusterSettings cluster = ClusterSettings.single();
     final List<CommandExtension> commands = new java.util.ArrayList<>();
+    java.util.function.Predicate<dev.herald.core.session.SessionSource> approvers = s -> true;
     dev.herald.core.inbound.CommandTiers commandTiers = dev.herald.core.inbound.CommandTiers.defaults();
     HomeChannelStore homeChannels = HomeChannelStore.inMemory();
     Optional<StoredTurnOptions> storedOptions = Optional.empty();
@@ -93,6 +94,15 @@ public final class GatewayBuilder {
     /** A chat command that exists only in some set-ups (/link, where web accounts are served); none when empty. */
     public GatewayBuilder command(java.util.Optional<? extends CommandExtension> command) {
         command.ifPresent(this::command);
+        return this;
+    }
+
+    /**
+     * Who may approve dangerous tool calls in their own turns (default: every sender); for the others such a call is
+     * denied without asking and shell is not offered (web accounts that are not admins, unless configured otherwise).
+     */
+    public GatewayBuilder approvers(java.util.function.Predicate<dev.herald.core.session.SessionSource> mayApprove) {
+        this.approvers = java.util.Objects.requireNonNull(mayApprove, "mayApprove");
         return this;
     }
 

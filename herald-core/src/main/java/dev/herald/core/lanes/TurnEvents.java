@@ -116,6 +116,10 @@ final class TurnEvents implements TurnListener {
 
     @Override
     public ApprovalDecision requestApproval(ApprovalRequest request) {
+        if (!senderMayApprove()) {
+            log.info("gateway - {} may not approve dangerous tools; {} was denied without asking", turn.sessionKey(), request.toolName());
+            return ApprovalDecision.DENIED_NOT_ALLOWED;
+        }
         if (!interactive) {
             return parts.policy().allowDangerousWithoutUser() ? ApprovalDecision.APPROVED_ONCE : ApprovalDecision.DENIED_NON_INTERACTIVE;
         }
@@ -125,7 +129,12 @@ final class TurnEvents implements TurnListener {
 
     @Override
     public boolean canApprove() {
-        return interactive || parts.policy().allowDangerousWithoutUser();
+        return senderMayApprove() && (interactive || parts.policy().allowDangerousWithoutUser());
+    }
+
+    @Override
+    public boolean senderMayApprove() {
+        return parts.policy().mayApprove().test(turn.source());
     }
 
     @Override

@@ -110,7 +110,11 @@ public final class TurnRunner {
      * What a turn may do: how long an interruption stays worth resuming, and whether dangerous tools run where no user can
      * be asked.
      */
-    public record Policy(Freshness freshness, boolean allowDangerousWithoutUser) {
+    public record Policy(Freshness freshness, boolean allowDangerousWithoutUser,
+            java.util.function.Predicate<dev.herald.core.session.SessionSource> mayApprove) {
+        public Policy {
+            mayApprove = mayApprove == null ? s -> true : mayApprove;
+        }
     }
 
     /** The node that runs it: its membership (the sessions' leases) and whether the gateway still accepts work. */

@@ -39,6 +39,27 @@ public final class WebChatAdmins implements Authorizer {
         return inner.refusalReply(source);
     }
 
+    /**
+     * Whether the sender of a turn may approve dangerous tool calls: anyone but a web account that is not an admin (in the
+     * web chat, or over the API with its key), unless {@code usersMay}. Such calls run as Herald's system user, which can
+     * read every account's conversations, so by default only admins decide them.
+     */
+    public static java.util.function.Predicate<SessionSource> approvers(Accounts accounts, boolean usersMay) {
+        return source -> {
+            if (usersMay || source.userId() == null || !source.userId().startsWith(ACCOUNT)
+                    || !(WebChatPlatform.PLATFORM.equals(source.platform())
+                            || dev.herald.web.api.ApiServerPlatform.PLATFORM.equals(source.platform()))) {
+                return true;
+            }
+            try {
+                return accounts.find(source.userId().substring(ACCOUNT.length())).filter(a -> !a.disabled()).map(Account::admin)
+                        .orElse(false);
+            } catch (RuntimeException e) {
+                return false;
+            }
+        };
+    }
+
     private boolean accountAdmin(SessionSource source) {
         if (!WebChatPlatform.PLATFORM.equals(source.platform()) || source.userId() == null || !source.userId().startsWith(ACCOUNT)) {
             return false;

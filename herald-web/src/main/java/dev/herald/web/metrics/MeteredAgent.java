@@ -135,6 +135,11 @@ public final class MeteredAgent implements Agent {
         }
 
         @Override
+        public boolean senderMayApprove() {
+            return delegate.senderMayApprove();
+        }
+
+        @Override
         public String onCompaction(Compaction compaction) {
             return delegate.onCompaction(compaction);
         }
