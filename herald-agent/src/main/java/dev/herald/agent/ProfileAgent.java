@@ -128,7 +128,7 @@ public final class ProfileAgent implements Agent {
     public TurnOutcome runTurn(TurnRequest request, TurnListener listener, Interrupt interrupt) {
         TurnOptions.ChannelDefaults channel = request.options().channel();
         Optional<Personas.Persona> persona = request.sessionKey() == null ? Optional.empty()
-                : personas.of(new SessionKey(request.sessionKey()));
+                : personas.of(new SessionKey(request.sessionKey()), request.user());
         Optional<Personas.Persona> modelPersona = persona; // whose model profile counts: the chat's persona's over the channel's
         if (persona.isEmpty() && channel != null && channel.personality() != null) {
             persona = Optional.ofNullable(personas.all().get(channel.personality())); // names checked with the configuration

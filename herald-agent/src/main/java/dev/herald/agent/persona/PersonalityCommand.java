@@ -43,10 +43,12 @@ public final class PersonalityCommand implements CommandExtension {
         }
         String wanted = event.commandArgs().strip();
         if (wanted.isEmpty()) {
-            return list(key);
+            return list(key, dev.herald.core.memory.Memories.ownerOf(event.source()));
         }
+        Optional<String> account = personas.accountOf(dev.herald.core.memory.Memories.ownerOf(event.source()));
         if (wanted.equalsIgnoreCase("default") || wanted.equalsIgnoreCase("none")) {
             personas.preferences().set(key, Personas.PREFERENCE, null);
+            account.ifPresent(a -> personas.preferences().set(Personas.accountKey(a), Personas.PREFERENCE, null));
             log.info("persona - {} went back to no personality", key);
             return "Personality for this chat: none (the configured instructions alone). It applies from your next message on.";
         }
@@ -57,15 +59,18 @@ public final class PersonalityCommand implements CommandExtension {
         }
         Personas.Persona p = match.get();
         personas.preferences().set(key, Personas.PREFERENCE, p.name());
+        // the person's choice for every chat of their account that chose none (web chat, API keys, linked chats)
+        account.ifPresent(a -> personas.preferences().set(Personas.accountKey(a), Personas.PREFERENCE, p.name()));
         if (p.model() != null) {
             models.choose(key, null);
         }
         log.info("persona - {} chose personality {}", key, p.name());
-        return "Personality for this chat: " + describe(p) + ". It applies from your next message on.";
+        return "Personality for this chat: " + describe(p) + (account.isPresent() ? ", and for your other chats that chose none"
+                : "") + ". It applies from your next message on.";
     }
 
-    private String list(SessionKey key) {
-        String current = personas.of(key).map(Personas.Persona::name).orElse(null);
+    private String list(SessionKey key, String identity) {
+        String current = personas.of(key, identity).map(Personas.Persona::name).orElse(null);
         StringBuilder sb = new StringBuilder("Personalities (this chat uses ").append(current == null ? "none" : current).append("):\n");
         for (Personas.Persona p : personas.all().values()) {
             sb.append(p.name().equals(current) ? "\u2713 " : "\u2022 ").append(describe(p)).append('\n');

@@ -164,7 +164,7 @@ public final class Wiring implements AutoCloseable {
             }
             MediaStore media = MediaStore.in(home.resolve("media"));
             KeptVoiceNotes keptVoice = new KeptVoiceNotes(media, fetchers, config.voice().transcription());
-            Personas personas = personas(config, storage);
+            Personas personas = personas(config, storage, identities);
             ProfileAgent profileAgent = new ProfileAgent(profiles, toolRegistry, keptVoice::fetchers, storage.modelChoices(),
                     config.voice(), storage.chatPreferences(), personas, memory);
             Agent agent = new MeteredAgent(profileAgent, metrics);
@@ -315,13 +315,13 @@ public final class Wiring implements AutoCloseable {
     }
 
     /** The configured personas ({@code personalities:}), the chats' choices read from the store's chat preferences. */
-    private static Personas personas(HeraldConfig config, Storage storage) {
+    private static Personas personas(HeraldConfig config, Storage storage, dev.herald.core.account.Identities identities) {
         java.util.Map<String, Personas.Persona> all = new java.util.LinkedHashMap<>();
         config.personalities().forEach((name, p) -> all.put(name, new Personas.Persona(name, p.systemPrompt(), p.model())));
         if (!all.isEmpty()) {
             log.info("runtime - personalities: {}", String.join(", ", all.keySet()));
         }
-        return new Personas(all, storage.chatPreferences());
+        return new Personas(all, storage.chatPreferences(), identities::account); // a person's choice follows their account
     }
 
     static McpServerSettings mcpSettings(McpServerConfig c) {

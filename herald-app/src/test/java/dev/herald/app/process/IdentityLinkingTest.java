@@ -73,7 +73,8 @@ class IdentityLinkingTest {
         String yaml = "model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n  connect_timeout_seconds: 2\n"
                 + "  idle_timeout_seconds: 10\n  max_retries: 0\n"
                 + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\n"
-                + "agent:\n  tools: [memory]\n";
+                + "agent:\n  tools: [memory]\n"
+                + "personalities:\n  pirate:\n    system_prompt: Talk like a pirate.\n";
         Path file = Files.writeString(home.resolve("config.yaml"), yaml);
         HeraldConfig config = new ConfigLoader(Map.of()).load(file, true, home).config();
         wiring = Wiring.build(config, home, false, Clock.systemUTC());
@@ -163,10 +164,17 @@ class IdentityLinkingTest {
         assertThat(usage).contains("all your chats as ann: ").endsWith("over 2 turns");
         assertThat(chat("/usage", "other", "carol", null)).doesNotContain("all your chats");
 
+        // a persona ann picks over her key is hers in the linked chat too, where the chat chose none; not carol's
+        assertThat(chat("/personality pirate", "desk", null, annKey)).contains("and for your other chats that chose none");
+        chat("ahoy?", "phone-3", "alice", null);
+        assertThat(system()).contains("Talk like a pirate.");
+        chat("ahoy?", "other-2", "carol", null);
+        assertThat(system()).doesNotContain("pirate");
+
         // unlinked from the chat: the chat has its own (empty) memory again; ann keeps hers
         assertThat(chat("/link remove", "phone", "alice", null)).startsWith("Unlinked");
         chat("what should I drink?", "phone-2", "alice", null);
-        assertThat(system()).doesNotContain("tea");
+        assertThat(system()).doesNotContain("tea").doesNotContain("pirate");
         chat("what should I drink?", "desk-2", null, annKey);
         assertThat(system()).contains("Prefers green tea");
         assertThat(HeraldProcess.JSON.readTree(ann.get("/chat/api/links").body()).path("links")).isEmpty();
