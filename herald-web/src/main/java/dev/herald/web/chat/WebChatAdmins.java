@@ -45,27 +45,20 @@ public final class WebChatAdmins implements Authorizer {
      * read every account's conversations, so by default only admins decide them.
      */
     public static java.util.function.Predicate<SessionSource> approvers(Accounts accounts, boolean usersMay) {
-        return source -> {
-            if (usersMay || source.userId() == null || !source.userId().startsWith(ACCOUNT)
-                    || !(WebChatPlatform.PLATFORM.equals(source.platform())
-                            || dev.herald.web.api.ApiServerPlatform.PLATFORM.equals(source.platform()))) {
-                return true;
-            }
-            try {
-                return accounts.find(source.userId().substring(ACCOUNT.length())).filter(a -> !a.disabled()).map(Account::admin)
-                        .orElse(false);
-            } catch (RuntimeException e) {
-                return false;
-            }
-        };
+        // a web account's own turns (web chat or API key) carry u:<name>; every other sender approves as before
+        return source -> usersMay || !dev.herald.core.account.Identities.isAccount(dev.herald.core.account.Identities.identityOf(source))
+                || enabledAdmin(accounts, source.userId());
     }
 
     private boolean accountAdmin(SessionSource source) {
-        if (!WebChatPlatform.PLATFORM.equals(source.platform()) || source.userId() == null || !source.userId().startsWith(ACCOUNT)) {
-            return false;
-        }
+        return WebChatPlatform.PLATFORM.equals(source.platform()) && source.userId() != null && source.userId().startsWith(ACCOUNT)
+                && enabledAdmin(accounts, source.userId());
+    }
+
+    /** Whether {@code userId} ({@code u:<name>}) is an enabled admin account; false when the store cannot say. */
+    private static boolean enabledAdmin(Accounts accounts, String userId) {
         try {
-            return accounts.find(source.userId().substring(ACCOUNT.length())).filter(a -> !a.disabled()).map(Account::admin).orElse(false);
+            return accounts.find(userId.substring(ACCOUNT.length())).filter(a -> !a.disabled()).map(Account::admin).orElse(false);
         } catch (RuntimeException e) {
             return false;
         }
