@@ -1,7 +1,7 @@
 package dev.herald.app;
 
 import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.config.RestartMode;
+import dev.herald.core.gateway.RestartMode;
 import dev.herald.app.runtime.CrashLoopBreaker;
 import dev.herald.app.runtime.Handover;
 import dev.herald.app.runtime.HomePermissions;

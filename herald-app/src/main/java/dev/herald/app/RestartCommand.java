@@ -85,7 +85,7 @@ final class RestartCommand implements Callable<Integer> {
             boolean supervised = dev.herald.app.runtime.RunFiles.json().readTree(java.nio.file.Files.readString(files.pidFile()))
                     .hasNonNull("supervisor_pid");
             return supervised && new dev.herald.app.config.ConfigLoader(cli.env()).load(where.configFile(home), where.configExplicit(), home)
-                    .config().gateway().restartMode() == dev.herald.app.config.RestartMode.HANDOVER;
+                    .config().gateway().restartMode() == dev.herald.core.gateway.RestartMode.HANDOVER;
         } catch (IOException | RuntimeException e) {
             return false;
         }

@@ -2,7 +2,7 @@ package dev.herald.app;
 
 import dev.herald.app.config.ConfigLoader;
 import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.config.StoreConfig;
+import dev.herald.store.StoreConfig;
 import dev.herald.app.runtime.RunFiles;
 import dev.herald.store.postgres.PostgresOptions;
 import java.nio.file.Path;

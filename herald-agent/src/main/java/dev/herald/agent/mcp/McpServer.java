@@ -138,17 +138,17 @@ final class McpServer {
 
     private McpClientTransport transport() {
         JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(JSON);
-        if (!settings.isStdio()) {
+        if (!settings.stdio()) {
             HttpClientStreamableHttpTransport.Builder builder = HttpClientStreamableHttpTransport.builder(settings.url())
                     .jsonMapper(mapper).connectTimeout(settings.timeout());
-            if (!settings.headers().isEmpty()) {
-                builder.httpRequestCustomizer((request, method, uri, body, context) -> settings.headers().forEach(request::header));
+            if (!settings.revealedHeaders().isEmpty()) {
+                builder.httpRequestCustomizer((request, method, uri, body, context) -> settings.revealedHeaders().forEach(request::header));
             }
             return builder.build();
         }
         requireExecutable(settings.command());
         ServerParameters parameters = ServerParameters.builder(OWN_SESSION ? SETSID : settings.command())
-                .args(OWN_SESSION ? withCommand(settings.command(), settings.args()) : settings.args()).env(settings.env()).build();
+                .args(OWN_SESSION ? withCommand(settings.command(), settings.args()) : settings.args()).env(settings.revealedEnv()).build();
         StdioClientTransport stdio = new StdioClientTransport(parameters, mapper) {
             /** Starts from an empty environment: the SDK then adds HOME, LOGNAME, PATH, SHELL, TERM, USER and the configured env. */
             @Override
@@ -334,7 +334,7 @@ final class McpServer {
                     + error.getJsonRpcError().code() + ": " + Texts.line(error.getJsonRpcError().message(), 300) + ")");
         }
         String why = describe(cause);
-        if (!settings.isStdio()) {
+        if (!settings.stdio()) {
             lost(ready.generation(), "a call failed (" + why + ")");
         }
         return ToolResult.error("mcp - server '" + settings.name() + "' failed during '" + remote + "' (" + why + "); it is being reconnected");

@@ -43,6 +43,11 @@ public final class McpTools implements ToolSource, AutoCloseable {
         List<McpServer> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (McpServerSettings server : settings) {
+            try {
+                server.checked();
+            } catch (dev.herald.core.config.ConfigException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
             if (!names.add(server.name())) {
                 throw new IllegalArgumentException("mcp_servers: two servers are named '" + server.name() + "'");
             }

@@ -37,6 +37,9 @@ public record ToolSettings(
             "send_file", "skill", "memory", "mcp");
     public static final Duration DEFAULT_SHELL_TIMEOUT = Duration.ofSeconds(120);
     public static final int DEFAULT_RESULT_LIMIT = 20_000;
+    /** The fewest and the most characters {@code agent.tool_result_limit} may keep. */
+    public static final int MIN_RESULT_LIMIT = 1_000;
+    public static final int MAX_RESULT_LIMIT = 1_000_000;
     public static final Duration DEFAULT_HTTP_TIMEOUT = Duration.ofSeconds(20);
     public static final long DEFAULT_HTTP_MAX_BYTES = 2L * 1024 * 1024;
 
@@ -51,7 +54,7 @@ public record ToolSettings(
         workspaceRoot = workspaceRoot.toAbsolutePath().normalize();
         shellTimeout = positive(shellTimeout, DEFAULT_SHELL_TIMEOUT, "agent.shell_timeout_seconds");
         httpTimeout = positive(httpTimeout, DEFAULT_HTTP_TIMEOUT, "agent.http_timeout_seconds");
-        if (resultLimit < 1_000 || resultLimit > 1_000_000) {
+        if (resultLimit < MIN_RESULT_LIMIT || resultLimit > MAX_RESULT_LIMIT) {
             throw new IllegalArgumentException("agent.tool_result_limit must be between 1,000 and 1,000,000 characters (got " + resultLimit + ")");
         }
         if (httpMaxBytes < 1_024) {

@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.model.ModelProfileConfig;
+
 import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.config.Doc;
 import dev.herald.core.platform.ChannelOverrides;
@@ -31,7 +33,7 @@ public record ChannelConfig(
         @Doc("tools the channel's turns may use, as agent.tools; only narrows the platform's tools (unset = the platform's)")
         List<String> tools,
         @Doc("what a message does while the chat's turn runs: queue, interrupt or steer, under the chat's own /busy (unset = gateway.busy_input)")
-        BusyInput busyInput,
+        dev.herald.core.lanes.BusyPolicy busyInput,
         @Doc("whether messages in this channel need the bot's mention (unset = the platform's require_mention)")
         Boolean requireMention) {
 
@@ -85,7 +87,7 @@ public record ChannelConfig(
      * only where the platform's adapter reads it.
      */
     static void validate(PlatformsConfig platforms, Map<String, ModelProfileConfig> models, Map<String, PersonalityConfig> personalities,
-            List<McpServerConfig> servers, ConfigChecks check) {
+            List<dev.herald.agent.mcp.McpServerSettings> servers, ConfigChecks check) {
         for (PluginSection s : platforms.chat().values()) {
             for (Map.Entry<String, ChannelConfig> e : s.channels().entrySet()) {
                 String path = "platforms." + s.type() + ".channels." + e.getKey();

@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.model.ModelConfig;
+
 import dev.herald.store.postgres.JdbcUrl;
 import java.net.URI;
 import java.util.ArrayList;

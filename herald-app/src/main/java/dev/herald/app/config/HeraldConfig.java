@@ -1,5 +1,11 @@
 package dev.herald.app.config;
 
+import dev.herald.store.StoreConfig;
+
+import dev.herald.agent.AgentConfig;
+import dev.herald.agent.model.ModelConfig;
+import dev.herald.agent.model.ModelProfileConfig;
+
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Validated;
 import dev.herald.core.config.ConfigChecks;
@@ -16,15 +22,15 @@ public record HeraldConfig(
                 + "model field names one; model: is the profile named default")
         java.util.Map<String, ModelProfileConfig> models,
         PlatformsConfig platforms,
-        GatewayConfig gateway,
+        dev.herald.core.gateway.GatewayConfig gateway,
         AuthConfig auth,
         AgentConfig agent,
         @Doc("MCP servers whose tools the agent may call")
-        java.util.List<McpServerConfig> mcpServers,
+        java.util.List<dev.herald.agent.mcp.McpServerSettings> mcpServers,
         StoreConfig store,
         LoggingConfig logging,
         SchedulesConfig schedules,
-        ClusterConfig cluster,
+        dev.herald.core.cluster.ClusterConfig cluster,
         dev.herald.agent.voice.VoiceSettings voice,
         CommandsConfig commands,
         @Doc("personas by name (letters, digits, '.', '_' or '-'): /personality <name> chooses one for a chat")
@@ -37,7 +43,7 @@ public record HeraldConfig(
         models = models == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(models));
         logging = logging == null ? LoggingConfig.defaults() : logging;
         schedules = schedules == null ? SchedulesConfig.defaults() : schedules;
-        cluster = cluster == null ? ClusterConfig.defaults() : cluster;
+        cluster = cluster == null ? dev.herald.core.cluster.ClusterConfig.defaults() : cluster;
         voice = voice == null ? dev.herald.agent.voice.VoiceSettings.defaults() : voice;
         commands = commands == null ? CommandsConfig.defaults() : commands;
         personalities = personalities == null ? java.util.Map.of()
@@ -47,9 +53,9 @@ public record HeraldConfig(
 
     /** Every key at its default, as if the file were empty. {@code store.path} is not yet resolved. */
     public static HeraldConfig defaults() {
-        return new HeraldConfig(ModelConfig.defaults(), java.util.Map.of(), PlatformsConfig.defaults(), GatewayConfig.defaults(),
+        return new HeraldConfig(ModelConfig.defaults(), java.util.Map.of(), PlatformsConfig.defaults(), dev.herald.core.gateway.GatewayConfig.defaults(),
                 AuthConfig.defaults(), AgentConfig.defaults(), java.util.List.of(), StoreConfig.defaults(),
-                LoggingConfig.defaults(), SchedulesConfig.defaults(), ClusterConfig.defaults(), dev.herald.agent.voice.VoiceSettings.defaults(),
+                LoggingConfig.defaults(), SchedulesConfig.defaults(), dev.herald.core.cluster.ClusterConfig.defaults(), dev.herald.agent.voice.VoiceSettings.defaults(),
                 CommandsConfig.defaults(), java.util.Map.of(), java.util.List.of());
     }
 

@@ -63,7 +63,7 @@ public record HookConfig(
             check.require(command.get(0) != null && !command.get(0).isBlank(), "command[0]", "must name the program to run");
         }
         if (hasUrl) {
-            check.require(ModelConfig.isHttpUrl(url), "url", "must be an http:// or https:// URL with a host, was \"" + url + "\"");
+            check.require(ConfigChecks.isHttpUrl(url), "url", "must be an http:// or https:// URL with a host, was \"" + url + "\"");
         }
         check.require(headers.isEmpty() || hasUrl, "headers", "are sent with url only; this hook has a command");
         check.require(Double.isFinite(timeoutSeconds) && timeoutSeconds >= 0.1 && timeoutSeconds <= 3600, "timeout_seconds",

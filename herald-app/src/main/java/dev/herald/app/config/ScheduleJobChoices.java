@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.model.ModelProfileConfig;
+
 import dev.herald.core.config.ConfigChecks;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +17,7 @@ final class ScheduleJobChoices {
     private ScheduleJobChoices() {
     }
 
-    static void validate(SchedulesConfig schedules, Map<String, ModelProfileConfig> models, List<McpServerConfig> servers,
+    static void validate(SchedulesConfig schedules, Map<String, ModelProfileConfig> models, List<dev.herald.agent.mcp.McpServerSettings> servers,
             ConfigChecks check) {
         List<String> profiles = new ArrayList<>();
         profiles.add("default");

@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.AgentConfig;
+
 import dev.herald.core.config.ConfigChecks;
 import dev.herald.agent.mcp.McpNames;
 import dev.herald.agent.tool.BuiltinTools;
@@ -24,7 +26,7 @@ final class ToolNames {
     private ToolNames() {
     }
 
-    static void validate(AgentConfig agent, List<McpServerConfig> servers, List<String> platforms, ConfigChecks check) {
+    static void validate(AgentConfig agent, List<dev.herald.agent.mcp.McpServerSettings> servers, List<String> platforms, ConfigChecks check) {
         List<String> prefixes = servers.stream().filter(s -> s.name() != null).map(s -> s.name() + McpNames.SEPARATOR).toList();
         checkList(agent.tools(), "agent.tools", prefixes, check);
         for (Map.Entry<String, List<String>> e : agent.platformTools().entrySet()) {
@@ -36,7 +38,7 @@ final class ToolNames {
     }
 
     /** Checks one more tool list (a scheduled job's) as {@code agent.tools} is checked; {@code path} is its full key. */
-    static void validateList(List<String> entries, String path, List<McpServerConfig> servers, ConfigChecks check) {
+    static void validateList(List<String> entries, String path, List<dev.herald.agent.mcp.McpServerSettings> servers, ConfigChecks check) {
         checkList(entries, path, servers.stream().filter(s -> s.name() != null).map(s -> s.name() + McpNames.SEPARATOR).toList(), check);
     }
 

@@ -1,6 +1,6 @@
 package dev.herald.app.runtime;
 
-import dev.herald.app.config.StoreConfig;
+import dev.herald.store.StoreConfig;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;

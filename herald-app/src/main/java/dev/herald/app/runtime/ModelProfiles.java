@@ -7,8 +7,8 @@ import dev.herald.agent.model.ModelClient;
 import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.config.ModelConfig;
-import dev.herald.app.config.ModelProfileConfig;
+import dev.herald.agent.model.ModelConfig;
+import dev.herald.agent.model.ModelProfileConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +34,7 @@ final class ModelProfiles {
         for (Map.Entry<String, ModelProfileConfig> e : config.models().entrySet()) {
             ModelProfileConfig p = e.getValue();
             ModelConfig m = config.model();
-            ModelSettings s = new ModelSettings(p.endpoint(m).orElseThrow(), p.key(m).reveal().orElse(null), p.name(), m.connectTimeout(),
-                    m.idleTimeout(), m.maxRetries()).withReasoningEfforts(p.reasoningEfforts());
+            ModelSettings s = p.settings(m);
             log.info("runtime - model profile {}: {} at {}{}", e.getKey(), p.name(), s.baseUrl(), p.vision() ? " (vision)" : "");
             out.add(new ProfileAgent.Profile(e.getKey(), new OpenAiCompatibleClient(s), settings(config, p.name(), p.contextTokens(),
                     p.temperature(), p.topP(), p.maxTokens(), p.vision()), p.pricePerMillion().prices()));

@@ -1,6 +1,6 @@
 package dev.herald.app.runtime;
 
-import dev.herald.app.config.StoreConfig;
+import dev.herald.store.StoreConfig;
 import dev.herald.core.cluster.NodeRecord;
 import dev.herald.core.session.Storage;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.herald.app.runtime;
 
-import dev.herald.app.config.StoreConfig;
+import dev.herald.store.StoreConfig;
 import dev.herald.core.session.Storage;
 import dev.herald.store.StoreOwner;
 import dev.herald.store.postgres.PostgresOptions;

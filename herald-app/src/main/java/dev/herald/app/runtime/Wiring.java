@@ -14,14 +14,10 @@ import dev.herald.agent.tool.BuiltinTools;
 import dev.herald.agent.tool.ScheduleTool;
 import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.agent.tool.ToolSettings;
-import dev.herald.app.config.AgentConfig;
+import dev.herald.agent.AgentConfig;
 import dev.herald.app.config.ApiServerConfig;
-import dev.herald.app.config.ClusterConfig;
-import dev.herald.app.config.GatewayConfig;
 import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.config.McpServerConfig;
-import dev.herald.app.config.ModelConfig;
-import dev.herald.app.config.NonInteractiveApprovals;
+import dev.herald.agent.model.ModelConfig;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.auth.Pairing;
@@ -137,7 +133,7 @@ public final class Wiring implements AutoCloseable {
             ModelClient model = modelClient(config.model(), demo);
             HeraldMetrics metrics = new HeraldMetrics();
             dev.herald.app.hooks.Hooks lifecycleHooks = new dev.herald.app.hooks.Hooks(config.hooks(), clock);
-            McpTools mcp = new McpTools(config.mcpServers().stream().map(Wiring::mcpSettings).toList()).start();
+            McpTools mcp = new McpTools(config.mcpServers().stream().toList()).start();
             AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
             AtomicReference<Authorizer> authorizerRef = new AtomicReference<>();
             List<ProfileAgent.Profile> profiles = ModelProfiles.build(config, model, demo);
@@ -152,7 +148,7 @@ public final class Wiring implements AutoCloseable {
             // a chat identity linked to a web account (/link) keeps its memory under the account's
             dev.herald.core.account.Identities identities = new dev.herald.core.account.Identities(storage.identityLinks(), clock);
             dev.herald.agent.memory.MemoryBook memory = new dev.herald.agent.memory.MemoryBook(identities.memories(storage.memories()),
-                    config.agent().memory().settings(), clock);
+                    config.agent().memory(), clock);
             ToolRegistry toolRegistry = tools(config.agent(), List.of(mcp, new dev.herald.agent.tool.PlatformToolSource(pluginTools)), schedules,
                     storage, authorizerRef, skills, memory);
             toolsRef.set(toolRegistry);
@@ -168,9 +164,8 @@ public final class Wiring implements AutoCloseable {
             ProfileAgent profileAgent = new ProfileAgent(profiles, toolRegistry, keptVoice::fetchers, storage.modelChoices(),
                     config.voice(), storage.chatPreferences(), personas, memory);
             Agent agent = new MeteredAgent(profileAgent, metrics);
-            GatewaySettings settings = settings(config.gateway()).withApprovals(
-                    Duration.ofSeconds(config.agent().approvalTimeoutSeconds()),
-                    config.agent().nonInteractiveApprovals() == NonInteractiveApprovals.ALLOW);
+            GatewaySettings settings = config.gateway().settings().withApprovals(
+                    config.agent().approvalTimeout(), config.agent().allowsWithoutApprover());
             PlatformSet platforms = new PlatformSet();
             Optional<WebUi> ui = Optional.empty();
             Optional<dev.herald.core.inbound.CommandExtension> linkCommand = Optional.empty(); // /link: only where accounts are served
@@ -226,7 +221,7 @@ public final class Wiring implements AutoCloseable {
                     .settings(settings)
                     .clock(clock)
                     .metrics(dev.herald.core.metrics.MetricsFanOut.of(metrics, lifecycleHooks))
-                    .cluster(cluster(config.cluster(), predecessor))
+                    .cluster(config.cluster().settings(predecessor))
                     .homeChannels(new FileHomeChannelStore(home.resolve("home_channels.json")))
                     .commandTiers(config.commands().tiers())
                     .command(new ScheduleCommand(schedules))
@@ -238,7 +233,7 @@ public final class Wiring implements AutoCloseable {
                     .command(new dev.herald.agent.memory.MemoryCommand(memory))
                     .command(new dev.herald.agent.ReasoningCommand(profileAgent, storage.chatPreferences()))
                     .command(new dev.herald.agent.mcp.ReloadMcpCommand(mcp,
-                            () -> reread.get().mcpServers().stream().map(Wiring::mcpSettings).toList()))
+                            () -> reread.get().mcpServers().stream().toList()))
                     .command(linkCommand)
                     // web accounts that are not admins approve no dangerous calls unless platforms.webchat.user_approvals
                     .approvers(ui.map(u -> u.approvers(config.platforms().webchat().userApprovals())).orElse(source -> true))
@@ -260,26 +255,6 @@ public final class Wiring implements AutoCloseable {
         }
     }
 
-    static GatewaySettings settings(GatewayConfig g) {
-        return GatewaySettings.defaults()
-                .withFreshness(new Freshness(g.autoContinueFreshness()))
-                .withDrainTimeout(g.drainTimeout())
-                .withStartupRestoreTimeout(g.startupRestoreDrainTimeout())
-                .withBusyPolicy(g.busyInput().policy())
-                .withStuckLoopThreshold(g.stuckLoopThreshold())
-                .withRedeliveryInterval(g.redeliveryInterval());
-    }
-
-    /**
-     * This process as a node: {@code predecessor} is the node it takes over from in a restart, or null. A configured
-     * {@code cluster.node_id} is still held by the predecessor during a handover, so the new process runs as
-     * {@code <id>.next} then, and the next handover goes back to {@code <id>}.
-     */
-    static ClusterSettings cluster(ClusterConfig c, String predecessor) {
-        Optional<String> id = c.configuredNodeId().map(configured -> configured.equals(predecessor) ? configured + ".next" : configured);
-        return new ClusterSettings(c.enabled(), NodeIdentity.thisProcess(id), c.lease(), predecessor);
-    }
-
     /**
      * The built-in tools, {@code schedule} (it acts for the chat a turn's scope belongs to), {@code skill}, {@code memory}
      * (unless {@code agent.memory.enabled} is false), and the
@@ -287,7 +262,7 @@ public final class Wiring implements AutoCloseable {
      */
     private static ToolRegistry tools(AgentConfig a, List<dev.herald.agent.tool.ToolSource> sources, Schedules schedules, Storage storage, AtomicReference<Authorizer> auth,
             dev.herald.agent.skill.Skills skills, dev.herald.agent.memory.MemoryBook memory) {
-        ToolSettings settings = toolSettings(a);
+        ToolSettings settings = a.toolSettings();
         ScheduleTool schedule = new ScheduleTool(schedules, scope -> chatOf(storage, scope),
                 source -> auth.get() != null && auth.get().isAdmin(source));
         List<dev.herald.agent.tool.Tool> builtins = new ArrayList<>(BuiltinTools.all(settings));
@@ -308,12 +283,6 @@ public final class Wiring implements AutoCloseable {
         }
     }
 
-    static ToolSettings toolSettings(AgentConfig a) {
-        return new ToolSettings(a.tools(), a.platformTools(), a.workspaceRoot(), Duration.ofSeconds(a.shellTimeoutSeconds()),
-                a.toolResultLimit(), Duration.ofSeconds(a.httpTimeoutSeconds()), a.httpMaxBytes(), a.httpAllow(),
-                new dev.herald.agent.tool.FileLimits(a.fileMaxBytes(), a.workspaceMaxBytes()));
-    }
-
     /** The configured personas ({@code personalities:}), the chats' choices read from the store's chat preferences. */
     private static Personas personas(HeraldConfig config, Storage storage, dev.herald.core.account.Identities identities) {
         java.util.Map<String, Personas.Persona> all = new java.util.LinkedHashMap<>();
@@ -324,25 +293,13 @@ public final class Wiring implements AutoCloseable {
         return new Personas(all, storage.chatPreferences(), identities::account); // a person's choice follows their account
     }
 
-    static McpServerSettings mcpSettings(McpServerConfig c) {
-        return new McpServerSettings(c.name(), c.command(), c.args(), reveal(c.env()), c.url(), reveal(c.headers()), c.allowedTools(),
-                c.trusted(), Duration.ofSeconds(c.timeoutSeconds()));
-    }
-
-    private static Map<String, String> reveal(Map<String, Secret> secrets) {
-        Map<String, String> out = new HashMap<>();
-        secrets.forEach((k, v) -> v.reveal().ifPresent(value -> out.put(k, value)));
-        return out;
-    }
-
     static ModelClient modelClient(ModelConfig m, boolean demo) {
         if (demo || !m.configured()) {
             log.warn("runtime - DEMO MODEL: {}; every reply is canned and labelled [demo model]. Set model.base_url and "
                     + "model.name in config.yaml to talk to a real model.", demo ? "--demo was given" : "no model.base_url is configured");
             return new DemoModel();
         }
-        ModelSettings s = new ModelSettings(m.endpoint().orElseThrow(), m.apiKey().reveal().orElse(null), m.name(),
-                m.connectTimeout(), m.idleTimeout(), m.maxRetries()).withReasoningEfforts(m.reasoningEfforts());
+        ModelSettings s = m.settings();
         log.info("runtime - model {} at {}", m.name(), s.baseUrl());
         return new OpenAiCompatibleClient(s);
     }

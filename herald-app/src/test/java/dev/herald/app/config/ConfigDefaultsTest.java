@@ -1,6 +1,8 @@
 package dev.herald.app.config;
 
 import dev.herald.core.config.ConfigException;
+import dev.herald.core.gateway.GatewayConfig;
+import dev.herald.core.lanes.BusyPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -42,7 +44,7 @@ class ConfigDefaultsTest {
         assertThat(g.autoContinueFreshness()).isEqualTo(Duration.ofHours(1));
         assertThat(g.drainTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(g.startupRestoreDrainTimeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(g.busyInput()).isEqualTo(BusyInput.QUEUE);
+        assertThat(g.busyInput()).isEqualTo(BusyPolicy.QUEUE);
         assertThat(g.stuckLoopThreshold()).isEqualTo(3);
         assertThat(c.store().path()).isEqualTo(home.resolve("herald.db").toAbsolutePath());
     }
@@ -123,7 +125,7 @@ class ConfigDefaultsTest {
         assertThat(api.maxBodyBytes()).isEqualTo(2048);
         assertThat(c.gateway().autoContinueFreshness()).isZero();
         assertThat(c.gateway().drainTimeout()).isEqualTo(Duration.ofMillis(500));
-        assertThat(c.gateway().busyInput()).isEqualTo(BusyInput.INTERRUPT);
+        assertThat(c.gateway().busyInput()).isEqualTo(BusyPolicy.INTERRUPT);
         assertThat(c.gateway().stuckLoopThreshold()).isEqualTo(5);
         assertThat(c.store().path()).isEqualTo(home.resolve("data/conversations.db").toAbsolutePath());
     }
@@ -148,7 +150,7 @@ class ConfigDefaultsTest {
     @Test
     void load_busyInputInAnyCase_isAccepted() {
         assertThat(new ConfigFixture(home).config("gateway:\n  busy_input: Interrupt\n").gateway().busyInput())
-                .isEqualTo(BusyInput.INTERRUPT);
+                .isEqualTo(BusyPolicy.INTERRUPT);
     }
 
     @Test

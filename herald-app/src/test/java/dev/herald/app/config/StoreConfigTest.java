@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.store.StoreConfig;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

@@ -25,7 +25,7 @@ class AgentReachConfigTest {
     }
 
     private ToolSettings tools(String yaml) throws Exception {
-        return Wiring.toolSettings(load(yaml).agent().resolvedIn(home));
+        return load(yaml).agent().resolvedIn(home).toolSettings();
     }
 
     @Test

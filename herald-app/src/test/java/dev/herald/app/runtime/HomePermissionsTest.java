@@ -2,7 +2,7 @@ package dev.herald.app.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.app.config.StoreConfig;
+import dev.herald.store.StoreConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

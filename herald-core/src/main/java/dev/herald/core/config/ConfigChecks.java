@@ -47,6 +47,38 @@ public final class ConfigChecks {
         return new ConfigChecks(path(key), origins);
     }
 
+    /**
+     * Checks made outside a configuration file (a component built in code): a broken rule throws a
+     * {@link ConfigException} naming the key under {@code prefix}.
+     */
+    public static ConfigChecks inCode(String prefix) {
+        return new ConfigChecks(prefix, new Origins() {
+            @Override
+            public String where(String path) {
+                return "settings";
+            }
+
+            @Override
+            public String origin(String path) {
+                return "";
+            }
+        });
+    }
+
+    /** True when {@code text} is an absolute http:// or https:// URL with a host. */
+    public static boolean isHttpUrl(String text) {
+        if (text == null) {
+            return false;
+        }
+        try {
+            java.net.URI uri = new java.net.URI(text);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+            return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && !uri.getHost().isBlank();
+        } catch (java.net.URISyntaxException malformed) {
+            return false;
+        }
+    }
+
     /** A number as a person writes it: {@code 3600}, not {@code 3600.0}. */
     public static String number(double value) {
         if (value == Math.rint(value) && !Double.isInfinite(value) && Math.abs(value) < 1e15) {

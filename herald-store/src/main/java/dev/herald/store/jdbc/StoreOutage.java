@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
  * <p>Warnings (the disk nearly full) are kept beside the state and logged once when they appear and once when they go.
  */
 public final class StoreOutage {
+    /** How long a store call waits for a store that cannot write, unless configured ({@code store.outage_wait_seconds}). */
+    public static final Duration DEFAULT_WAIT = Duration.ofSeconds(60);
     private static final Logger log = LoggerFactory.getLogger(StoreOutage.class);
     /** The first wait before a call that failed for an outage runs again. */
     static final Duration FIRST_RETRY = Duration.ofMillis(100);

@@ -23,7 +23,7 @@ public record PostgresOptions(String url, String user, String password, int pool
     /** How long a call waits for a connection by default. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** How long a call waits for an unreachable server by default. */
-    public static final Duration DEFAULT_OUTAGE_WAIT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_OUTAGE_WAIT = dev.herald.store.jdbc.StoreOutage.DEFAULT_WAIT;
 
     public PostgresOptions {
         JdbcUrl.require(url);

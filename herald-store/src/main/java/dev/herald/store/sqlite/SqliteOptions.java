@@ -20,7 +20,7 @@ import java.util.Objects;
 public record SqliteOptions(Synchronous synchronous, Duration busyTimeout, int readConnections, int maxBatch, Duration outageWait,
         long lowSpaceBytes) {
     /** How long a write waits for a database that cannot be written, by default. */
-    public static final Duration DEFAULT_OUTAGE_WAIT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_OUTAGE_WAIT = dev.herald.store.jdbc.StoreOutage.DEFAULT_WAIT;
     /** The free space under which the store warns, by default: 512 MiB. */
     public static final long DEFAULT_LOW_SPACE_BYTES = 512L * 1024 * 1024;
 

@@ -1,6 +1,5 @@
-package dev.herald.app.config;
+package dev.herald.agent;
 
-import dev.herald.agent.AgentSettings;
 import dev.herald.agent.compress.CompressionSettings;
 import dev.herald.agent.egress.EgressPolicy;
 import dev.herald.agent.tool.FileLimits;
@@ -17,7 +16,10 @@ import java.util.Map;
 
 /**
  * {@code agent:} the tool-calling loop: which tools it has (per platform if wanted), where they work, how
- * long they may take, when a dangerous call must be approved, and when the history is summarized.
+ * long they may take, when a dangerous call must be approved, and when the history is summarized. The configuration
+ * loader binds the section straight into this record; {@link #toolSettings()} is the tools' {@link ToolSettings}, and its
+ * defaults and limits are the components' own ({@link ToolSettings}, {@link AgentSettings}, {@link CompressionSettings},
+ * {@link FileLimits}, {@link GatewaySettings}).
  */
 public record AgentConfig(
         @Doc("model calls per turn before the turn stops as not completed")
@@ -54,10 +56,10 @@ public record AgentConfig(
                 + "approved like a dangerous tool call; off: skills are read-only to the agent")
         boolean skillsWritable,
         @Doc("long-term memory per user across sessions")
-        MemoryConfig memory) implements Validated {
+        dev.herald.agent.memory.MemorySettings memory) implements Validated {
 
     /** The platform whose callers are anonymous senders of payloads (platforms.webhook): no tools unless configured. */
-    static final String WEBHOOK = "webhook";
+    public static final String WEBHOOK = "webhook";
 
     public AgentConfig {
         tools = tools == null ? List.of() : List.copyOf(tools);
@@ -65,7 +67,7 @@ public record AgentConfig(
         perPlatform.putIfAbsent(WEBHOOK, List.of());
         platformTools = Collections.unmodifiableMap(perPlatform);
         httpAllow = httpAllow == null ? List.of() : List.copyOf(httpAllow);
-        memory = memory == null ? MemoryConfig.defaults() : memory;
+        memory = memory == null ? dev.herald.agent.memory.MemorySettings.defaults() : memory;
     }
 
     public static AgentConfig defaults() {
@@ -74,7 +76,7 @@ public record AgentConfig(
                 (int) ToolSettings.DEFAULT_HTTP_TIMEOUT.toSeconds(), ToolSettings.DEFAULT_HTTP_MAX_BYTES, List.of(),
                 CompressionSettings.DEFAULT_THRESHOLD, (int) GatewaySettings.defaults().approvalTimeout().toSeconds(),
                 NonInteractiveApprovals.DENY, FileLimits.DEFAULT_MAX_FILE_BYTES, FileLimits.DEFAULT_MAX_WORKSPACE_BYTES, false,
-                MemoryConfig.defaults());
+                dev.herald.agent.memory.MemorySettings.defaults());
     }
 
     /** This section with the workspace root made absolute under {@code home}. */
@@ -85,11 +87,28 @@ public record AgentConfig(
                 skillsWritable, memory);
     }
 
+    /** The tools' settings: which tools, where they work, and their limits. Only after {@link #resolvedIn(Path)}. */
+    public ToolSettings toolSettings() {
+        return new ToolSettings(tools, platformTools, workspaceRoot, java.time.Duration.ofSeconds(shellTimeoutSeconds), toolResultLimit,
+                java.time.Duration.ofSeconds(httpTimeoutSeconds), httpMaxBytes, httpAllow, new FileLimits(fileMaxBytes, workspaceMaxBytes));
+    }
+
+    /** How long a dangerous tool call waits for /approve. */
+    public java.time.Duration approvalTimeout() {
+        return java.time.Duration.ofSeconds(approvalTimeoutSeconds);
+    }
+
+    /** True when dangerous tools run where nobody can approve them. */
+    public boolean allowsWithoutApprover() {
+        return nonInteractiveApprovals == NonInteractiveApprovals.ALLOW;
+    }
+
     @Override
     public void validate(ConfigChecks check) {
         check.require(maxIterations >= 1 && maxIterations <= 1000, "max_iterations", "must be 1..1000, was " + maxIterations);
         check.require(shellTimeoutSeconds >= 1, "shell_timeout_seconds", "must be at least 1, was " + shellTimeoutSeconds);
-        check.require(toolResultLimit >= 200, "tool_result_limit", "must be at least 200, was " + toolResultLimit);
+        check.require(toolResultLimit >= ToolSettings.MIN_RESULT_LIMIT && toolResultLimit <= ToolSettings.MAX_RESULT_LIMIT, "tool_result_limit",
+                "must be " + ToolSettings.MIN_RESULT_LIMIT + ".." + ToolSettings.MAX_RESULT_LIMIT + " characters, was " + toolResultLimit);
         check.require(httpTimeoutSeconds >= 1, "http_timeout_seconds", "must be at least 1, was " + httpTimeoutSeconds);
         check.require(httpMaxBytes >= 1024, "http_max_bytes", "must be at least 1024, was " + httpMaxBytes);
         for (String entry : httpAllow) {

@@ -1,10 +1,12 @@
-package dev.herald.app.config;
+package dev.herald.store;
 
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Secret;
 import dev.herald.core.config.Validated;
 import dev.herald.core.config.ConfigChecks;
+import dev.herald.store.jdbc.StoreOutage;
 import dev.herald.store.postgres.JdbcUrl;
+import dev.herald.store.sqlite.SqliteOptions;
 import java.nio.file.Path;
 
 /**
@@ -19,6 +21,9 @@ import java.nio.file.Path;
  * <p>Outages: while the store cannot write (a full disk, an unreachable database), a store call waits up to
  * {@link #outageWaitSeconds} for it (running turns pause, then go on) and new messages are not taken. The low-space
  * warning ({@link #lowSpaceWarningMb}) is for the SQLite file's disk; a PostgreSQL server watches its own.
+ *
+ * <p>The configuration loader binds the section straight into this record; its defaults are the stores' own
+ * ({@link StoreOutage#DEFAULT_WAIT}, {@link SqliteOptions#DEFAULT_LOW_SPACE_BYTES}).
  */
 public record StoreConfig(
         @Doc("SQLite database file; relative paths are inside $HERALD_HOME; not set = $HERALD_HOME/herald.db (unless url is set)")
@@ -36,9 +41,9 @@ public record StoreConfig(
         long lowSpaceWarningMb) implements Validated {
 
     /** Seconds a store call waits for a store that cannot write, by default. */
-    public static final int DEFAULT_OUTAGE_WAIT_SECONDS = 60;
+    public static final int DEFAULT_OUTAGE_WAIT_SECONDS = (int) StoreOutage.DEFAULT_WAIT.toSeconds();
     /** The low-space warning's threshold by default, in MiB. */
-    public static final long DEFAULT_LOW_SPACE_WARNING_MB = 512;
+    public static final long DEFAULT_LOW_SPACE_WARNING_MB = SqliteOptions.DEFAULT_LOW_SPACE_BYTES / (1024 * 1024);
 
     public StoreConfig {
         url = blankToNull(url);

@@ -1,16 +1,19 @@
-package dev.herald.app.config;
+package dev.herald.core.gateway;
 
 import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.EnvOverride;
 import dev.herald.core.config.Validated;
-import dev.herald.core.gateway.GatewaySettings;
+import dev.herald.core.continuity.Freshness;
+import dev.herald.core.lanes.BusyPolicy;
 import java.time.Duration;
 
 /**
  * {@code gateway:} the runner's lifecycle settings: how long interrupted work stays worth resuming, how long
  * a stop and a start-up wait for turns, and what happens to a message that arrives while its session is busy.
- * Seconds may be fractional (the environment overrides accept {@code 0.05}).
+ * Seconds may be fractional (the environment overrides accept {@code 0.05}). The configuration loader binds the
+ * section straight into this record; {@link #settings()} is the gateway's {@link GatewaySettings} with these keys
+ * applied, and {@link #defaults()} reads {@link GatewaySettings#defaults()}: one default per setting.
  */
 public record GatewayConfig(
         @Doc("seconds an interrupted turn stays worth resuming; 0 or less disables the freshness gate (all fresh)")
@@ -22,7 +25,7 @@ public record GatewayConfig(
         @EnvOverride({"HERALD_STARTUP_RESTORE_DRAIN_TIMEOUT", "HERMES_STARTUP_RESTORE_DRAIN_TIMEOUT"})
         double startupRestoreDrainTimeoutSeconds,
         @Doc("what a message for a busy session does: wait behind the running turn, interrupt it and run now, or steer it (a chat's /busy wins)")
-        BusyInput busyInput,
+        BusyPolicy busyInput,
         @Doc("consecutive restarts that interrupted one session before it is suspended (starts fresh)")
         int stuckLoopThreshold,
         @Doc("seconds before a reply that failed to send is tried again (later tries back off, up to 30 minutes)")
@@ -39,8 +42,19 @@ public record GatewayConfig(
     public static GatewayConfig defaults() {
         GatewaySettings d = GatewaySettings.defaults();
         return new GatewayConfig(seconds(d.freshness().length()), seconds(d.drainTimeout()), seconds(d.startupRestoreTimeout()),
-                BusyInput.valueOf(d.busyPolicy().name()), d.stuckLoopThreshold(),
+                d.busyPolicy(), d.stuckLoopThreshold(),
                 seconds(d.redeliveryInterval()), RestartMode.HANDOVER);
+    }
+
+    /** The gateway's settings with this section's keys applied; the rest keep {@link GatewaySettings#defaults()}. */
+    public GatewaySettings settings() {
+        return GatewaySettings.defaults()
+                .withFreshness(new Freshness(autoContinueFreshness()))
+                .withDrainTimeout(drainTimeout())
+                .withStartupRestoreTimeout(startupRestoreDrainTimeout())
+                .withBusyPolicy(busyInput)
+                .withStuckLoopThreshold(stuckLoopThreshold)
+                .withRedeliveryInterval(redeliveryInterval());
     }
 
     private static double seconds(Duration d) {

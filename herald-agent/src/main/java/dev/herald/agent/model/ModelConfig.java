@@ -1,20 +1,19 @@
-package dev.herald.app.config;
+package dev.herald.agent.model;
 
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Secret;
 import dev.herald.core.config.Validated;
 import dev.herald.core.config.ConfigChecks;
-import dev.herald.agent.model.ModelSettings;
 import dev.herald.core.agent.ImagePart;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
  * {@code model:} the OpenAI-compatible endpoint the agent talks to. Without {@code base_url} the model is
- * "not configured" and {@code herald run} falls back to the built-in demo model.
+ * "not configured" and {@code herald run} falls back to the built-in demo model. The configuration loader binds the
+ * section straight into this record; {@link #settings()} is the client's {@link ModelSettings}, whose defaults
+ * {@link #defaults()} reads.
  */
 public record ModelConfig(
         @Doc("OpenAI-compatible endpoint, e.g. https://api.openai.com/v1; not set = the built-in demo model answers")
@@ -62,6 +61,12 @@ public record ModelConfig(
                 ImagePart.DEFAULT_MAX_BYTES, PriceConfig.defaults(), java.util.List.of());
     }
 
+    /** The client's settings for this endpoint. Only when {@link #configured()}. */
+    public ModelSettings settings() {
+        return new ModelSettings(endpoint().orElseThrow(), apiKey.reveal().orElse(null), name, connectTimeout(), idleTimeout(), maxRetries)
+                .withReasoningEfforts(reasoningEfforts);
+    }
+
     /** True when {@code base_url} is set; otherwise the runtime uses the built-in demo model. */
     public boolean configured() {
         return baseUrl != null;
@@ -87,7 +92,7 @@ public record ModelConfig(
     @Override
     public void validate(ConfigChecks check) {
         if (baseUrl != null) {
-            check.require(isHttpUrl(baseUrl), "base_url",
+            check.require(ConfigChecks.isHttpUrl(baseUrl), "base_url",
                     "must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:11434/v1, was \"" + baseUrl + "\"");
         }
         check.require(name != null, "name", "must be set, e.g. llama3.1 or gpt-4o-mini");
@@ -114,16 +119,6 @@ public record ModelConfig(
                     "takes low, medium and high, was \"" + effort + "\"");
         }
         check.require(efforts.stream().distinct().count() == efforts.size(), "reasoning_efforts", "names an effort twice: " + efforts);
-    }
-
-    static boolean isHttpUrl(String text) {
-        try {
-            URI uri = new URI(text);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && !uri.getHost().isBlank();
-        } catch (URISyntaxException malformed) {
-            return false;
-        }
     }
 
     static String blankToNull(String s) {

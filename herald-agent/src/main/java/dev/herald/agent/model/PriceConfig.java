@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.agent.model;
 
 import dev.herald.core.agent.ModelOption;
 import dev.herald.core.config.ConfigChecks;

@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.agent.model;
 
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Secret;
@@ -56,11 +56,17 @@ public record ModelProfileConfig(
         return apiKey.isSet() || baseUrl != null ? apiKey : model.apiKey();
     }
 
+    /** The client's settings for this profile: its endpoint and key, else {@code model}'s, and {@code model}'s timeouts and retries. */
+    public ModelSettings settings(ModelConfig model) {
+        return new ModelSettings(endpoint(model).orElseThrow(), key(model).reveal().orElse(null), name, model.connectTimeout(),
+                model.idleTimeout(), model.maxRetries()).withReasoningEfforts(reasoningEfforts);
+    }
+
     @Override
     public void validate(ConfigChecks check) {
         check.require(name != null, "name", "must be set: the model's name on its server, e.g. gpt-4o-mini");
         if (baseUrl != null) {
-            check.require(ModelConfig.isHttpUrl(baseUrl), "base_url",
+            check.require(ConfigChecks.isHttpUrl(baseUrl), "base_url",
                     "must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:11434/v1, was \"" + baseUrl + "\"");
         }
         check.require(contextTokens == null || contextTokens >= 1024, "context_tokens", "must be at least 1024, was " + contextTokens);

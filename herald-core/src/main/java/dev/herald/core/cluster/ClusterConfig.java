@@ -1,16 +1,17 @@
-package dev.herald.app.config;
+package dev.herald.core.cluster;
 
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Validated;
 import dev.herald.core.config.ConfigChecks;
-import dev.herald.core.cluster.ClusterSettings;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * {@code cluster:} whether several Herald nodes share one store (PostgreSQL), and this node's place among them. Off by
  * default: one gateway per store, and a second one is refused. On, every node registers with a heartbeat, runs the
- * sessions whose lease it holds, and takes over the sessions and turns of a node whose lease runs out.
+ * sessions whose lease it holds, and takes over the sessions and turns of a node whose lease runs out. The configuration
+ * loader binds the section straight into this record; {@link #settings(String)} is the registry's {@link ClusterSettings}
+ * for this process.
  */
 public record ClusterConfig(
         @Doc("true: several nodes share the store (every node sets it); false: one gateway per store, a second is refused")
@@ -38,6 +39,16 @@ public record ClusterConfig(
 
     public Optional<String> configuredNodeId() {
         return Optional.ofNullable(nodeId);
+    }
+
+    /**
+     * This process as a node: {@code predecessor} is the node it takes over from in a restart, or null. A configured
+     * {@code node_id} is still held by the predecessor during a handover, so the new process runs as {@code <id>.next}
+     * then, and the next handover goes back to {@code <id>}.
+     */
+    public ClusterSettings settings(String predecessor) {
+        Optional<String> id = configuredNodeId().map(configured -> configured.equals(predecessor) ? configured + ".next" : configured);
+        return new ClusterSettings(enabled, NodeIdentity.thisProcess(id), lease(), predecessor);
     }
 
     @Override
