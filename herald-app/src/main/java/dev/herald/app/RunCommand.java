@@ -1,5 +1,7 @@
 package dev.herald.app;
 
+import dev.herald.app.logging.Logging;
+
 import dev.herald.app.config.ConfigLoader;
 import dev.herald.app.config.LoadedConfig;
 import dev.herald.app.plugins.PlatformPlugins;
@@ -52,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
         // this home (or on this database) stops here, naming the running one, and exits 78
         dev.herald.app.runtime.Succession succession = dev.herald.app.runtime.Succession.fromEnv(cli.env());
         try (StoreOwner owner = Stores.claim(loaded.config().store(), loaded.config().cluster().enabled(), succession)) {
-            Path logFile = Logging.start(home, level, loaded.config().logging().format());
+            Path logFile = Logging.start(HeraldHome.create(home.resolve("logs")), level, loaded.config().logging().format());
             Logger log = LoggerFactory.getLogger("herald");
             log.info("starting herald {} (commit {}, home {}, log {}, java {}, pid {}; store claimed: {})", Version.current(),
                     Version.commit(), home, logFile, Runtime.version(), ProcessHandle.current().pid(), owner.describe());

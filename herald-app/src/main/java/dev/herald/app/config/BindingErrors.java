@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ClosestKey;
+
+
 import dev.herald.core.config.Secret;
 import dev.herald.core.config.ConfigException;
 import com.fasterxml.jackson.annotation.JsonProperty;

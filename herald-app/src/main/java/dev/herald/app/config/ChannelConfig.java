@@ -1,5 +1,9 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.persona.PersonalityConfig;
+import dev.herald.core.config.ClosestKey;
+
+
 import dev.herald.agent.model.ModelProfileConfig;
 
 import dev.herald.core.config.ConfigChecks;

@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.web.api.ApiServerConfig;
+
 import dev.herald.agent.model.ModelConfig;
 
 import dev.herald.store.postgres.JdbcUrl;

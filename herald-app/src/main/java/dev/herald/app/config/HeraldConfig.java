@@ -1,5 +1,15 @@
 package dev.herald.app.config;
 
+import dev.herald.app.logging.LoggingConfig;
+
+import dev.herald.core.schedule.SchedulesConfig;
+import dev.herald.core.inbound.CommandsConfig;
+import dev.herald.core.auth.AuthConfig;
+import dev.herald.agent.persona.PersonalityConfig;
+import dev.herald.app.hooks.HookConfig;
+import dev.herald.core.config.ClosestKey;
+
+
 import dev.herald.store.StoreConfig;
 
 import dev.herald.agent.AgentConfig;

@@ -1,5 +1,9 @@
 package dev.herald.app.config;
 
+import dev.herald.web.api.ApiServerConfig;
+import dev.herald.web.chat.WebChatConfig;
+import dev.herald.web.webhook.WebhookConfig;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonMappingException;

@@ -1,5 +1,9 @@
 package dev.herald.app.config;
 
+import dev.herald.web.api.ApiServerConfig;
+import dev.herald.web.chat.WebChatConfig;
+import dev.herald.web.webhook.WebhookConfig;
+
 import dev.herald.app.plugins.PlatformPlugins;
 import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.config.Validated;
@@ -57,7 +61,7 @@ public record PlatformsConfig(
         if (!webhook.enabled() || ApiServerConfig.isLoopback(apiServer.host())) {
             return;
         }
-        webhook.routes().forEach((name, route) -> check.require(route.signature() != WebhookSignature.NONE,
+        webhook.routes().forEach((name, route) -> check.require(route.signature() != dev.herald.web.webhook.SignatureStyle.NONE,
                 "webhook.routes." + name + ".signature", "is none while " + check.path("api_server.host") + " is " + apiServer.host()
                         + " (not a loopback address), so anyone who can reach the port could post to it; use github, gitlab or "
                         + "standard with a secret, or bind the host to 127.0.0.1"));

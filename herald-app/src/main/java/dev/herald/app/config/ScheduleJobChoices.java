@@ -1,5 +1,10 @@
 package dev.herald.app.config;
 
+import dev.herald.core.schedule.SchedulesConfig;
+import dev.herald.core.schedule.ScheduleJobConfig;
+import dev.herald.core.config.ClosestKey;
+
+
 import dev.herald.agent.model.ModelProfileConfig;
 
 import dev.herald.core.config.ConfigChecks;

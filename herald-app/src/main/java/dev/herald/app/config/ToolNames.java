@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ClosestKey;
+
+
 import dev.herald.agent.AgentConfig;
 
 import dev.herald.core.config.ConfigChecks;

@@ -1,6 +1,6 @@
 package dev.herald.app.hooks;
 
-import dev.herald.app.config.HookConfig;
+import dev.herald.app.hooks.HookConfig;
 import dev.herald.core.config.Secret;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.herald.app.hooks;
 
-import dev.herald.app.config.HookConfig;
+import dev.herald.app.hooks.HookConfig;
 import dev.herald.core.agent.ApprovalRequest;
 import dev.herald.core.metrics.GatewayMetrics;
 import dev.herald.core.turn.TurnOutcome;

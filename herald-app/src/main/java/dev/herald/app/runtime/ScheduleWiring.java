@@ -1,9 +1,9 @@
 package dev.herald.app.runtime;
 
 import dev.herald.core.config.ConfigException;
-import dev.herald.app.config.ScheduleJobConfig;
-import dev.herald.app.config.ScheduleMisfire;
-import dev.herald.app.config.SchedulesConfig;
+import dev.herald.core.schedule.ScheduleJobConfig;
+import dev.herald.core.schedule.Misfire;
+import dev.herald.core.schedule.SchedulesConfig;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.agent.ProfileAgent;
@@ -83,7 +83,7 @@ final class ScheduleWiring {
             throw new ConfigException("config - schedules.jobs." + id + ".deliver names platform '" + p + "', which is not enabled; "
                     + "enable platforms." + p + " or deliver to log");
         }
-        Misfire misfire = c.misfire() == ScheduleMisfire.SKIP ? Misfire.SKIP : Misfire.RUN_ONCE;
+        Misfire misfire = c.misfire();
         return new Job(id, c.prompt(), schedule, source, misfire, Duration.ofSeconds(c.catchUpWindowSeconds()), c.enabled(), Definer.CONFIG,
                 "config", now, now, schedule.nextAfter(now).orElse(null), null, null, null, c.model(), c.tools());
     }

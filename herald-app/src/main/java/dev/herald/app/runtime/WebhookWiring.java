@@ -1,12 +1,11 @@
 package dev.herald.app.runtime;
 
 import dev.herald.core.config.ConfigException;
-import dev.herald.app.config.WebhookConfig;
-import dev.herald.app.config.WebhookRouteConfig;
+import dev.herald.web.webhook.WebhookConfig;
+import dev.herald.web.webhook.WebhookRouteConfig;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.web.WebServer;
 import dev.herald.web.webhook.Delivery;
-import dev.herald.web.webhook.SignatureStyle;
 import dev.herald.web.webhook.WebhookPlatform;
 import dev.herald.web.webhook.WebhookRoute;
 import java.time.Clock;
@@ -33,7 +32,7 @@ final class WebhookWiring {
                 throw new ConfigException("config - platforms.webhook.routes." + e.getKey() + ".deliver names platform '" + f.platform()
                         + "', which is not enabled; enable platforms." + f.platform() + " or deliver to log");
             }
-            routes.add(new WebhookRoute(e.getKey(), r.secret().reveal().orElse(null), SignatureStyle.valueOf(r.signature().name()),
+            routes.add(new WebhookRoute(e.getKey(), r.secret().reveal().orElse(null), r.signature(),
                     r.prompt(), deliver));
         }
         return new WebhookPlatform(new WebhookPlatform.Settings(config.maxBodyBytes(), routes), web, clock);

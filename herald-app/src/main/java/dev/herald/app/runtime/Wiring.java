@@ -15,7 +15,7 @@ import dev.herald.agent.tool.ScheduleTool;
 import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.agent.tool.ToolSettings;
 import dev.herald.agent.AgentConfig;
-import dev.herald.app.config.ApiServerConfig;
+import dev.herald.web.api.ApiServerConfig;
 import dev.herald.app.config.HeraldConfig;
 import dev.herald.agent.model.ModelConfig;
 import dev.herald.core.agent.Agent;
@@ -172,8 +172,7 @@ public final class Wiring implements AutoCloseable {
             Optional<WebServer> web = Optional.empty();
             ApiServerConfig api = config.platforms().apiServer();
             String key = api.key().reveal().orElse(null);
-            ApiServerPlatform.Settings s = new ApiServerPlatform.Settings(api.host(), api.port(), key,
-                    api.maxBodyBytes(), api.requestTimeout(), "herald").withMaxImageBytes(config.model().maxImageBytes());
+            ApiServerPlatform.Settings s = api.settings(config.model().maxImageBytes());
             if (api.enabled() || config.platforms().webhook().enabled()) {
                 web = Optional.of(new WebServer(s.listen().withClientLimits(api.headerTimeout(), api.maxConnectionsPerAddress())));
             }

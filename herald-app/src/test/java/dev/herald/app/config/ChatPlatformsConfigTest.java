@@ -57,7 +57,7 @@ class ChatPlatformsConfigTest {
         assertThat(slack.botToken().reveal()).hasValue("xoxb-2");
         assertThat(slack.requireMention()).isFalse();
         assertThat(p.webhook().routes()).containsOnlyKeys("github", "alerts");
-        assertThat(p.webhook().routes().get("github").signature()).isEqualTo(WebhookSignature.GITHUB);
+        assertThat(p.webhook().routes().get("github").signature()).isEqualTo(dev.herald.web.webhook.SignatureStyle.GITHUB);
         assertThat(p.webhook().routes().get("github").deliver()).isEqualTo("slack:C0123");
         assertThat(p.webhook().routes().get("alerts").deliver()).isEqualTo("log");
         assertThat(p.webhook().routes().get("alerts").prompt()).isEmpty();

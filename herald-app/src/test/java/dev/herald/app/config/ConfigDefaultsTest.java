@@ -1,5 +1,7 @@
 package dev.herald.app.config;
 
+import dev.herald.web.api.ApiServerConfig;
+
 import dev.herald.core.config.ConfigException;
 import dev.herald.core.gateway.GatewayConfig;
 import dev.herald.core.lanes.BusyPolicy;

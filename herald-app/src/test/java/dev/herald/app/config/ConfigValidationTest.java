@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.core.config.ClosestKey;
+
+
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -207,7 +210,7 @@ class ConfigValidationTest {
                 + "        signature: standard\n        secret: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n");
 
         assertThat(message).contains("platforms.webhook.routes.saas.secret is not a Standard Webhooks secret").doesNotContain("not*base64");
-        assertThat(ok.platforms().webhook().routes().get("saas").signature()).isEqualTo(WebhookSignature.STANDARD);
+        assertThat(ok.platforms().webhook().routes().get("saas").signature()).isEqualTo(dev.herald.web.webhook.SignatureStyle.STANDARD);
     }
 
     @Test

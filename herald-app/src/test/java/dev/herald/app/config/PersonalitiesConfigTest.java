@@ -1,5 +1,8 @@
 package dev.herald.app.config;
 
+import dev.herald.agent.persona.PersonalityConfig;
+
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

@@ -1,5 +1,9 @@
 package dev.herald.app.config;
 
+import dev.herald.core.schedule.ScheduleJobConfig;
+import dev.herald.core.schedule.Misfire;
+
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -27,7 +31,7 @@ class SchedulesConfigTest {
         assertThat(c.schedules().zone()).isEqualTo(ZoneId.of("Europe/Berlin"));
         ScheduleJobConfig job = c.schedules().jobs().get("standup");
         assertThat(job.deliver()).isEqualTo("telegram:123456");
-        assertThat(job.misfire()).isEqualTo(ScheduleMisfire.RUN_ONCE);
+        assertThat(job.misfire()).isEqualTo(Misfire.RUN_ONCE);
         assertThat(job.catchUpWindowSeconds()).isEqualTo(3600);
         assertThat(job.enabled()).isTrue();
         assertThat(job.user()).isNull();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
-import dev.herald.app.config.HookConfig;
+import dev.herald.app.hooks.HookConfig;
 import dev.herald.core.agent.ApprovalRequest;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.platform.Platform;

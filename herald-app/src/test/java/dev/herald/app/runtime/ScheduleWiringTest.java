@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.core.config.ConfigException;
-import dev.herald.app.config.ScheduleJobConfig;
-import dev.herald.app.config.ScheduleMisfire;
-import dev.herald.app.config.SchedulesConfig;
+import dev.herald.core.schedule.ScheduleJobConfig;
+import dev.herald.core.schedule.Misfire;
+import dev.herald.core.schedule.SchedulesConfig;
 import dev.herald.core.platform.Platform;
 import dev.herald.core.platform.PlatformAdapter;
 import dev.herald.core.platform.loopback.LoopbackPlatform;
@@ -51,7 +51,7 @@ class ScheduleWiringTest {
     }
 
     private static ScheduleJobConfig job(String schedule, String deliver) {
-        return new ScheduleJobConfig(schedule, "post the standup", deliver, null, null, ScheduleMisfire.RUN_ONCE, 3600, true);
+        return new ScheduleJobConfig(schedule, "post the standup", deliver, null, null, Misfire.RUN_ONCE, 3600, true);
     }
 
     @Test

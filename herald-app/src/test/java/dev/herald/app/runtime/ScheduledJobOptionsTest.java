@@ -9,9 +9,9 @@ import dev.herald.agent.model.ModelSettings;
 import dev.herald.agent.model.OpenAiCompatibleClient;
 import dev.herald.agent.tool.ToolRegistry;
 import dev.herald.agent.tool.ToolSettings;
-import dev.herald.app.config.ScheduleJobConfig;
-import dev.herald.app.config.ScheduleMisfire;
-import dev.herald.app.config.SchedulesConfig;
+import dev.herald.core.schedule.ScheduleJobConfig;
+import dev.herald.core.schedule.Misfire;
+import dev.herald.core.schedule.SchedulesConfig;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewaySettings;
@@ -114,7 +114,7 @@ class ScheduledJobOptionsTest {
     /** Adds one job to schedules.jobs and puts them into the store as the start-up does; each answers in u1's chat. */
     private Job configured(String id, String model, List<String> tools) {
         config.put(id, new ScheduleJobConfig("*/5 * * * *", "compile the digest for " + id, "loopback:u1", null, null,
-                ScheduleMisfire.RUN_ONCE, 3600, true, model, tools));
+                Misfire.RUN_ONCE, 3600, true, model, tools));
         ScheduleWiring.reconcile(new SchedulesConfig("UTC", config), kit.storage().schedules(), clock, List.of(loopback));
         return kit.storage().schedules().find(id).orElseThrow();
     }

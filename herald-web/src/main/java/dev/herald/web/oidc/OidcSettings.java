@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * How the web pages sign people in with the company's OpenID Connect provider (checked by the app's config record
- * before it gets here). {@link #toString()} masks the client secret, so the record may be logged.
+ * How the web pages sign people in with the company's OpenID Connect provider (made by {@link OidcConfig#settings()}, which the
+ * configuration loader checked). {@link #toString()} masks the client secret, so the record may be logged.
  *
  * @param issuer              the provider's issuer URL, exactly as its discovery document names it
  * @param clientSecret        the client's secret at the provider; sent only to the token endpoint
@@ -24,20 +24,25 @@ public record OidcSettings(URI issuer, String clientId, String clientSecret, Lis
 
     /** Where the provider sends the browser back; register it at the provider. */
     public static final String CALLBACK_PATH = "/auth/oidc/callback";
+    /** What is used where {@code platforms.webchat.oidc} leaves a key out. */
+    public static final List<String> DEFAULT_SCOPES = List.of("openid", "email", "profile");
+    public static final String DEFAULT_GROUPS_CLAIM = "groups";
+    public static final String DEFAULT_LABEL = "single sign-on";
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
     public OidcSettings {
         Objects.requireNonNull(issuer, "issuer");
         Objects.requireNonNull(clientId, "clientId");
         Objects.requireNonNull(redirectBaseUrl, "redirectBaseUrl");
         clientSecret = clientSecret == null ? "" : clientSecret;
-        scopes = List.copyOf(scopes == null || scopes.isEmpty() ? List.of("openid", "email", "profile") : scopes);
+        scopes = List.copyOf(scopes == null || scopes.isEmpty() ? DEFAULT_SCOPES : scopes);
         allowedEmailDomains = allowedEmailDomains == null ? List.of()
                 : allowedEmailDomains.stream().map(d -> d.strip().toLowerCase(Locale.ROOT)).toList();
         allowedGroups = List.copyOf(allowedGroups == null ? List.of() : allowedGroups);
         adminGroups = List.copyOf(adminGroups == null ? List.of() : adminGroups);
-        groupsClaim = groupsClaim == null || groupsClaim.isBlank() ? "groups" : groupsClaim.strip();
-        label = label == null || label.isBlank() ? "single sign-on" : label.strip();
-        timeout = timeout == null ? Duration.ofSeconds(10) : timeout;
+        groupsClaim = groupsClaim == null || groupsClaim.isBlank() ? DEFAULT_GROUPS_CLAIM : groupsClaim.strip();
+        label = label == null || label.isBlank() ? DEFAULT_LABEL : label.strip();
+        timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
     }
 
     /** The redirect URI: the base URL without a trailing slash, then {@value #CALLBACK_PATH}. */

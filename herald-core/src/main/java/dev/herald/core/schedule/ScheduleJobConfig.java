@@ -1,10 +1,8 @@
-package dev.herald.app.config;
+package dev.herald.core.schedule;
 
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Validated;
 import dev.herald.core.config.ConfigChecks;
-import dev.herald.core.schedule.Schedule;
-import dev.herald.core.schedule.Targets;
 import java.time.Instant;
 import java.time.ZoneId;
 
@@ -21,7 +19,7 @@ public record ScheduleJobConfig(
         @Doc("time zone of this job's local times; not set = schedules.time_zone")
         String timeZone,
         @Doc("runs missed while Herald was down: one catch-up run, or none")
-        ScheduleMisfire misfire,
+        Misfire misfire,
         @Doc("seconds after its time a missed run may still start (misfire run_once)")
         long catchUpWindowSeconds,
         @Doc("false = kept but paused")
@@ -35,19 +33,19 @@ public record ScheduleJobConfig(
     public ScheduleJobConfig {
         prompt = prompt == null ? "" : prompt.strip();
         deliver = deliver == null || deliver.isBlank() ? "log" : deliver.strip();
-        misfire = misfire == null ? ScheduleMisfire.RUN_ONCE : misfire;
+        misfire = misfire == null ? Misfire.RUN_ONCE : misfire;
         model = model == null || model.isBlank() ? null : model.strip();
         tools = tools == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(tools));
     }
 
     /** A job with its chat's model and its platform's tools. */
-    public ScheduleJobConfig(String schedule, String prompt, String deliver, String user, String timeZone, ScheduleMisfire misfire,
+    public ScheduleJobConfig(String schedule, String prompt, String deliver, String user, String timeZone, Misfire misfire,
             long catchUpWindowSeconds, boolean enabled) {
         this(schedule, prompt, deliver, user, timeZone, misfire, catchUpWindowSeconds, enabled, null, null);
     }
 
     public static ScheduleJobConfig defaults() {
-        return new ScheduleJobConfig(null, "", "log", null, null, ScheduleMisfire.RUN_ONCE, 3600, true, null, null);
+        return new ScheduleJobConfig(null, "", "log", null, null, Misfire.RUN_ONCE, 3600, true, null, null);
     }
 
     @Override

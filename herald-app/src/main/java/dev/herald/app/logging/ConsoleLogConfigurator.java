@@ -1,4 +1,4 @@
-package dev.herald.app;
+package dev.herald.app.logging;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;

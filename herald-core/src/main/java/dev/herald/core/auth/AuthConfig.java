@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.core.auth;
 
 import dev.herald.core.config.Doc;
 

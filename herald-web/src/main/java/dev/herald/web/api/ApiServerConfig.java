@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.web.api;
 
 import dev.herald.core.Loopback;
 import dev.herald.core.config.ConfigChecks;
@@ -6,13 +6,14 @@ import dev.herald.core.config.Doc;
 import dev.herald.core.config.Secret;
 import dev.herald.core.config.Validated;
 import dev.herald.web.WebServer;
-import dev.herald.web.api.ApiServerPlatform;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
 /**
  * {@code platforms.api_server:} the OpenAI-compatible HTTP API that other programs use to talk to the agent.
- * Bound to loopback it may run without a key; on any other address a bearer key is required.
+ * Bound to loopback it may run without a key; on any other address a bearer key is required. The configuration loader
+ * binds the section straight into this record; {@link #settings(long)} is the server's {@link ApiServerPlatform.Settings},
+ * whose defaults {@link #defaults()} reads.
  */
 public record ApiServerConfig(
         @Doc("serve the OpenAI-compatible API")
@@ -53,6 +54,12 @@ public record ApiServerConfig(
         return new ApiServerConfig(true, api.host(), api.port(), Secret.NONE, api.maxBodyBytes(), (int) api.requestTimeout().toSeconds(), true,
                 java.util.List.of(), (int) WebServer.Settings.DEFAULT_HEADER_TIMEOUT.toSeconds(),
                 WebServer.Settings.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
+    }
+
+    /** The API server's settings: this section's address, key and limits, taking images up to {@code maxImageBytes}. */
+    public ApiServerPlatform.Settings settings(long maxImageBytes) {
+        return new ApiServerPlatform.Settings(host, port, key.reveal().orElse(null), maxBodyBytes, requestTimeout(), "herald")
+                .withMaxImageBytes(maxImageBytes);
     }
 
     public Duration headerTimeout() {

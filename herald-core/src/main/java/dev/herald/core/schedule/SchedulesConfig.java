@@ -1,10 +1,8 @@
-package dev.herald.app.config;
+package dev.herald.core.schedule;
 
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Validated;
 import dev.herald.core.config.ConfigChecks;
-import dev.herald.core.schedule.Job;
-import dev.herald.core.schedule.Schedule;
 import java.time.ZoneId;
 import java.util.Map;
 

@@ -1,9 +1,8 @@
-package dev.herald.app.config;
+package dev.herald.web.webhook;
 
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Validated;
 import dev.herald.core.config.ConfigChecks;
-import dev.herald.web.webhook.WebhookPlatform;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -48,10 +47,10 @@ public record WebhookConfig(
             String route = "routes." + e.getKey();
             WebhookRouteConfig r = e.getValue();
             check.require(NAME.matcher(e.getKey()).matches(), route, "is not a valid route name: use 1-64 letters, digits, '_' or '-'");
-            check.require(r.signature() == WebhookSignature.NONE || r.secret().isSet(), route + ".secret",
+            check.require(r.signature() == SignatureStyle.NONE || r.secret().isSet(), route + ".secret",
                     "is required with signature " + r.signature().name().toLowerCase(java.util.Locale.ROOT)
                             + "; set it (e.g. secret: ${GITHUB_WEBHOOK_SECRET}) or use signature: none on a trusted network only");
-            check.require(r.signature() != WebhookSignature.STANDARD || r.secret().reveal().map(WebhookConfig::isStandardSecret).orElse(true),
+            check.require(r.signature() != SignatureStyle.STANDARD || r.secret().reveal().map(WebhookConfig::isStandardSecret).orElse(true),
                     route + ".secret", "is not a Standard Webhooks secret (whsec_ followed by base64 of at least 16 bytes); copy the "
                             + "secret the sender shows");
             check.require(DELIVER.matcher(r.deliver()).matches(), route + ".deliver",

@@ -1,4 +1,4 @@
-package dev.herald.app;
+package dev.herald.app.logging;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -22,14 +22,14 @@ import org.slf4j.LoggerFactory;
  * gzipped. Level INFO unless {@code HERALD_LOG_LEVEL} says otherwise. Before this runs, the
  * {@link ConsoleLogConfigurator} keeps the console to warnings.
  */
-final class Logging {
-    static final String LEVEL_ENV = "HERALD_LOG_LEVEL";
+public final class Logging {
+    public static final String LEVEL_ENV = "HERALD_LOG_LEVEL";
 
     private Logging() {
     }
 
     /** Level from {@value #LEVEL_ENV}; a value that is not a level is a configuration error. */
-    static Level level(Map<String, String> env) {
+    public static Level level(Map<String, String> env) {
         String raw = env.get(LEVEL_ENV);
         if (raw == null || raw.isBlank()) {
             return Level.INFO;
@@ -42,9 +42,8 @@ final class Logging {
         return level;
     }
 
-    /** Sends every log line, in {@code format}, to the console and to {@code <home>/logs/herald.log} from now on. */
-    static Path start(Path home, Level level, dev.herald.app.config.LogFormat format) {
-        Path logs = HeraldHome.create(home.resolve("logs"));
+    /** Sends every log line, in {@code format}, to the console and to {@code <logs>/herald.log} from now on (logs exists). */
+    public static Path start(Path logs, Level level, LogFormat format) {
         Path file = logs.resolve("herald.log");
         dev.herald.app.runtime.PrivateFiles.touch(file); // logback appends to it; created here, it is private from the start
         LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
@@ -86,8 +85,8 @@ final class Logging {
         return file;
     }
 
-    private static LayoutWrappingEncoder<ILoggingEvent> encoder(LoggerContext ctx, dev.herald.app.config.LogFormat format) {
-        ch.qos.logback.core.LayoutBase<ILoggingEvent> layout = format == dev.herald.app.config.LogFormat.JSON
+    private static LayoutWrappingEncoder<ILoggingEvent> encoder(LoggerContext ctx, LogFormat format) {
+        ch.qos.logback.core.LayoutBase<ILoggingEvent> layout = format == LogFormat.JSON
                 ? new JsonLogLayout() : new LogLayout();
         layout.setContext(ctx);
         layout.start();

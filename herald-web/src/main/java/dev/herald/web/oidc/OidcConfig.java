@@ -1,11 +1,10 @@
-package dev.herald.app.config;
+package dev.herald.web.oidc;
 
 import dev.herald.core.Loopback;
 import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Secret;
 import dev.herald.core.config.Validated;
-import dev.herald.web.oidc.OidcSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -58,8 +57,8 @@ public record OidcConfig(
     }
 
     public static OidcConfig defaults() {
-        return new OidcConfig(false, "", "", Secret.NONE, List.of("openid", "email", "profile"), "", List.of(), List.of(), "groups",
-                List.of(), "single sign-on", 10);
+        return new OidcConfig(false, "", "", Secret.NONE, OidcSettings.DEFAULT_SCOPES, "", List.of(), List.of(), OidcSettings.DEFAULT_GROUPS_CLAIM,
+                List.of(), OidcSettings.DEFAULT_LABEL, (int) OidcSettings.DEFAULT_TIMEOUT.toSeconds());
     }
 
     /** The web side's settings (only meaningful once validated and enabled). */

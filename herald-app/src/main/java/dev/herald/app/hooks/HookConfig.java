@@ -1,6 +1,6 @@
-package dev.herald.app.config;
+package dev.herald.app.hooks;
 
-import dev.herald.app.hooks.HookEvent;
+import dev.herald.core.config.ClosestKey;
 import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Secret;

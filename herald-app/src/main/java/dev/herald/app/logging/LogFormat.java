@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.app.logging;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 

@@ -1,4 +1,4 @@
-package dev.herald.app;
+package dev.herald.app.logging;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;

@@ -1,6 +1,7 @@
-package dev.herald.app.config;
+package dev.herald.web.chat;
 
 import dev.herald.core.config.Doc;
+import dev.herald.web.oidc.OidcConfig;
 
 /**
  * {@code platforms.webchat:} the browser chat at {@code /}, served on the API server's port next to the admin

@@ -1,15 +1,15 @@
-package dev.herald.app.config;
+package dev.herald.core.config;
 
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
 
 /** Finds the known key a mistyped one was most likely meant to be (edit distance, small typos only). */
-final class ClosestKey {
+public final class ClosestKey {
     private ClosestKey() {
     }
 
-    static Optional<String> to(String typed, Collection<String> known) {
+    public static Optional<String> to(String typed, Collection<String> known) {
         String t = typed.toLowerCase(Locale.ROOT).replace('-', '_');
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
@@ -25,7 +25,7 @@ final class ClosestKey {
     }
 
     /** Levenshtein distance, with an adjacent swap counted as one edit. */
-    static int distance(String a, String b) {
+    public static int distance(String a, String b) {
         int[][] d = new int[a.length() + 1][b.length() + 1];
         for (int i = 0; i <= a.length(); i++) {
             d[i][0] = i;

@@ -1,9 +1,9 @@
-package dev.herald.app.config;
+package dev.herald.core.inbound;
 
+import dev.herald.core.config.ClosestKey;
 import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.config.Doc;
 import dev.herald.core.config.Validated;
-import dev.herald.core.inbound.CommandTiers;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package dev.herald.app;
+package dev.herald.app.logging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.herald.app.config;
+package dev.herald.agent.persona;
 
 import dev.herald.core.config.ConfigChecks;
 import dev.herald.core.config.Doc;
