@@ -44,6 +44,38 @@ class ConfigSectionsTest {
         }
     }
 
+    /** The file's shape that is the loader's own: the root, and platforms: (whose plug-in sections, with their channels, it assembles). */
+    private static final java.util.Set<Class<?>> LOADERS_OWN = java.util.Set.of(HeraldConfig.class, PlatformsConfig.class);
+
+    /**
+     * One settings model: a section is bound straight into its component's own record, which lives with the component
+     * (its defaults, documentation and checks beside the code that uses them); the configuration package keeps the
+     * machinery and the root's shape only.
+     */
+    @Test
+    void everySection_isItsComponentsOwnRecord_notOneOfTheConfigPackage() {
+        List<String> here = new ArrayList<>();
+        collect(HeraldConfig.class, "", here);
+
+        assertThat(here).as("sections whose record is in dev.herald.app.config rather than with their component").isEmpty();
+    }
+
+    private static void collect(Class<?> section, String prefix, List<String> here) {
+        if (section.getPackageName().equals(ConfigSectionsTest.class.getPackageName()) && !LOADERS_OWN.contains(section)) {
+            here.add((prefix.isEmpty() ? "(root)" : prefix) + ": " + section.getSimpleName());
+        }
+        for (Sections.Key key : Sections.builtIn().keys(section)) {
+            String path = Provenance.child(prefix, key.name());
+            if (key.isSection()) {
+                collect(key.type(), path, here);
+            } else if (key.isSectionList()) {
+                collect(key.element(), path + "[]", here);
+            } else if (key.isSectionMap()) {
+                collect(key.mapValue(), path + ".<name>", here);
+            }
+        }
+    }
+
     @Test
     void defaults_passTheirOwnValidation() {
         Sections.validate(HeraldConfig.defaults(), new ConfigChecks("", new Provenance(Path.of("defaults"), false)));
