@@ -19,29 +19,19 @@ class ConfigSectionsTest {
     @Test
     void everySection_hasDefaultsAndEveryKeyIsDocumented() {
         List<String> problems = new ArrayList<>();
-        check(HeraldConfig.class, "", problems);
-
-        assertThat(problems).isEmpty();
-    }
-
-    private static void check(Class<?> section, String prefix, List<String> problems) {
-        try {
-            assertThat(Sections.builtIn().defaultsOf(section)).isInstanceOf(section);
-        } catch (IllegalStateException e) {
-            problems.add(e.getMessage());
-        }
-        for (Sections.Key key : Sections.builtIn().keys(section)) {
-            String path = Provenance.child(prefix, key.name());
-            if (key.isSection()) {
-                check(key.type(), path, problems);
-            } else if (key.isSectionList()) {
-                check(key.element(), path + "[]", problems);
-            } else if (key.isSectionMap()) {
-                check(key.mapValue(), path + ".<name>", problems);
-            } else if (key.doc().isBlank()) {
+        walk(HeraldConfig.class, "", (section, path) -> {
+            try {
+                assertThat(Sections.builtIn().defaultsOf(section)).isInstanceOf(section);
+            } catch (IllegalStateException e) {
+                problems.add(e.getMessage());
+            }
+        }, (key, path) -> {
+            if (key.doc().isBlank()) {
                 problems.add(path + " has no @Doc");
             }
-        }
+        });
+
+        assertThat(problems).isEmpty();
     }
 
     /** The file's shape that is the loader's own: the root, and platforms: (whose plug-in sections, with their channels, it assembles). */
@@ -55,23 +45,29 @@ class ConfigSectionsTest {
     @Test
     void everySection_isItsComponentsOwnRecord_notOneOfTheConfigPackage() {
         List<String> here = new ArrayList<>();
-        collect(HeraldConfig.class, "", here);
+        walk(HeraldConfig.class, "", (section, path) -> {
+            if (section.getPackageName().equals(ConfigSectionsTest.class.getPackageName()) && !LOADERS_OWN.contains(section)) {
+                here.add((path.isEmpty() ? "(root)" : path) + ": " + section.getSimpleName());
+            }
+        }, (key, path) -> { });
 
         assertThat(here).as("sections whose record is in dev.herald.app.config rather than with their component").isEmpty();
     }
 
-    private static void collect(Class<?> section, String prefix, List<String> here) {
-        if (section.getPackageName().equals(ConfigSectionsTest.class.getPackageName()) && !LOADERS_OWN.contains(section)) {
-            here.add((prefix.isEmpty() ? "(root)" : prefix) + ": " + section.getSimpleName());
-        }
+    /** Visits every section (lists' items and maps' entries too) and every plain key below {@code section}, with its path. */
+    private static void walk(Class<?> section, String prefix, java.util.function.BiConsumer<Class<?>, String> onSection,
+            java.util.function.BiConsumer<Sections.Key, String> onKey) {
+        onSection.accept(section, prefix);
         for (Sections.Key key : Sections.builtIn().keys(section)) {
             String path = Provenance.child(prefix, key.name());
             if (key.isSection()) {
-                collect(key.type(), path, here);
+                walk(key.type(), path, onSection, onKey);
             } else if (key.isSectionList()) {
-                collect(key.element(), path + "[]", here);
+                walk(key.element(), path + "[]", onSection, onKey);
             } else if (key.isSectionMap()) {
-                collect(key.mapValue(), path + ".<name>", here);
+                walk(key.mapValue(), path + ".<name>", onSection, onKey);
+            } else {
+                onKey.accept(key, path);
             }
         }
     }
