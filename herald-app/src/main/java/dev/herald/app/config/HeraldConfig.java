@@ -22,9 +22,11 @@ import dev.herald.core.config.ConfigChecks;
 import java.nio.file.Path;
 
 /**
- * The whole configuration, one immutable record per component. Built once by {@link ConfigLoader} (YAML,
- * environment, defaults), validated, then only read. A new top-level section is one record plus one
- * component here and its {@code defaults()} in {@link #defaults()}.
+ * The whole configuration, one immutable record per section. Built once by {@link ConfigLoader} (YAML,
+ * environment, defaults), validated, then only read. Each section's record is its component's own and lives with it
+ * ({@code GatewayConfig} in the gateway's package, {@code StoreConfig} in the store's, a platform's settings record in
+ * its plug-in; docs/architecture.md lists them): a new top-level section is that record plus one component here and
+ * its {@code defaults()} in {@link #defaults()}. The rules across sections are in {@link #validate}.
  */
 public record HeraldConfig(
         ModelConfig model,
