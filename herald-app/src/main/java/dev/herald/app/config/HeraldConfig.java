@@ -3,7 +3,7 @@ package dev.herald.app.config;
 import dev.herald.app.logging.LoggingConfig;
 
 import dev.herald.core.schedule.SchedulesConfig;
-import dev.herald.core.inbound.CommandsConfig;
+import dev.herald.core.auth.CommandsConfig;
 import dev.herald.core.auth.AuthConfig;
 import dev.herald.agent.persona.PersonalityConfig;
 import dev.herald.app.hooks.HookConfig;

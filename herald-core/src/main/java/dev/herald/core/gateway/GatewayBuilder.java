@@ -36,7 +36,7 @@ public final class GatewayBuilder {
     ClusterSettings cluster = ClusterSettings.single();
     final List<CommandExtension> commands = new java.util.ArrayList<>();
     java.util.function.Predicate<dev.herald.core.session.SessionSource> approvers = s -> true;
-    dev.herald.core.inbound.CommandTiers commandTiers = dev.herald.core.inbound.CommandTiers.defaults();
+    dev.herald.core.auth.CommandTiers commandTiers = dev.herald.core.auth.CommandTiers.defaults();
     HomeChannelStore homeChannels = HomeChannelStore.inMemory();
     Optional<StoredTurnOptions> storedOptions = Optional.empty();
     dev.herald.core.platform.ChannelOverrides channels = dev.herald.core.platform.ChannelOverrides.NONE;
@@ -106,8 +106,8 @@ public final class GatewayBuilder {
         return this;
     }
 
-    /** Which commands users who are not admins may run (default {@link dev.herald.core.inbound.CommandTiers#defaults()}). */
-    public GatewayBuilder commandTiers(dev.herald.core.inbound.CommandTiers tiers) {
+    /** Which commands users who are not admins may run (default {@link dev.herald.core.auth.CommandTiers#defaults()}). */
+    public GatewayBuilder commandTiers(dev.herald.core.auth.CommandTiers tiers) {
         this.commandTiers = java.util.Objects.requireNonNull(tiers, "tiers");
         return this;
     }

@@ -1,5 +1,6 @@
 package dev.herald.core.inbound;
 
+import dev.herald.core.auth.CommandTiers;
 import dev.herald.core.Durations;
 import dev.herald.core.UserErrors;
 import dev.herald.core.agent.Agent;

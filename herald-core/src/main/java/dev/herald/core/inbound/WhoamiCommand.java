@@ -1,5 +1,6 @@
 package dev.herald.core.inbound;
 
+import dev.herald.core.auth.CommandTiers;
 import dev.herald.core.platform.MessageEvent;
 import dev.herald.core.session.SessionSource;
 import java.util.Collection;

@@ -1,5 +1,6 @@
 package dev.herald.core.inbound;
 
+import dev.herald.core.auth.CommandTiers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.regex.Matcher;

@@ -4,7 +4,7 @@ import static dev.herald.platforms.GatewayFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.herald.core.inbound.CommandTiers;
+import dev.herald.core.auth.CommandTiers;
 import dev.herald.core.session.SessionSource;
 import dev.herald.platforms.GatewayFixture;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.herald.core.inbound;
+package dev.herald.core.auth;
 
 import dev.herald.core.config.ClosestKey;
 import dev.herald.core.config.ConfigChecks;

@@ -1,4 +1,4 @@
-package dev.herald.core.inbound;
+package dev.herald.core.auth;
 
 import dev.herald.core.platform.CommandNames;
 import java.util.Collection;
@@ -61,7 +61,7 @@ public record CommandTiers(Set<String> users) {
     }
 
     /** What a user who may not run {@code name} reads. */
-    static String refusal(String name) {
+    public static String refusal(String name) {
         return "\u26d4 /" + name + " is for admins here; ask an admin of this Herald to run it for you.";
     }
 }

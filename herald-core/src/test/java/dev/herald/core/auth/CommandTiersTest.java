@@ -1,4 +1,4 @@
-package dev.herald.core.inbound;
+package dev.herald.core.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
