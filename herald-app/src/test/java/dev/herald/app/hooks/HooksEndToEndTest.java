@@ -8,15 +8,11 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.runtime.Wiring;
+import dev.herald.app.process.InProcessHerald;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.StopKind;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -24,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -75,12 +70,6 @@ class HooksEndToEndTest {
         server.stop(0);
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     private Path script(String name, String body) throws Exception {
         Path p = home.resolve(name);
         Files.writeString(p, "#!/bin/sh\n" + body + "\n");
@@ -109,7 +98,6 @@ class HooksEndToEndTest {
     @Test
     void aTurnThroughTheGateway_runsTheCommandAndUrlHooks_withoutTheTextOrAnySecret_andNeverWaitsForThem() throws Exception {
         received.clear();
-        int port = freePort();
         Path events = home.resolve("events.log");
         Path release = home.resolve("release");
         Path slowDone = home.resolve("slow-done");
@@ -121,7 +109,7 @@ class HooksEndToEndTest {
                   api_key: %s
                 platforms:
                   api_server:
-                    port: %d
+                    port: {port}
                     request_timeout_seconds: 30
                 agent:
                   tools: []
@@ -135,16 +123,11 @@ class HooksEndToEndTest {
                   - events: [turn.completed]
                     command: [%s, %s, %s]
                     timeout_seconds: 60
-                """.formatted(MODEL_KEY, port, record, events, server.getAddress().getPort(), slow, release, slowDone);
-        Path file = Files.writeString(home.resolve("config.yaml"), yaml);
-        HeraldConfig config = new ConfigLoader(Map.of("HOOK_TOKEN", TOKEN)).load(file, true, home).config();
+                """.formatted(MODEL_KEY, record, events, server.getAddress().getPort(), slow, release, slowDone);
 
-        try (Wiring wiring = Wiring.build(config, home, true, Clock.systemUTC())) {
-            wiring.web().orElseThrow().start();
-            Gateway gateway = wiring.gateway();
-            gateway.start(Gateway.StartOptions.normal());
-            HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        try (InProcessHerald herald = InProcessHerald.in(home).env(Map.of("HOOK_TOKEN", TOKEN)).demo().start(yaml)) {
+            Gateway gateway = herald.wiring().gateway();
+            HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(herald.uri("/v1/chat/completions"))
                     .header("Content-Type", "application/json").header("X-Herald-Session-Id", "hooks").timeout(Duration.ofSeconds(15))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"herald\",\"messages\":[{\"role\":\"user\",\"content\":\""
                             + SAID + "\"}]}")).build(), HttpResponse.BodyHandlers.ofString());
@@ -193,7 +176,7 @@ class HooksEndToEndTest {
         logger.addAppender(logs);
         Path failing = script("failing.sh", "cat > /dev/null; echo \"no route to the pager\" >&2; exit 3");
         Path hang = script("hang.sh", "sleep 30");
-        Path file = Files.writeString(home.resolve("config.yaml"), """
+        String yaml = """
                 platforms:
                   api_server:
                     enabled: false
@@ -205,12 +188,10 @@ class HooksEndToEndTest {
                     timeout_seconds: 0.5
                   - events: [gateway.started]
                     url: http://127.0.0.1:%d/broken?key=%s
-                """.formatted(failing, hang, server.getAddress().getPort(), TOKEN));
-        HeraldConfig config = new ConfigLoader(Map.of()).load(file, true, home).config();
-        try (Wiring wiring = Wiring.build(config, home, true, Clock.systemUTC())) {
-            wiring.gateway().start(Gateway.StartOptions.normal());
+                """.formatted(failing, hang, server.getAddress().getPort(), TOKEN);
+        try (InProcessHerald herald = InProcessHerald.in(home).demo().start(yaml)) {
             await("three hook failures logged", () -> logs.list.stream().filter(e -> e.getLevel().toString().equals("WARN")).count() >= 3);
-            wiring.gateway().stop(StopKind.SHUTDOWN, false);
+            herald.wiring().gateway().stop(StopKind.SHUTDOWN, false);
         } finally {
             logger.detachAppender(logs);
         }

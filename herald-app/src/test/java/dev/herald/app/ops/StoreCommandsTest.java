@@ -6,23 +6,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.herald.app.CliEnvironment;
 import dev.herald.app.Main;
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.runtime.Wiring;
-import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.StopKind;
+import dev.herald.app.process.InProcessHerald;
 import dev.herald.store.postgres.TestDatabase;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +39,7 @@ class StoreCommandsTest {
     final TestDatabase pg = new TestDatabase();
     final FakeModelServer model = FakeModelServer.start();
     final HttpClient http = HttpClient.newHttpClient();
-    final List<Wiring> running = new ArrayList<>();
+    final List<InProcessHerald> running = new ArrayList<>();
 
     record Cli(int exit, String out, String err) {
     }
@@ -58,25 +53,14 @@ class StoreCommandsTest {
 
     /** Starts Herald on {@code home} with {@code storeYaml} (empty: SQLite) and returns its API port. */
     private int start(Path home, String storeYaml) throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Files.createDirectories(home);
-        Path file = Files.writeString(home.resolve("config.yaml"), "model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n"
-                + "  max_retries: 0\nplatforms:\n  api_server:\n    port: " + port + "\nagent:\n  tools: []\n" + storeYaml);
-        Wiring w = Wiring.build(new ConfigLoader(Map.of()).load(file, true, home).config(), home, false, Clock.systemUTC());
-        running.add(w);
-        w.web().orElseThrow().start();
-        w.gateway().start(Gateway.StartOptions.normal());
-        return port;
+        InProcessHerald herald = InProcessHerald.in(home).start("model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n"
+                + "  max_retries: 0\nplatforms:\n  api_server:\n    port: {port}\nagent:\n  tools: []\n" + storeYaml);
+        running.add(herald);
+        return herald.port();
     }
 
     private void stopAll() {
-        for (Wiring w : running) {
-            w.gateway().stop(StopKind.SHUTDOWN, false);
-            w.close();
-        }
+        running.forEach(InProcessHerald::close);
         running.clear();
     }
 

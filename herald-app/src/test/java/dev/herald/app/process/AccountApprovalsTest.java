@@ -2,25 +2,16 @@ package dev.herald.app.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.runtime.Wiring;
-import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
 import dev.herald.web.access.WebAccess;
 import java.net.CookieManager;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,36 +28,28 @@ class AccountApprovalsTest {
     Path home;
     final FakeModelServer model = FakeModelServer.start().defaultReply(r -> Reply.text("ok"));
     final HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(5)).build();
-    Wiring wiring;
-    int port;
+    InProcessHerald herald;
 
     private void start(String webchatYaml) throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         String yaml = "model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n  connect_timeout_seconds: 2\n"
                 + "  idle_timeout_seconds: 10\n  max_retries: 0\n"
-                + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\n" + webchatYaml
+                + "platforms:\n  api_server:\n    port: {port}\n    request_timeout_seconds: 30\n" + webchatYaml
                 + "agent:\n  tools: [shell, read_file]\n  non_interactive_approvals: allow\n";
-        HeraldConfig config = new ConfigLoader(Map.of()).load(Files.writeString(home.resolve("config.yaml"), yaml), true, home).config();
-        wiring = Wiring.build(config, home, false, Clock.systemUTC());
-        wiring.web().orElseThrow().start();
-        wiring.gateway().start(Gateway.StartOptions.normal());
+        herald = InProcessHerald.in(home).start(yaml);
         post("/auth/setup", "{\"name\":\"ann\",\"password\":\"ann's long password\"}");
         post("/admin/api/users/create", "{\"name\":\"bob\",\"role\":\"user\",\"password\":\"bob's password\"}");
     }
 
     @AfterEach
     void tearDown() {
-        if (wiring != null) {
-            wiring.gateway().stop(StopKind.SHUTDOWN, false);
-            wiring.close();
+        if (herald != null) {
+            herald.close();
         }
         model.close();
     }
 
     private HttpResponse<String> post(String path, String json) throws Exception {
-        return browser.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).header("Content-Type", "application/json")
+        return browser.send(HttpRequest.newBuilder(herald.uri(path)).header("Content-Type", "application/json")
                 .header(WebAccess.CSRF_HEADER, "1").timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(json))
                 .build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -75,16 +58,16 @@ class AccountApprovalsTest {
     private String keyOf(String name, String password) throws Exception {
         HttpClient page = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
         HttpRequest.Builder b = HttpRequest.newBuilder().header("Content-Type", "application/json").header(WebAccess.CSRF_HEADER, "1");
-        page.send(b.copy().uri(URI.create("http://127.0.0.1:" + port + "/auth/login"))
+        page.send(b.copy().uri(herald.uri("/auth/login"))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"" + name + "\",\"password\":\"" + password + "\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        String made = page.send(b.copy().uri(URI.create("http://127.0.0.1:" + port + "/chat/api/keys/create"))
+        String made = page.send(b.copy().uri(herald.uri("/chat/api/keys/create"))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"label\":\"t\"}")).build(), HttpResponse.BodyHandlers.ofString()).body();
         return HeraldProcess.JSON.readTree(made).path("key").asText();
     }
 
     private String chat(String key, String text) throws Exception {
-        HttpRequest r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        HttpRequest r = HttpRequest.newBuilder(herald.uri("/v1/chat/completions"))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + key).header("X-Herald-Session-Id", "s")
                 .timeout(Duration.ofSeconds(40)).POST(HttpRequest.BodyPublishers.ofString("{\"messages\":[{\"role\":\"user\",\"content\":"
                         + HeraldProcess.JSON.writeValueAsString(text) + "}]}")).build();

@@ -3,20 +3,13 @@ package dev.herald.app.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.runtime.Wiring;
-import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,36 +23,27 @@ class ApiEndToEndTest {
     @TempDir
     Path home;
     FakeModelServer model = FakeModelServer.start();
-    Wiring wiring;
-    int port;
+    InProcessHerald herald;
     final HttpClient http = HttpClient.newHttpClient();
 
     private void start(String modelUrl, String key) throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         String yaml = "model:\n  base_url: " + modelUrl + "\n  name: test-model\n  connect_timeout_seconds: 2\n"
                 + "  idle_timeout_seconds: 10\n  max_retries: 0\n  system_prompt: You are terse.\n"
-                + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\n"
+                + "platforms:\n  api_server:\n    port: {port}\n    request_timeout_seconds: 30\n"
                 + (key == null ? "" : "    key: " + key + "\n") + "agent:\n  tools: []\n";
-        Path file = java.nio.file.Files.writeString(home.resolve("config.yaml"), yaml);
-        HeraldConfig config = new ConfigLoader(java.util.Map.of()).load(file, true, home).config();
-        wiring = Wiring.build(config, home, false, Clock.systemUTC());
-        wiring.web().orElseThrow().start();
-        wiring.gateway().start(Gateway.StartOptions.normal());
+        herald = InProcessHerald.in(home).start(yaml);
     }
 
     @AfterEach
     void tearDown() {
-        if (wiring != null) {
-            wiring.gateway().stop(StopKind.SHUTDOWN, false);
-            wiring.close();
+        if (herald != null) {
+            herald.close();
         }
         model.close();
     }
 
     private HttpResponse<String> post(String body, String session, String key) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        HttpRequest.Builder b = HttpRequest.newBuilder(herald.uri("/v1/chat/completions"))
                 .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (session != null) {
@@ -133,7 +117,7 @@ class ApiEndToEndTest {
         assertThat(r.statusCode()).isEqualTo(502);
         assertThat(HeraldProcess.JSON.readTree(r.body()).path("error").path("message").asText())
                 .startsWith("The model is unavailable right now: it could not be reached").doesNotContain("127.0.0.1").doesNotContain(":" + dead);
-        HttpResponse<String> admin = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/admin/api/status")).build(),
+        HttpResponse<String> admin = http.send(HttpRequest.newBuilder(herald.uri("/admin/api/status")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(HeraldProcess.JSON.readTree(admin.body()).path("lastError").path("detail").asText())
                 .contains("unreachable", "127.0.0.1:" + dead);

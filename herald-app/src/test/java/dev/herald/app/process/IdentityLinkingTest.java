@@ -3,26 +3,16 @@ package dev.herald.app.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.runtime.Wiring;
-import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.RecordedRequest;
 import dev.herald.testkit.model.Reply;
 import dev.herald.web.access.WebAccess;
 import java.net.CookieManager;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -43,57 +33,44 @@ class IdentityLinkingTest {
     @TempDir
     Path home;
     final FakeModelServer model = FakeModelServer.start().defaultReply(r -> Reply.text("ok"));
-    Wiring wiring;
-    int port;
+    InProcessHerald herald;
 
     /** A browser of its own (its own cookies). */
     final class Browser {
         final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(5)).build();
 
         HttpResponse<String> get(String path) throws Exception {
-            return http.send(HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(20)).GET().build(),
+            return http.send(HttpRequest.newBuilder(herald.uri(path)).timeout(Duration.ofSeconds(20)).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
         }
 
         HttpResponse<String> post(String path, String json) throws Exception {
-            return http.send(HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
+            return http.send(HttpRequest.newBuilder(herald.uri(path)).header("Content-Type", "application/json")
                     .header(WebAccess.CSRF_HEADER, "1").timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(json))
                     .build(), HttpResponse.BodyHandlers.ofString());
         }
     }
 
-    private String base() {
-        return "http://127.0.0.1:" + port;
-    }
-
     private void start() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         String yaml = "model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n  connect_timeout_seconds: 2\n"
                 + "  idle_timeout_seconds: 10\n  max_retries: 0\n"
-                + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\n"
+                + "platforms:\n  api_server:\n    port: {port}\n    request_timeout_seconds: 30\n"
                 + "agent:\n  tools: [memory]\n"
                 + "personalities:\n  pirate:\n    system_prompt: Talk like a pirate.\n";
-        Path file = Files.writeString(home.resolve("config.yaml"), yaml);
-        HeraldConfig config = new ConfigLoader(Map.of()).load(file, true, home).config();
-        wiring = Wiring.build(config, home, false, Clock.systemUTC());
-        wiring.web().orElseThrow().start();
-        wiring.gateway().start(Gateway.StartOptions.normal());
+        herald = InProcessHerald.in(home).start(yaml);
     }
 
     @AfterEach
     void tearDown() {
-        if (wiring != null) {
-            wiring.gateway().stop(StopKind.SHUTDOWN, false);
-            wiring.close();
+        if (herald != null) {
+            herald.close();
         }
         model.close();
     }
 
     /** One message in a durable API session, as {@code user} (X-Herald-User) or with {@code key} (Bearer). */
     private String chat(String text, String session, String user, String key) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + "/v1/chat/completions"))
+        HttpRequest.Builder b = HttpRequest.newBuilder(herald.uri("/v1/chat/completions"))
                 .header("Content-Type", "application/json").header("X-Herald-Session-Id", session).timeout(Duration.ofSeconds(40))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"messages\":[{\"role\":\"user\",\"content\":"
                         + HeraldProcess.JSON.writeValueAsString(text) + "}]}"));

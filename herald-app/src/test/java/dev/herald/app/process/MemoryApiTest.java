@@ -2,24 +2,15 @@ package dev.herald.app.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.runtime.Wiring;
-import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.RecordedRequest;
 import dev.herald.testkit.model.Reply;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,35 +25,26 @@ class MemoryApiTest {
     Path home;
     final FakeModelServer model = FakeModelServer.start().defaultReply(r -> Reply.text("ok"));
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    Wiring wiring;
-    int port;
+    InProcessHerald herald;
 
     private void start(String memoryYaml) throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         String yaml = "model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n  connect_timeout_seconds: 2\n"
                 + "  idle_timeout_seconds: 10\n  max_retries: 0\n"
-                + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\n"
+                + "platforms:\n  api_server:\n    port: {port}\n    request_timeout_seconds: 30\n"
                 + "agent:\n  tools: [memory, todo]\n" + memoryYaml;
-        Path file = Files.writeString(home.resolve("config.yaml"), yaml);
-        HeraldConfig config = new ConfigLoader(Map.of()).load(file, true, home).config();
-        wiring = Wiring.build(config, home, false, Clock.systemUTC());
-        wiring.web().orElseThrow().start();
-        wiring.gateway().start(Gateway.StartOptions.normal());
+        herald = InProcessHerald.in(home).start(yaml);
     }
 
     @AfterEach
     void tearDown() {
-        if (wiring != null) {
-            wiring.gateway().stop(StopKind.SHUTDOWN, false);
-            wiring.close();
+        if (herald != null) {
+            herald.close();
         }
         model.close();
     }
 
     private String post(String text, String session, String user) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        HttpRequest.Builder b = HttpRequest.newBuilder(herald.uri("/v1/chat/completions"))
                 .header("Content-Type", "application/json").header("X-Herald-Session-Id", session).timeout(Duration.ofSeconds(40))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"messages\":[{\"role\":\"user\",\"content\":"
                         + HeraldProcess.JSON.writeValueAsString(text) + "}]}"));

@@ -4,25 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.runtime.Wiring;
-import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.core.session.SessionEntry;
 import dev.herald.core.session.SessionQuery;
 import dev.herald.core.transcript.TranscriptRow;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.RecordedRequest;
 import dev.herald.testkit.model.Reply;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -44,15 +36,11 @@ class ModelProfilesApiTest {
     Path home;
     final FakeModelServer model = FakeModelServer.start();
     final HttpClient http = HttpClient.newHttpClient();
-    Wiring wiring;
-    int port;
+    InProcessHerald herald;
 
     @BeforeEach
     void start() throws Exception {
         model.defaultReply(ModelProfilesApiTest::script);
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         String yaml = """
                 model:
                   base_url: %s
@@ -68,16 +56,12 @@ class ModelProfilesApiTest {
                     name: fast-model
                 platforms:
                   api_server:
-                    port: %d
+                    port: {port}
                     request_timeout_seconds: 30
                 agent:
                   tools: [list_dir]
-                """.formatted(model.baseUrl(), port);
-        Path file = Files.writeString(home.resolve("config.yaml"), yaml);
-        HeraldConfig config = new ConfigLoader(java.util.Map.of()).load(file, true, home).config();
-        wiring = Wiring.build(config, home, false, Clock.systemUTC());
-        wiring.web().orElseThrow().start();
-        wiring.gateway().start(Gateway.StartOptions.normal());
+                """.formatted(model.baseUrl());
+        herald = InProcessHerald.in(home).start(yaml);
     }
 
     /** Calls the client's weather tool when offered and not yet answered; else says which model answers. */
@@ -95,9 +79,8 @@ class ModelProfilesApiTest {
 
     @AfterEach
     void stop() {
-        if (wiring != null) {
-            wiring.gateway().stop(StopKind.SHUTDOWN, false);
-            wiring.close();
+        if (herald != null) {
+            herald.close();
         }
         model.close();
     }
@@ -241,15 +224,15 @@ class ModelProfilesApiTest {
     }
 
     private List<TranscriptRow> rowsOf(String chat) {
-        SessionEntry entry = wiring.storage().sessions().search(SessionQuery.all(50)).stream()
+        SessionEntry entry = herald.wiring().storage().sessions().search(SessionQuery.all(50)).stream()
                 .filter(e -> e.origin() != null && e.origin().chatId().equals(chat)).findFirst().orElseThrow();
-        return wiring.storage().transcripts().load(entry.sessionId());
+        return herald.wiring().storage().transcripts().load(entry.sessionId());
     }
 
     private List<String> transcriptOf(String chat) {
-        SessionEntry entry = wiring.storage().sessions().search(SessionQuery.all(50)).stream()
+        SessionEntry entry = herald.wiring().storage().sessions().search(SessionQuery.all(50)).stream()
                 .filter(e -> e.origin() != null && e.origin().chatId().equals(chat)).findFirst().orElseThrow();
-        return wiring.storage().transcripts().load(entry.sessionId()).stream().map(TranscriptRow::content)
+        return herald.wiring().storage().transcripts().load(entry.sessionId()).stream().map(TranscriptRow::content)
                 .filter(java.util.Objects::nonNull).toList();
     }
 
@@ -258,7 +241,7 @@ class ModelProfilesApiTest {
     }
 
     private HttpResponse<String> post(String body, String session) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        HttpRequest.Builder b = HttpRequest.newBuilder(herald.uri("/v1/chat/completions"))
                 .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body));
         if (session != null) {
             b.header("X-Herald-Session-Id", session);
@@ -267,7 +250,7 @@ class ModelProfilesApiTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+        return http.send(HttpRequest.newBuilder(herald.uri(path)).timeout(Duration.ofSeconds(10)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -4,23 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.runtime.Wiring;
 import dev.herald.core.UserErrors;
-import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.store.sqlite.FullDisk;
 import dev.herald.store.sqlite.SqliteStorage;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,42 +27,33 @@ class StoreOutageHttpTest {
     @TempDir
     Path home;
     FakeModelServer model = FakeModelServer.start();
-    Wiring wiring;
-    int port;
+    InProcessHerald herald;
     final HttpClient http = HttpClient.newHttpClient();
 
     @AfterEach
     void tearDown() {
-        if (wiring != null) {
-            wiring.gateway().stop(StopKind.SHUTDOWN, false);
-            wiring.close();
+        if (herald != null) {
+            herald.close();
         }
         model.close();
     }
 
     private void start() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         String yaml = "model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n  max_retries: 0\n"
-                + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\n"
+                + "platforms:\n  api_server:\n    port: {port}\n    request_timeout_seconds: 30\n"
                 + "agent:\n  tools: []\nstore:\n  outage_wait_seconds: 1\n";
-        Path file = java.nio.file.Files.writeString(home.resolve("config.yaml"), yaml);
-        HeraldConfig config = new ConfigLoader(java.util.Map.of()).load(file, true, home).config();
-        wiring = Wiring.build(config, home, false, Clock.systemUTC());
-        wiring.web().orElseThrow().start();
-        wiring.gateway().start(Gateway.StartOptions.normal());
+        herald = InProcessHerald.in(home).start(yaml);
     }
 
     private HttpResponse<String> ask(String text) throws Exception {
         String body = "{\"model\":\"herald\",\"messages\":[{\"role\":\"user\",\"content\":\"" + text + "\"}]}";
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        return http.send(HttpRequest.newBuilder(herald.uri("/v1/chat/completions"))
                 .header("Content-Type", "application/json").header("X-Herald-Session-Id", "notes").timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(HttpRequest.newBuilder(herald.uri(path)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static String head(String text) {
@@ -83,7 +66,7 @@ class StoreOutageHttpTest {
         model.enqueue(Reply.text("first answer"));
         assertThat(HeraldProcess.answer(ask("hello"))).isEqualTo("first answer");
         assertThat(get("/health/ready").statusCode()).isEqualTo(200);
-        SqliteStorage store = (SqliteStorage) wiring.storage();
+        SqliteStorage store = (SqliteStorage) herald.wiring().storage();
 
         FullDisk.fill(store);
         HttpResponse<String> refused = ask("x".repeat(30_000)); // needs new pages: the store finds the disk full

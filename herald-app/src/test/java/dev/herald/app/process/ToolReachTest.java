@@ -5,10 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.runtime.Wiring;
-import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.StopKind;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.RecordedRequest;
@@ -22,12 +18,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -50,9 +43,8 @@ class ToolReachTest {
     Path home;
     final FakeModelServer model = FakeModelServer.start();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    Wiring wiring;
+    InProcessHerald herald;
     HttpServer lab;
-    int port;
     final CountDownLatch slowArrived = new CountDownLatch(1);
 
     private void start(String httpAllow) throws Exception {
@@ -60,19 +52,12 @@ class ToolReachTest {
     }
 
     private void start(String httpAllow, String moreYaml) throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         String yaml = "model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n  connect_timeout_seconds: 2\n"
                 + "  idle_timeout_seconds: 10\n  max_retries: 0\n"
-                + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\n"
+                + "platforms:\n  api_server:\n    port: {port}\n    request_timeout_seconds: 30\n"
                 + "agent:\n  tools: [http_get]\n  http_timeout_seconds: 20\n" + (httpAllow == null ? "" : "  http_allow: " + httpAllow + "\n")
                 + moreYaml;
-        Path file = Files.writeString(home.resolve("config.yaml"), yaml);
-        HeraldConfig config = new ConfigLoader(Map.of()).load(file, true, home).config();
-        wiring = Wiring.build(config, home, false, Clock.systemUTC());
-        wiring.web().orElseThrow().start();
-        wiring.gateway().start(Gateway.StartOptions.normal());
+        herald = InProcessHerald.in(home).start(yaml);
     }
 
     private void startLab() throws IOException {
@@ -104,9 +89,8 @@ class ToolReachTest {
 
     @AfterEach
     void tearDown() {
-        if (wiring != null) {
-            wiring.gateway().stop(StopKind.SHUTDOWN, false);
-            wiring.close();
+        if (herald != null) {
+            herald.close();
         }
         if (lab != null) {
             lab.stop(0);
@@ -115,7 +99,7 @@ class ToolReachTest {
     }
 
     private String herald(String path) {
-        return "http://127.0.0.1:" + port + path;
+        return herald.baseUrl() + path;
     }
 
     private String labUrl(String path) {
@@ -158,13 +142,13 @@ class ToolReachTest {
                 .isEqualTo("Error: refused: 127.0.0.1 is a loopback address; add it to agent.http_allow to allow it");
         assertThat(fetchThroughTheAgent("http://127.0.0.1:" + modelPort + "/v1/models"))
                 .isEqualTo("Error: refused: 127.0.0.1 is a loopback address; add it to agent.http_allow to allow it");
-        assertThat(fetchThroughTheAgent("http://localhost:" + port + "/admin/api/status"))
+        assertThat(fetchThroughTheAgent("http://localhost:" + herald.port() + "/admin/api/status"))
                 .startsWith("Error: refused: localhost resolves to ").contains("a loopback address; add localhost or ");
-        assertThat(fetchThroughTheAgent("http://[::1]:" + port + "/admin/api/status"))
+        assertThat(fetchThroughTheAgent("http://[::1]:" + herald.port() + "/admin/api/status"))
                 .isEqualTo("Error: refused: ::1 is a loopback address; add it to agent.http_allow to allow it");
-        assertThat(fetchThroughTheAgent("http://127.0.0.2:" + port + "/admin/api/status"))
+        assertThat(fetchThroughTheAgent("http://127.0.0.2:" + herald.port() + "/admin/api/status"))
                 .isEqualTo("Error: refused: 127.0.0.2 is a loopback address; add it to agent.http_allow to allow it");
-        assertThat(fetchThroughTheAgent("http://2130706433:" + port + "/admin/api/status"))
+        assertThat(fetchThroughTheAgent("http://2130706433:" + herald.port() + "/admin/api/status"))
                 .isEqualTo("Error: refused: 127.0.0.1 is a loopback address (written 2130706433); add it to agent.http_allow to allow it");
         assertThat(model.allRequests()).filteredOn(r -> !r.messages().isEmpty() && r.messages().getLast().role().equals("tool"))
                 .allSatisfy(r -> assertThat(r.messages().getLast().content()).doesNotContain(SECRET));
@@ -188,7 +172,7 @@ class ToolReachTest {
 
         String transcript = fetchThroughTheAgent(herald("/admin/api/transcript?key=api_server:dm:private"));
         String models = fetchThroughTheAgent(herald("/v1/models"));
-        String metrics = fetchThroughTheAgent("http://localhost:" + port + "/metrics");
+        String metrics = fetchThroughTheAgent("http://localhost:" + herald.port() + "/metrics");
 
         assertThat(transcript).startsWith("HTTP 403, application/json").contains("tool_origin").doesNotContain(SECRET);
         assertThat(models).startsWith("HTTP 403, application/json").contains("tool_origin");
@@ -208,11 +192,11 @@ class ToolReachTest {
             }
         });
         assertThat(slowArrived.await(10, TimeUnit.SECONDS)).as("the tool reached the slow page").isTrue();
-        assertThat(wiring.gateway().status().activeTurns()).isEqualTo(1);
+        assertThat(herald.wiring().gateway().status().activeTurns()).isEqualTo(1);
 
         long stopAt = System.nanoTime();
         assertThat(HeraldProcess.answer(post("/stop", "work"))).isNotBlank();
-        await().atMost(Duration.ofSeconds(5)).until(() -> wiring.gateway().status().activeTurns() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> herald.wiring().gateway().status().activeTurns() == 0);
         long stoppedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopAt);
 
         model.enqueue(Reply.text("still here"));
@@ -299,11 +283,11 @@ class ToolReachTest {
         start("[" + LAB + "/32]", "gateway:\n  drain_timeout_seconds: 1\n");
         CompletableFuture<HttpResponse<String>> first = slowTurn("work");
 
-        var report = wiring.gateway().stop(StopKind.SHUTDOWN, false);
+        var report = herald.wiring().gateway().stop(StopKind.SHUTDOWN, false);
 
         assertThat(report.took()).as("drain of 1 s plus the tool's stop").isLessThan(Duration.ofSeconds(3));
         assertThat(report.interrupted()).hasSize(1);
-        assertThat(wiring.gateway().status().activeTurns()).isZero();
+        assertThat(herald.wiring().gateway().status().activeTurns()).isZero();
         first.cancel(true);
     }
 }

@@ -2,21 +2,13 @@ package dev.herald.app.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.app.config.ConfigLoader;
-import dev.herald.app.config.HeraldConfig;
-import dev.herald.app.runtime.Wiring;
 import dev.herald.core.UserErrors;
-import dev.herald.core.gateway.Gateway;
-import dev.herald.core.gateway.StopKind;
 import dev.herald.testkit.model.FakeModelServer;
 import dev.herald.testkit.model.Reply;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -32,33 +24,24 @@ class UserErrorTextsHttpTest {
     @TempDir
     Path home;
     FakeModelServer model = FakeModelServer.start();
-    Wiring wiring;
-    int port;
+    InProcessHerald herald;
     final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeEach
     void start() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         String yaml = "model:\n  base_url: " + model.baseUrl() + "\n  name: test-model\n  max_retries: 0\n"
-                + "platforms:\n  api_server:\n    port: " + port + "\n    request_timeout_seconds: 30\nagent:\n  tools: []\n";
-        Path file = java.nio.file.Files.writeString(home.resolve("config.yaml"), yaml);
-        HeraldConfig config = new ConfigLoader(java.util.Map.of()).load(file, true, home).config();
-        wiring = Wiring.build(config, home, false, Clock.systemUTC());
-        wiring.web().orElseThrow().start();
-        wiring.gateway().start(Gateway.StartOptions.normal());
+                + "platforms:\n  api_server:\n    port: {port}\n    request_timeout_seconds: 30\nagent:\n  tools: []\n";
+        herald = InProcessHerald.in(home).start(yaml);
     }
 
     @AfterEach
     void tearDown() {
-        wiring.gateway().stop(StopKind.SHUTDOWN, false);
-        wiring.close();
+        herald.close();
         model.close();
     }
 
     private String errorMessage(String session) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        HttpRequest.Builder b = HttpRequest.newBuilder(herald.uri("/v1/chat/completions"))
                 .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"));
         if (session != null) {

@@ -6,12 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.herald.core.config.ConfigException;
 import dev.herald.app.config.ConfigLoader;
 import dev.herald.app.config.HeraldConfig;
+import dev.herald.app.process.InProcessHerald;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.StopKind;
 import dev.herald.core.platform.ConnectionState;
 import dev.herald.web.webhook.WebhookPlatform;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -33,33 +32,24 @@ class WebhookWiringTest {
         return new ConfigLoader(Map.of()).load(file, true, home).config();
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     @Test
     void aWebhookAlone_getsTheSharedListener_andItsVerifiedRequestsBecomeTurns() throws Exception {
-        int port = freePort();
-        HeraldConfig config = load("""
+        String yaml = """
                 platforms:
                   api_server:
                     enabled: false
-                    port: %d
+                    port: {port}
                   webhook:
                     enabled: true
                     routes:
                       ci:
                         signature: none
                         prompt: "build {status}"
-                """.formatted(port));
+                """;
 
-        try (Wiring wiring = Wiring.build(config, home, true, Clock.systemUTC())) {
-            wiring.web().orElseThrow().start();
-            Gateway gateway = wiring.gateway();
-            gateway.start(Gateway.StartOptions.normal());
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhooks/ci"))
+        try (InProcessHerald herald = InProcessHerald.in(home).demo().start(yaml)) {
+            Gateway gateway = herald.wiring().gateway();
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(herald.uri("/webhooks/ci"))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"status\":\"red\"}")).build(), HttpResponse.BodyHandlers.ofString());
 
             assertThat(r.statusCode()).isEqualTo(202);
