@@ -71,4 +71,15 @@ await run(async (newPage) => {
   await again.context().addCookies([flow]);
   await again.goto(callback);
   step('replayed', { reason: await again.textContent('#reason') });
+
+  // signing out signs out at the provider too (sign_out_at_provider): its end_session_endpoint sends the browser back
+  const visited = [];
+  ann.on('request', (request) => { if (request.isNavigationRequest()) visited.push(request.url()); }); // redirects included
+  await ann.click('#sign-out');
+  await ann.waitForURL(BASE_URL + '/');
+  await ann.waitForSelector('#login[open] >> text=Sign in to Herald');
+  const after = await ann.evaluate(async () => (await (await fetch('/auth/state')).json()).loggedIn);
+  check(after === false, 'ann is still signed in after signing out');
+  check(visited.some((u) => u.startsWith(process.env.HERALD_OIDC_ISSUER)), 'signing out did not pass the provider: ' + visited);
+  step('signed-out-at-provider', { visited });
 });

@@ -121,8 +121,14 @@ public final class WebUi {
         dev.herald.web.oidc.OidcProvider provider = new dev.herald.web.oidc.OidcProvider(settings, clock);
         dev.herald.web.oidc.OidcAccounts accounts = new dev.herald.web.oidc.OidcAccounts(settings, storage.accounts(),
                 storage.platformState(), clock);
-        server.add(new dev.herald.web.oidc.OidcRoutes(settings, guard, provider, accounts, SessionSecret.of(storage.platformState()), clock));
+        dev.herald.web.oidc.OidcRoutes routes = new dev.herald.web.oidc.OidcRoutes(settings, guard, provider, accounts,
+                SessionSecret.of(storage.platformState()), clock);
+        server.add(routes);
         auth.offerOidc(settings.label());
+        // an account made by single sign-on (it has no password) signs out at the provider too, when configured
+        auth.signOutElsewhere(name -> storage.accounts().find(name)
+                .filter(a -> dev.herald.web.oidc.OidcAccounts.NO_PASSWORD.equals(a.passwordHash()))
+                .flatMap(a -> routes.signOutUrl()));
         log.info("web - sign-in with {} through {} (redirect URI {})", settings.label(), settings.issuer(), settings.redirectUri());
         return this;
     }

@@ -31,6 +31,7 @@ public final class AuthRoutes implements Routes {
     private final WebAccess access;
     private final java.time.Clock clock;
     private volatile String oidcLabel;
+    private volatile java.util.function.Function<String, Optional<String>> signOutElsewhere = name -> Optional.empty();
 
     public AuthRoutes(WebGuard guard) {
         this(guard, java.time.Clock.systemUTC());
@@ -50,6 +51,14 @@ public final class AuthRoutes implements Routes {
     /** Offers "Sign in with {@code label}" ({@code /auth/oidc/start}) on the sign-in form. */
     public void offerOidc(String label) {
         this.oidcLabel = label;
+    }
+
+    /**
+     * Where a signed-out account's browser goes next, by account name (single sign-on's sign-out at the provider); the
+     * logout's answer carries it as {@code signOutAt}, and the pages follow it. Before the server starts.
+     */
+    public void signOutElsewhere(java.util.function.Function<String, Optional<String>> where) {
+        this.signOutElsewhere = java.util.Objects.requireNonNull(where, "where");
     }
 
     @Override
@@ -208,7 +217,9 @@ public final class AuthRoutes implements Routes {
 
     private void logout(Context ctx) {
         String token = ctx.cookie(WebAccess.COOKIE);
+        Optional<String> next = Optional.empty();
         if (token != null) {
+            next = access.accounts().user(token).filter(WebUser::account).flatMap(u -> signOutElsewhere.apply(u.name()));
             access.accounts().revoke(token);
             if (access.keyRequired()) {
                 access.revoke(token);
@@ -216,6 +227,10 @@ public final class AuthRoutes implements Routes {
             log.info("web - logout from {}: the session is ended server-side", ctx.req().getRemoteAddr());
         }
         ctx.res().addHeader("Set-Cookie", WebAccess.expiredCookie(WebGuard.secure(ctx)));
-        WebJson.write(ctx, 200, Map.of("loggedIn", false, "keyRequired", access.keyRequired() && !access.accounts().active()));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("loggedIn", false);
+        body.put("keyRequired", access.keyRequired() && !access.accounts().active());
+        next.ifPresent(url -> body.put("signOutAt", url));
+        WebJson.write(ctx, 200, body);
     }
 }

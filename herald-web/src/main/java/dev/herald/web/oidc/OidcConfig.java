@@ -40,7 +40,10 @@ public record OidcConfig(
         @Doc("the button's text: `Sign in with LABEL`")
         String label,
         @Doc("seconds each request to the provider (discovery, keys, code exchange) may take")
-        int timeoutSeconds) implements Validated {
+        int timeoutSeconds,
+        @Doc("signing out of Herald also signs out at the provider (its end_session_endpoint, then back to redirect_base_url/; "
+                + "register that as a post-logout redirect URI); false = only Herald's session ends")
+        boolean signOutAtProvider) implements Validated {
 
     private static final Pattern CLIENT_ID = Pattern.compile("[\\x21-\\x7e]{1,255}");
     private static final Pattern DOMAIN = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+");
@@ -58,13 +61,13 @@ public record OidcConfig(
 
     public static OidcConfig defaults() {
         return new OidcConfig(false, "", "", Secret.NONE, OidcSettings.DEFAULT_SCOPES, "", List.of(), List.of(), OidcSettings.DEFAULT_GROUPS_CLAIM,
-                List.of(), OidcSettings.DEFAULT_LABEL, (int) OidcSettings.DEFAULT_TIMEOUT.toSeconds());
+                List.of(), OidcSettings.DEFAULT_LABEL, (int) OidcSettings.DEFAULT_TIMEOUT.toSeconds(), false);
     }
 
     /** The web side's settings (only meaningful once validated and enabled). */
     public OidcSettings settings() {
         return new OidcSettings(URI.create(issuer), clientId, clientSecret.reveal().orElse(""), scopes, URI.create(redirectBaseUrl),
-                allowedEmailDomains, allowedGroups, groupsClaim, adminGroups, label, Duration.ofSeconds(timeoutSeconds));
+                allowedEmailDomains, allowedGroups, groupsClaim, adminGroups, label, Duration.ofSeconds(timeoutSeconds), signOutAtProvider);
     }
 
     @Override

@@ -41,8 +41,9 @@ public final class OidcProvider implements JWKSource<SecurityContext> {
     static final int MAX_BODY = 1 << 20;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What Herald uses of the discovery document. */
-    public record Discovery(String issuer, URI authorizationEndpoint, URI tokenEndpoint, URI jwksUri, List<String> authMethods) {
+    /** What Herald uses of the discovery document; {@code endSessionEndpoint} is null when the provider names none. */
+    public record Discovery(String issuer, URI authorizationEndpoint, URI tokenEndpoint, URI jwksUri, List<String> authMethods,
+            URI endSessionEndpoint) {
     }
 
     private final OidcSettings settings;
@@ -77,7 +78,7 @@ public final class OidcProvider implements JWKSource<SecurityContext> {
                 : List.of("client_secret_basic");
         boolean plainAllowed = "http".equals(settings.issuer().getScheme());
         discovery = new Discovery(issuer, endpoint(doc, "authorization_endpoint", plainAllowed), endpoint(doc, "token_endpoint", plainAllowed),
-                endpoint(doc, "jwks_uri", plainAllowed), List.copyOf(methods));
+                endpoint(doc, "jwks_uri", plainAllowed), List.copyOf(methods), optionalEndpoint(doc, "end_session_endpoint", plainAllowed));
         discoveredAt = clock.instant();
         log.info("oidc - discovered {} (authorization {}, token {}, keys {})", issuer, discovery.authorizationEndpoint(),
                 discovery.tokenEndpoint(), discovery.jwksUri());
@@ -178,6 +179,19 @@ public final class OidcProvider implements JWKSource<SecurityContext> {
             return JSON.readTree(bytes);
         } catch (IOException e) {
             throw OidcException.provider(what + " answered something that is not JSON (HTTP " + res.statusCode() + ")", e);
+        }
+    }
+
+    /** An endpoint the document may leave out: null when absent or unusable (said once in the log). */
+    private static URI optionalEndpoint(JsonNode doc, String name, boolean plainAllowed) {
+        if (doc.path(name).asText("").isBlank()) {
+            return null;
+        }
+        try {
+            return endpoint(doc, name, plainAllowed);
+        } catch (OidcException e) {
+            log.warn("oidc - the provider's {} is not used: {}", name, e.getMessage());
+            return null;
         }
     }
 

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -68,6 +69,31 @@ public final class OidcRoutes implements Routes {
     @Override
     public String name() {
         return "oidc";
+    }
+
+    /**
+     * Where a browser goes to sign out at the provider too (RP-initiated logout: {@code client_id} and
+     * {@code post_logout_redirect_uri}, Herald's front page): empty when {@code sign_out_at_provider} is off, the provider
+     * names no end_session_endpoint, or its discovery document cannot be read now (Herald's own session has ended anyway).
+     */
+    public Optional<String> signOutUrl() {
+        if (!settings.signOutAtProvider()) {
+            return Optional.empty();
+        }
+        java.net.URI end;
+        try {
+            end = provider.discovery().endSessionEndpoint();
+        } catch (OidcException e) {
+            log.warn("oidc - signing out at the provider is skipped: {}", e.getMessage());
+            return Optional.empty();
+        }
+        if (end == null) {
+            return Optional.empty();
+        }
+        String query = "client_id=" + java.net.URLEncoder.encode(settings.clientId(), java.nio.charset.StandardCharsets.UTF_8)
+                + "&post_logout_redirect_uri=" + java.net.URLEncoder.encode(settings.postLogoutRedirectUri(), java.nio.charset.StandardCharsets.UTF_8);
+        String url = end.toString();
+        return Optional.of(url + (end.getRawQuery() == null ? "?" : "&") + query);
     }
 
     @Override

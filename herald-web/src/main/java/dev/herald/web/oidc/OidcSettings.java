@@ -17,10 +17,12 @@ import java.util.Objects;
  * @param allowedGroups       groups let in (empty: any), read from {@code groupsClaim}
  * @param adminGroups         members of one of these groups get the admin role when their account is made
  * @param timeout             connect and answer timeout of each request to the provider
+ * @param signOutAtProvider   whether signing out of Herald also ends the person's session at the provider (RP-initiated
+ *                            logout: the browser goes to the provider's end_session_endpoint and comes back to Herald)
  */
 public record OidcSettings(URI issuer, String clientId, String clientSecret, List<String> scopes, URI redirectBaseUrl,
         List<String> allowedEmailDomains, List<String> allowedGroups, String groupsClaim, List<String> adminGroups, String label,
-        Duration timeout) {
+        Duration timeout, boolean signOutAtProvider) {
 
     /** Where the provider sends the browser back; register it at the provider. */
     public static final String CALLBACK_PATH = "/auth/oidc/callback";
@@ -45,6 +47,23 @@ public record OidcSettings(URI issuer, String clientId, String clientSecret, Lis
         timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
     }
 
+    /** Signing out of Herald only (the provider's session stays). */
+    public OidcSettings(URI issuer, String clientId, String clientSecret, List<String> scopes, URI redirectBaseUrl,
+            List<String> allowedEmailDomains, List<String> allowedGroups, String groupsClaim, List<String> adminGroups, String label,
+            Duration timeout) {
+        this(issuer, clientId, clientSecret, scopes, redirectBaseUrl, allowedEmailDomains, allowedGroups, groupsClaim, adminGroups, label,
+                timeout, false);
+    }
+
+    /** Where the provider sends the browser back after signing out there: Herald's front page. */
+    public String postLogoutRedirectUri() {
+        String base = redirectBaseUrl.toString();
+        while (base.endsWith("/")) {
+            base = base.substring(0, base.length() - 1);
+        }
+        return base + "/";
+    }
+
     /** The redirect URI: the base URL without a trailing slash, then {@value #CALLBACK_PATH}. */
     public String redirectUri() {
         String base = redirectBaseUrl.toString();
@@ -63,6 +82,7 @@ public record OidcSettings(URI issuer, String clientId, String clientSecret, Lis
     public String toString() {
         return "OidcSettings[issuer=" + issuer + ", clientId=" + clientId + ", clientSecret=" + (clientSecret.isEmpty() ? "(not set)" : "****")
                 + ", scopes=" + scopes + ", redirectUri=" + redirectUri() + ", allowedEmailDomains=" + allowedEmailDomains + ", allowedGroups="
-                + allowedGroups + ", groupsClaim=" + groupsClaim + ", adminGroups=" + adminGroups + ", label=" + label + "]";
+                + allowedGroups + ", groupsClaim=" + groupsClaim + ", adminGroups=" + adminGroups + ", label=" + label
+                + ", signOutAtProvider=" + signOutAtProvider + "]";
     }
 }

@@ -162,8 +162,13 @@ const Herald = (() => {
     if (!slot || !user || !user.account) return;
     slot.replaceChildren(el("span", { class: "meta" }, user.name + (user.role === "admin" ? " (admin)" : "")),
       el("button", { type: "button", id: "sign-out", onclick: async () => {
-        await api("/auth/logout", { method: "POST", noLogin: true });
-        location.reload();
+        const out = await api("/auth/logout", { method: "POST", noLogin: true });
+        // single sign-on may end the provider's session too: the provider then sends the browser back here
+        if (out.ok && out.data && typeof out.data.signOutAt === "string" && /^https?:\/\//.test(out.data.signOutAt)) {
+          location.assign(out.data.signOutAt);
+        } else {
+          location.reload();
+        }
       } }, "Sign out"));
     slot.hidden = false;
     for (const id of ["api-keys-open", "links-open", "password-open"]) { // the chat's API keys, linked chats, password: accounts only

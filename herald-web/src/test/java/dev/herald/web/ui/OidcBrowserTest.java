@@ -27,12 +27,13 @@ class OidcBrowserTest {
     Path dir;
 
     @Test
-    void signInWithTheProvider_landsInTheOwnChat_whileAForeignDomainATamperedStateAndAReplayAreRefused() throws Exception {
+    void signInWithTheProvider_landsInTheOwnChat_whileAForeignDomainATamperedStateAndAReplayAreRefused_andSignOutEndsItThere()
+            throws Exception {
         MockOAuth2Server provider = new MockOAuth2Server(OAuth2Config.Companion.fromJson("{\"interactiveLogin\": true}"));
         provider.start(InetAddress.getByName("127.0.0.1"), 0);
         try (WebUiFixture fx = WebUiFixture.withOidc(dir, new BrowserAgent(), base -> new OidcSettings(
                 URI.create(provider.issuerUrl("default").toString()), "herald", "herald-client-secret", null, URI.create(base),
-                List.of("example.com"), null, null, null, "Example SSO", Duration.ofSeconds(5)))) {
+                List.of("example.com"), null, null, null, "Example SSO", Duration.ofSeconds(5), true))) {
             Browser admin = new Browser(fx.baseUrl());
             admin.post("/auth/setup", "{\"name\":\"root\",\"password\":\"root's long password\"}");
             admin.post("/admin/api/users/create", "{\"name\":\"bob\",\"password\":\"bob's password\"}");
@@ -51,6 +52,7 @@ class OidcBrowserTest {
                         .contains("The sign-in's state does not match the one this browser started");
                 script.awaitStep("second-sign-in", STEP);
                 assertThat(script.awaitStep("replayed", STEP).path("reason").asText()).contains("This sign-in was already used");
+                script.awaitStep("signed-out-at-provider", STEP);
                 script.awaitDone(STEP);
             }
             var ann = fx.storage.accounts().find("ann").orElseThrow();

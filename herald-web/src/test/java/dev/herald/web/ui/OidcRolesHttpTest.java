@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Roles from the provider's groups, over real HTTP against a real OpenID provider on loopback (NAV's mock-oauth2-server,
+ * Roles from the provider's groups, and signing out at the provider, over real HTTP against a real OpenID provider on loopback (NAV's mock-oauth2-server,
  * which answers the authorization request at once with the claims the test queues): the whole code flow, followed by a
  * plain HTTP client.
  */
@@ -47,9 +47,19 @@ class OidcRolesHttpTest {
     }
 
     private WebUiFixture herald(List<String> adminGroups) {
+        return herald(adminGroups, false);
+    }
+
+    private WebUiFixture herald(List<String> adminGroups, boolean signOutAtProvider) {
         return WebUiFixture.withOidc(dir, new ScriptedAgent(), base -> new OidcSettings(URI.create(provider.issuerUrl("default").toString()),
                 "herald", "herald-client-secret", null, URI.create(base), List.of("example.com"), null, "groups", adminGroups, "Example SSO",
-                Duration.ofSeconds(5)));
+                Duration.ofSeconds(5), signOutAtProvider));
+    }
+
+    private static JsonNode logout(WebUiFixture fx, HttpClient browser) throws Exception {
+        return WebUiFixture.json(browser.send(HttpRequest.newBuilder(URI.create(fx.baseUrl() + "/auth/logout"))
+                .header("Content-Type", "application/json").header(WebAccess.CSRF_HEADER, "1")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString()));
     }
 
     /** A browser that signs in through the provider as hal, in {@code groups}; returns its cookies' client. */
@@ -104,8 +114,36 @@ class OidcRolesHttpTest {
             assertThat(state(fx, signIn(fx, List.of("herald-admins"))).path("user").path("role").asText()).isEqualTo("user");
             fx.storage.accounts().setRole("hal", Role.ADMIN);
 
-            assertThat(state(fx, signIn(fx, List.of())).path("user").path("role").asText()).isEqualTo("admin");
+            HttpClient hal = signIn(fx, List.of());
+            assertThat(state(fx, hal).path("user").path("role").asText()).isEqualTo("admin");
             assertThat(fx.storage.accounts().find("hal").orElseThrow().role()).isEqualTo(Role.ADMIN);
+            JsonNode out = logout(fx, hal);
+            assertThat(out.path("loggedIn").asBoolean(true)).isFalse();
+            assertThat(out.has("signOutAt")).as("sign_out_at_provider is off: only Herald's session ends").isFalse();
+        }
+    }
+
+    @Test
+    void signOutAtTheProvider_sendsASingleSignOnAccountThroughItsEndSessionAndBack_whileAPasswordAccountOnlySignsOut() throws Exception {
+        try (WebUiFixture fx = herald(null, true)) {
+            Browser root = new Browser(fx.baseUrl());
+            root.post("/auth/setup", "{\"name\":\"root\",\"password\":\"root's long password\"}");
+            HttpClient hal = signIn(fx, List.of("staff"));
+            assertThat(state(fx, hal).path("user").path("name").asText()).isEqualTo("hal");
+
+            JsonNode out = logout(fx, hal);
+
+            String back = fx.baseUrl() + "/";
+            assertThat(out.path("signOutAt").asText()).isEqualTo(provider.endSessionEndpointUrl("default") + "?client_id=herald"
+                    + "&post_logout_redirect_uri=" + java.net.URLEncoder.encode(back, java.nio.charset.StandardCharsets.UTF_8));
+            HttpResponse<String> landed = hal.send(HttpRequest.newBuilder(URI.create(out.path("signOutAt").asText()))
+                    .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(landed.uri().toString()).as("the provider sends the browser back to Herald").isEqualTo(back);
+            assertThat(landed.statusCode()).isEqualTo(200);
+            assertThat(state(fx, hal).path("loggedIn").asBoolean(true)).as("signed out of Herald").isFalse();
+
+            JsonNode rootOut = WebUiFixture.json(root.post("/auth/logout", "{}"));
+            assertThat(rootOut.has("signOutAt")).as("a password account has no session at the provider").isFalse();
         }
     }
 }
