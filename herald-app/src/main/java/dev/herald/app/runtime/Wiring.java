@@ -5,7 +5,6 @@ import dev.herald.agent.ProfileAgent;
 import dev.herald.agent.persona.PersonalityCommand;
 import dev.herald.agent.persona.Personas;
 import dev.herald.agent.demo.DemoModel;
-import dev.herald.agent.mcp.McpServerSettings;
 import dev.herald.agent.mcp.McpTools;
 import dev.herald.agent.model.ModelClient;
 import dev.herald.agent.model.ModelSettings;
@@ -21,10 +20,6 @@ import dev.herald.agent.model.ModelConfig;
 import dev.herald.core.agent.Agent;
 import dev.herald.core.auth.Authorizer;
 import dev.herald.core.auth.Pairing;
-import dev.herald.core.cluster.ClusterSettings;
-import dev.herald.core.cluster.NodeIdentity;
-import dev.herald.core.config.Secret;
-import dev.herald.core.continuity.Freshness;
 import dev.herald.core.gateway.Gateway;
 import dev.herald.core.gateway.GatewayBuilder;
 import dev.herald.core.gateway.GatewaySettings;
@@ -51,11 +46,8 @@ import dev.herald.web.metrics.ScheduleMeters;
 import dev.herald.web.webhook.WebhookPlatform;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -133,7 +125,7 @@ public final class Wiring implements AutoCloseable {
             ModelClient model = modelClient(config.model(), demo);
             HeraldMetrics metrics = new HeraldMetrics();
             dev.herald.app.hooks.Hooks lifecycleHooks = new dev.herald.app.hooks.Hooks(config.hooks(), clock);
-            McpTools mcp = new McpTools(config.mcpServers().stream().toList()).start();
+            McpTools mcp = new McpTools(config.mcpServers()).start();
             AtomicReference<PlatformRegistry> registryRef = new AtomicReference<>();
             AtomicReference<Authorizer> authorizerRef = new AtomicReference<>();
             List<ProfileAgent.Profile> profiles = ModelProfiles.build(config, model, demo);
@@ -232,7 +224,7 @@ public final class Wiring implements AutoCloseable {
                     .command(new dev.herald.agent.memory.MemoryCommand(memory))
                     .command(new dev.herald.agent.ReasoningCommand(profileAgent, storage.chatPreferences()))
                     .command(new dev.herald.agent.mcp.ReloadMcpCommand(mcp,
-                            () -> reread.get().mcpServers().stream().toList()))
+                            () -> reread.get().mcpServers()))
                     .command(linkCommand)
                     // web accounts that are not admins approve no dangerous calls unless platforms.webchat.user_approvals
                     .approvers(ui.map(u -> u.approvers(config.platforms().webchat().userApprovals())).orElse(source -> true))

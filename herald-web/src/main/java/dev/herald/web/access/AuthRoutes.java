@@ -219,12 +219,13 @@ public final class AuthRoutes implements Routes {
         String token = ctx.cookie(WebAccess.COOKIE);
         Optional<String> next = Optional.empty();
         if (token != null) {
-            next = access.accounts().user(token).filter(WebUser::account).flatMap(u -> signOutElsewhere.apply(u.name()));
+            Optional<WebUser> user = access.accounts().user(token).filter(WebUser::account);
             access.accounts().revoke(token);
             if (access.keyRequired()) {
                 access.revoke(token);
             }
             log.info("web - logout from {}: the session is ended server-side", ctx.req().getRemoteAddr());
+            next = user.flatMap(u -> signOutElsewhere.apply(u.name())); // after the session has ended: it may ask the provider
         }
         ctx.res().addHeader("Set-Cookie", WebAccess.expiredCookie(WebGuard.secure(ctx)));
         Map<String, Object> body = new LinkedHashMap<>();

@@ -57,20 +57,21 @@ public record OidcSettings(URI issuer, String clientId, String clientSecret, Lis
 
     /** Where the provider sends the browser back after signing out there: Herald's front page. */
     public String postLogoutRedirectUri() {
-        String base = redirectBaseUrl.toString();
-        while (base.endsWith("/")) {
-            base = base.substring(0, base.length() - 1);
-        }
-        return base + "/";
+        return base() + "/";
     }
 
     /** The redirect URI: the base URL without a trailing slash, then {@value #CALLBACK_PATH}. */
     public String redirectUri() {
+        return base() + CALLBACK_PATH;
+    }
+
+    /** The redirect base URL without trailing slashes. */
+    private String base() {
         String base = redirectBaseUrl.toString();
         while (base.endsWith("/")) {
             base = base.substring(0, base.length() - 1);
         }
-        return base + CALLBACK_PATH;
+        return base;
     }
 
     /** The issuer as compared with the token's {@code iss}: the configured text, without a trailing slash added or removed. */
